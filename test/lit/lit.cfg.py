@@ -1,0 +1,21 @@
+# lit configuration for apistamp's own tests (test/lit).
+import os
+import lit.formats
+
+config.name = "apistamp"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".cpp", ".test"]
+config.excludes = ["Inputs"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.apistamp_build_dir, "test", "lit")
+
+# Tools: our binary first, then FileCheck, split-file, not, count.
+config.environment["PATH"] = os.pathsep.join(
+    [config.apistamp_bin_dir, config.llvm_tools_dir, config.environment.get("PATH", "")])
+config.substitutions.append(("%apistamp", os.path.join(config.apistamp_bin_dir, "apistamp")))
+config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
+config.substitutions.append(("%cmake", config.cmake_command))
+config.substitutions.append(("%source_dir", config.apistamp_source_dir))
+# Compiler arguments for sources that use no system headers.
+config.substitutions.append(("%cxxflags", "-std=c++17 -nostdinc++ -I" +
+                             os.path.join(config.test_source_root, "Inputs", "include")))

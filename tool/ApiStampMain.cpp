@@ -1,0 +1,103 @@
+//===- ApiStampMain.cpp - apistamp command line ---------------------------===//
+//
+// Parses the command line and hands over to apistamp::run().
+//
+//===----------------------------------------------------------------------===//
+
+#include "apistamp/Driver.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+
+namespace {
+
+cl::OptionCategory Category("apistamp options");
+
+cl::SubCommand CheckCommand("check",
+                            "Report missing or wrong API usage events; exit 1 "
+                            "if there are any");
+cl::SubCommand FixCommand("fix", "Insert or correct API usage events in place");
+cl::SubCommand DiffCommand("diff",
+                           "Print the changes fix would make as a unified "
+                           "diff; write nothing");
+
+#define APISTAMP_ALL_COMMANDS                                                  \
+  cl::sub(CheckCommand), cl::sub(FixCommand), cl::sub(DiffCommand)
+
+cl::opt<std::string> RulesFile(
+    "rules", cl::desc("Rules file (default: the nearest .apistamp.yaml above "
+                      "each source)"),
+    cl::value_desc("file"), cl::cat(Category), APISTAMP_ALL_COMMANDS);
+cl::opt<std::string> BuildDir(
+    "p", cl::desc("Build directory with compile_commands.json; without "
+                  "sources, every C++ file in it is processed"),
+    cl::value_desc("build-dir"), cl::cat(Category), APISTAMP_ALL_COMMANDS);
+cl::opt<std::string> Root(
+    "root", cl::desc("Paths in rules and events are relative to this "
+                     "directory (default: the rules file's directory)"),
+    cl::value_desc("dir"), cl::cat(Category), APISTAMP_ALL_COMMANDS);
+cl::opt<unsigned> Jobs("j",
+                       cl::desc("Translation units analysed in parallel "
+                                "(default: all cores)"),
+                       cl::value_desc("N"), cl::init(0), cl::Prefix,
+                       cl::cat(Category), APISTAMP_ALL_COMMANDS);
+cl::opt<bool> Verbose("verbose",
+                      cl::desc("Also list instrumented and skipped "
+                               "definitions"),
+                      cl::cat(Category), APISTAMP_ALL_COMMANDS);
+cl::list<std::string> Sources(cl::Positional, cl::desc("<source>..."),
+                              cl::cat(Category), APISTAMP_ALL_COMMANDS);
+
+} // namespace
+
+int main(int argc, const char **argv) {
+  InitLLVM X(argc, argv);
+  // Everything after "--" is the compile command of the sources.
+  std::optional<std::vector<std::string>> CompilerArgs;
+  for (int I = 1; I < argc; ++I)
+    if (StringRef(argv[I]) == "--") {
+      CompilerArgs.emplace(argv + I + 1, argv + argc);
+      argc = I;
+      break;
+    }
+
+  cl::HideUnrelatedOptions(Category);
+  cl::SetVersionPrinter([](raw_ostream &OS) {
+    OS << "apistamp (LLVM " LLVM_VERSION_STRING ")\n";
+  });
+  if (!cl::ParseCommandLineOptions(
+          argc, argv,
+          "apistamp: insert API usage events where policy rules say they "
+          "belong\n\n"
+          "  apistamp check|fix|diff [options] [<source>...] [-- <compiler "
+          "args>]\n\n"
+          "Exit codes: 0 clean or done, 1 check found something (or fix "
+          "could not write a file), 2 bad usage or bad rules file, 3 a "
+          "source failed to parse.\n",
+          &errs()))
+    return apistamp::ExitBadUsage;
+
+  apistamp::Options Opts;
+  if (CheckCommand) {
+    Opts.RunMode = apistamp::Mode::Check;
+  } else if (FixCommand) {
+    Opts.RunMode = apistamp::Mode::Fix;
+  } else if (DiffCommand) {
+    Opts.RunMode = apistamp::Mode::Diff;
+  } else {
+    errs() << "apistamp: error: expected a command: check, fix or diff "
+              "(see apistamp --help)\n";
+    return apistamp::ExitBadUsage;
+  }
+  Opts.RulesFile = RulesFile;
+  Opts.BuildDir = BuildDir;
+  Opts.Root = Root;
+  Opts.Jobs = Jobs;
+  Opts.Verbose = Verbose;
+  Opts.Sources.assign(Sources.begin(), Sources.end());
+  Opts.CompilerArgs = std::move(CompilerArgs);
+  return apistamp::run(Opts, outs(), errs());
+}

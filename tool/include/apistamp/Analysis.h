@@ -1,0 +1,91 @@
+//===- Analysis.h - Find selected definitions in a translation unit -*- C++ -*-===//
+//
+// The analysis stage parses one translation unit and returns, as plain data,
+// every definition a rule selected, its instrumentation status and the text
+// edits that would fix it. It never prints and never writes files.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef APISTAMP_ANALYSIS_H
+#define APISTAMP_ANALYSIS_H
+
+#include "apistamp/Rules.h"
+#include "clang/Tooling/Tooling.h"
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace apistamp {
+
+/// A replacement of File[Offset, Offset+Length) by Text.
+struct TextEdit {
+  std::string File; ///< Canonical absolute path.
+  unsigned Offset = 0;
+  unsigned Length = 0;
+  std::string Text;
+
+  friend bool operator<(const TextEdit &L, const TextEdit &R) {
+    return std::tie(L.File, L.Offset, L.Length, L.Text) <
+           std::tie(R.File, R.Offset, R.Length, R.Text);
+  }
+  friend bool operator==(const TextEdit &L, const TextEdit &R) {
+    return !(L < R) && !(R < L);
+  }
+};
+
+/// Instrumentation state of a selected definition.
+enum class SiteStatus {
+  Present,   ///< Exactly one call with the expected event.
+  Missing,   ///< No call: an insertion is proposed.
+  Wrong,     ///< One call with another event: a correction is proposed.
+  Duplicate, ///< More than one call in the body.
+  Skipped,   ///< Selected, but cannot be instrumented (see SkipReason).
+};
+
+/// One selected definition with a body.
+struct Site {
+  std::string File; ///< Canonical absolute path of the definition.
+  unsigned Offset = 0;     ///< Of the declaration's name; the site's identity.
+  unsigned Line = 0, Column = 0;
+  DeclKind Kind = DeclKind::Function;
+  std::string QualifiedName;
+  std::string RuleId;
+  std::string Event; ///< The expected event.
+  SiteStatus Status = SiteStatus::Missing;
+  /// Events already in the body, in order.
+  std::vector<std::string> FoundEvents;
+  /// Where a finding is reported: the name, or the wrong event's literal.
+  unsigned ReportLine = 0, ReportColumn = 0;
+  std::vector<TextEdit> Edits;
+  /// The fix needs the rules' include in File.
+  bool NeedsInclude = false;
+  /// Why a Skipped site cannot be instrumented.
+  std::string SkipReason;
+};
+
+/// What analysing one translation unit produced.
+struct TUResult {
+  std::string MainFile;
+  /// The compiler reported errors: nothing from this TU may be applied.
+  bool ParseFailed = false;
+  /// Compiler diagnostics, rendered as clang prints them.
+  std::string Diagnostics;
+  std::vector<Site> Sites;
+  /// Contents the analysis saw, for every file that has sites: edits are only
+  /// applied to a file whose bytes are still the same.
+  std::map<std::string, std::string> FileContents;
+};
+
+/// Creates the factory for a FrontendAction that analyses a TU against
+/// \p Rules and stores its findings in \p Result. Both must outlive it.
+std::unique_ptr<clang::tooling::FrontendActionFactory>
+makeAnalysisActionFactory(const RuleSet &Rules, TUResult &Result);
+
+/// The canonical spelling of a path: absolute, with symlinks and ".."
+/// resolved when the file exists.
+std::string canonicalPath(llvm::StringRef Path);
+
+} // namespace apistamp
+
+#endif // APISTAMP_ANALYSIS_H

@@ -1,0 +1,49 @@
+//===- Driver.h - Run apistamp over sources ---------------------*- C++ -*-===//
+//
+// The driver ties the stages together: find compile commands and rules for
+// each source, analyse TUs in parallel, merge their findings, then report,
+// render a diff or write the files.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef APISTAMP_DRIVER_H
+#define APISTAMP_DRIVER_H
+
+#include "llvm/Support/raw_ostream.h"
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace apistamp {
+
+/// What the user asked for.
+enum class Mode { Check, Fix, Diff };
+
+/// Documented exit codes.
+enum ExitCode : int {
+  ExitClean = 0,       ///< Clean, or the requested change was made.
+  ExitFindings = 1,    ///< check found something missing or wrong.
+  ExitBadUsage = 2,    ///< Bad command line or bad rules file.
+  ExitParseFailed = 3, ///< A source failed to parse.
+};
+
+/// Options of one run, as parsed from the command line.
+struct Options {
+  Mode RunMode = Mode::Check;
+  std::string RulesFile;  ///< Empty: the nearest .apistamp.yaml per source.
+  std::string BuildDir;   ///< Directory with compile_commands.json.
+  std::string Root;       ///< Empty: the rules file's directory.
+  unsigned Jobs = 0;      ///< 0: all cores.
+  bool Verbose = false;
+  std::vector<std::string> Sources;
+  /// Compiler arguments after "--"; set when "--" was given.
+  std::optional<std::vector<std::string>> CompilerArgs;
+};
+
+/// Runs apistamp; findings and results go to \p Out, errors to \p Err.
+/// Returns an ExitCode.
+int run(const Options &Opts, llvm::raw_ostream &Out, llvm::raw_ostream &Err);
+
+} // namespace apistamp
+
+#endif // APISTAMP_DRIVER_H

@@ -1,0 +1,42 @@
+//===- Glob.h - Path globs with "**" ----------------------------*- C++ -*-===//
+//
+// Globs over '/'-separated relative paths: '*', '?', '[..]' and '{a,b}' match
+// within one path component (llvm::GlobPattern), '**' matches any number of
+// whole components.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef APISTAMP_GLOB_H
+#define APISTAMP_GLOB_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/GlobPattern.h"
+#include <string>
+#include <vector>
+
+namespace apistamp {
+
+/// A compiled path glob.
+class PathGlob {
+public:
+  static llvm::Expected<PathGlob> create(llvm::StringRef Pattern);
+  /// \p RelativePath uses '/' separators.
+  bool matches(llvm::StringRef RelativePath) const;
+  const std::string &pattern() const { return Pattern; }
+
+private:
+  struct Component {
+    bool AnyDepth = false; ///< "**"
+    llvm::GlobPattern Glob;
+  };
+  bool matchFrom(size_t PatternIndex,
+                 llvm::ArrayRef<llvm::StringRef> Path) const;
+
+  std::string Pattern;
+  std::vector<Component> Components;
+};
+
+} // namespace apistamp
+
+#endif // APISTAMP_GLOB_H

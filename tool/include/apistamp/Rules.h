@@ -1,0 +1,97 @@
+//===- Rules.h - apistamp policy rules: data model and loader ---*- C++ -*-===//
+//
+// A rules file (version 1) says which definitions get an API usage event and
+// how the event is named. Loading validates everything up front, so later
+// stages never see a malformed rule.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef APISTAMP_RULES_H
+#define APISTAMP_RULES_H
+
+#include "apistamp/EventName.h"
+#include "apistamp/Glob.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/Regex.h"
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace apistamp {
+
+/// The kind of definition a rule selects.
+enum class DeclKind { Function, Method, Constructor };
+
+/// Spelling of a kind as written in rules files and reports.
+llvm::StringRef kindName(DeclKind Kind);
+
+/// A whole-match regular expression with its source text.
+class NameRegex {
+public:
+  /// Compiles \p Pattern anchored at both ends; reports a bad pattern.
+  static llvm::Expected<NameRegex> create(llvm::StringRef Pattern);
+  bool matches(llvm::StringRef Text) const;
+  const std::string &pattern() const { return Pattern; }
+
+private:
+  std::string Pattern;
+  std::shared_ptr<llvm::Regex> Compiled;
+};
+
+/// A namespace selector: "a::b" exactly, "a::b::**" for it or any nested
+/// namespace, "::" for the global namespace, "**" for any.
+class NamespacePattern {
+public:
+  static llvm::Expected<NamespacePattern> create(llvm::StringRef Pattern);
+  /// \p Namespace is "::"-joined, "" for the global namespace.
+  bool matches(llvm::StringRef Namespace) const;
+  const std::string &pattern() const { return Pattern; }
+
+private:
+  std::string Pattern;
+  std::string Prefix;
+  bool Nested = false;
+};
+
+/// One policy rule. Every filter that is absent does not filter.
+struct Rule {
+  std::string Id;
+  unsigned Line = 0; ///< 1-based line of the rule in the rules file.
+  std::optional<DeclKind> Where;
+  std::vector<PathGlob> Files;
+  std::vector<PathGlob> ExcludeFiles;
+  std::vector<NamespacePattern> Namespaces; ///< Any of them.
+  std::optional<NameRegex> Name;
+  std::vector<NameRegex> ExcludeNames;
+  std::optional<NameRegex> Class;
+  std::optional<std::string> DerivedFrom;
+  bool ExternalLinkageOnly = true; ///< linkage: external (default) | any
+  bool PublicOnly = true;          ///< access: public (default) | any
+  EventTemplate Event;
+};
+
+/// A loaded rules file.
+struct RuleSet {
+  std::string Path;      ///< The rules file, absolute.
+  std::string Root;      ///< Paths in rules and events are relative to it.
+  std::string Macro = "C10_LOG_API_USAGE_ONCE";
+  std::string Include;   ///< Header to include, without quotes or brackets.
+  bool IncludeAngled = false;
+  std::vector<Rule> Rules;
+};
+
+/// Parses rules from \p Text; \p Path names the file in diagnostics. All
+/// problems are reported as "path:line:col: error: ..." joined in one Error.
+llvm::Expected<RuleSet> parseRules(llvm::StringRef Text, llvm::StringRef Path);
+
+/// Reads and parses the rules file at \p Path; Root defaults to its directory.
+llvm::Expected<RuleSet> loadRules(llvm::StringRef Path);
+
+/// The nearest ".apistamp.yaml" in \p File's directory or above, or "".
+std::string findRulesFileFor(llvm::StringRef File);
+
+} // namespace apistamp
+
+#endif // APISTAMP_RULES_H

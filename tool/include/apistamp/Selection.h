@@ -1,0 +1,55 @@
+//===- Selection.h - Which rule selects a definition ------------*- C++ -*-===//
+//
+// Selection works on DeclFacts, plain data extracted from the AST, so the
+// policy logic is testable without parsing C++.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef APISTAMP_SELECTION_H
+#define APISTAMP_SELECTION_H
+
+#include "apistamp/Rules.h"
+#include <string>
+#include <vector>
+
+namespace apistamp {
+
+/// What the rules need to know about one definition.
+struct DeclFacts {
+  DeclKind Kind = DeclKind::Function;
+  /// Unqualified name; the class name for constructors.
+  std::string Name;
+  /// Enclosing namespaces, outermost first; inline namespaces are omitted.
+  std::vector<std::string> Namespaces;
+  /// Enclosing classes, outermost first; empty for free functions.
+  std::vector<std::string> Classes;
+  /// Qualified names ("a::B") of every direct and indirect base class.
+  std::vector<std::string> Bases;
+  bool ExternalLinkage = true;
+  /// The member and every enclosing class are public.
+  bool Public = true;
+  /// The definition's file relative to the root, '/'-separated.
+  std::string RelativePath;
+
+  /// "a::b", "" for the global namespace.
+  std::string namespaceName() const;
+  /// "a::Outer::Inner", "" for free functions.
+  std::string qualifiedClassName() const;
+};
+
+/// The outcome of testing one rule against one definition.
+struct RuleVerdict {
+  bool Selected = false;
+  /// Why the rule did not select it, e.g. "namespace 'a' != 'b'".
+  std::string Rejection;
+};
+
+/// Tests every filter of \p R against \p Facts.
+RuleVerdict evaluateRule(const Rule &R, const DeclFacts &Facts);
+
+/// The first rule of \p Rules that selects \p Facts, or nullptr.
+const Rule *selectRule(const RuleSet &Rules, const DeclFacts &Facts);
+
+} // namespace apistamp
+
+#endif // APISTAMP_SELECTION_H

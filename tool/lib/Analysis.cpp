@@ -1,0 +1,318 @@
+//===- Analysis.cpp - Find selected definitions in a translation unit -----===//
+
+#include "apistamp/Analysis.h"
+#include "DeclFacts.h"
+#include "Insertion.h"
+#include "clang/AST/ASTConsumer.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/FrontendAction.h"
+#include "clang/Lex/Lexer.h"
+#include "clang/Lex/LiteralSupport.h"
+#include "clang/Lex/MacroArgs.h"
+#include "clang/Lex/PPCallbacks.h"
+#include "clang/Lex/Preprocessor.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
+using namespace clang;
+
+namespace apistamp {
+
+std::string canonicalPath(llvm::StringRef Path) {
+  llvm::SmallString<256> Real;
+  if (!llvm::sys::fs::real_path(Path, Real))
+    return std::string(Real);
+  llvm::SmallString<256> Absolute(Path);
+  llvm::sys::fs::make_absolute(Absolute);
+  llvm::sys::path::remove_dots(Absolute, /*remove_dot_dot=*/true);
+  return std::string(Absolute);
+}
+
+namespace {
+
+/// One expansion of the rules' macro written directly in a file.
+struct MacroUse {
+  unsigned Offset = 0; ///< Of the macro name.
+  /// The event if the argument is a string literal, else its spelling.
+  std::string Event;
+  CharSourceRange ArgRange; ///< The first argument, to correct it.
+};
+
+/// Records every expansion of the rules' macro, per file.
+class MacroUseRecorder : public PPCallbacks {
+public:
+  MacroUseRecorder(Preprocessor &PP, llvm::StringRef Macro,
+                   llvm::DenseMap<FileID, std::vector<MacroUse>> &Uses)
+      : PP(PP), Macro(Macro), Uses(Uses) {}
+
+  void MacroExpands(const Token &MacroNameTok, const MacroDefinition &,
+                    SourceRange, const MacroArgs *Args) override {
+    const IdentifierInfo *II = MacroNameTok.getIdentifierInfo();
+    SourceLocation Loc = MacroNameTok.getLocation();
+    // A use inside another macro's expansion is that macro's business.
+    if (!II || II->getName() != Macro || !Loc.isFileID())
+      return;
+    const SourceManager &SM = PP.getSourceManager();
+    MacroUse Use;
+    Use.Offset = SM.getFileOffset(Loc);
+    if (Args && Args->getNumMacroArguments() > 0) {
+      const Token *First = Args->getUnexpArgument(0);
+      llvm::SmallVector<Token, 4> Tokens;
+      for (const Token *T = First; T->isNot(tok::eof); ++T)
+        Tokens.push_back(*T);
+      if (!Tokens.empty() && Tokens.front().getLocation().isFileID() &&
+          Tokens.back().getLocation().isFileID()) {
+        Use.ArgRange = CharSourceRange::getTokenRange(
+            Tokens.front().getLocation(), Tokens.back().getLocation());
+        bool AllStrings = llvm::all_of(
+            Tokens, [](const Token &T) { return tok::isStringLiteral(T.getKind()); });
+        if (AllStrings) {
+          StringLiteralParser Literal(Tokens, PP);
+          if (!Literal.hadError)
+            Use.Event = Literal.GetString().str();
+        } else {
+          Use.Event = Lexer::getSourceText(Use.ArgRange, SM, PP.getLangOpts())
+                          .str();
+        }
+      }
+    }
+    Uses[SM.getFileID(Loc)].push_back(std::move(Use));
+  }
+
+private:
+  Preprocessor &PP;
+  std::string Macro;
+  llvm::DenseMap<FileID, std::vector<MacroUse>> &Uses;
+};
+
+/// Walks the AST and turns every selected definition into a Site.
+class SiteCollector : public RecursiveASTVisitor<SiteCollector> {
+public:
+  SiteCollector(ASTContext &Ctx, const RuleSet &Rules,
+                const llvm::DenseMap<FileID, std::vector<MacroUse>> &Uses,
+                TUResult &Result)
+      : Ctx(Ctx), SM(Ctx.getSourceManager()), Rules(Rules), Uses(Uses),
+        Result(Result), Root(canonicalPath(Rules.Root)) {}
+
+  bool VisitFunctionDecl(FunctionDecl *FD) {
+    std::optional<DeclFacts> Facts = extractFacts(*FD);
+    if (!Facts)
+      return true;
+    const Stmt *Body = FD->getBody();
+    SourceLocation NameLoc = SM.getFileLoc(FD->getLocation());
+    if (SM.isInSystemHeader(NameLoc))
+      return true;
+    CurrentFile = SM.getFileID(NameLoc);
+    const std::string *File = fileUnderRoot(CurrentFile);
+    if (!File)
+      return true;
+    Facts->RelativePath = File->substr(Root.size() + 1);
+    const Rule *R = selectRule(Rules, *Facts);
+    if (!R)
+      return true;
+
+    Site S;
+    S.File = *File;
+    S.Offset = SM.getFileOffset(NameLoc);
+    S.Line = SM.getSpellingLineNumber(NameLoc);
+    S.Column = SM.getSpellingColumnNumber(NameLoc);
+    S.ReportLine = S.Line;
+    S.ReportColumn = S.Column;
+    S.Kind = Facts->Kind;
+    S.QualifiedName = qualifiedName(*FD);
+    S.RuleId = R->Id;
+    S.Event = R->Event.expand(*Facts);
+
+    if (FD->isConstexpr()) {
+      S.Status = SiteStatus::Skipped;
+      S.SkipReason = std::string(FD->isConsteval() ? "consteval" : "constexpr") +
+                     " function: a static local is ill-formed there";
+      return record(std::move(S));
+    }
+    const CompoundStmt *Block = dyn_cast<CompoundStmt>(Body);
+    if (const auto *Try = dyn_cast<CXXTryStmt>(Body))
+      Block = Try->getTryBlock();
+    else if (const auto *Coro = dyn_cast<CoroutineBodyStmt>(Body))
+      Block = dyn_cast<CompoundStmt>(Coro->getBody());
+    if (!Block) {
+      S.Status = SiteStatus::Skipped;
+      S.SkipReason = "unrecognised function body";
+      return record(std::move(S));
+    }
+    SourceLocation LBrace = Block->getLBracLoc();
+    SourceLocation RBrace = Block->getRBracLoc();
+    if (LBrace.isMacroID() || RBrace.isMacroID()) {
+      SourceLocation MacroLoc = LBrace.isMacroID() ? LBrace : RBrace;
+      S.Status = SiteStatus::Skipped;
+      S.SkipReason = "body comes from macro '" +
+                     Lexer::getImmediateMacroName(MacroLoc, SM,
+                                                  Ctx.getLangOpts())
+                         .str() +
+                     "'";
+      return record(std::move(S));
+    }
+    if (SM.getFileID(LBrace) != CurrentFile) {
+      S.Status = SiteStatus::Skipped;
+      S.SkipReason = "body is written in another file than the name";
+      return record(std::move(S));
+    }
+
+    SourceRange Whole(Body->getBeginLoc(), Body->getEndLoc());
+    std::vector<const MacroUse *> Found = usesWithin(Whole);
+    for (const MacroUse *Use : Found)
+      S.FoundEvents.push_back(Use->Event);
+    llvm::StringRef Code = SM.getBufferData(SM.getFileID(LBrace));
+    if (Found.empty()) {
+      S.Status = SiteStatus::Missing;
+      S.Edits.push_back(makeInsertion(*File, Code, SM.getFileOffset(LBrace),
+                                      Rules.Macro, S.Event));
+      S.NeedsInclude = !Rules.Include.empty();
+    } else if (Found.size() > 1) {
+      S.Status = SiteStatus::Duplicate;
+      reportAt(S, Found[1]->Offset);
+    } else if (Found.front()->Event == S.Event) {
+      S.Status = SiteStatus::Present;
+    } else {
+      S.Status = SiteStatus::Wrong;
+      const MacroUse &Use = *Found.front();
+      reportAt(S, Use.Offset);
+      if (Use.ArgRange.isValid()) {
+        unsigned Begin = SM.getFileOffset(Use.ArgRange.getBegin());
+        unsigned End = SM.getFileOffset(Lexer::getLocForEndOfToken(
+            Use.ArgRange.getEnd(), 0, SM, Ctx.getLangOpts()));
+        S.Edits.push_back(
+            TextEdit{*File, Begin, End - Begin, quoteEvent(S.Event)});
+        S.ReportColumn = SM.getSpellingColumnNumber(Use.ArgRange.getBegin());
+      }
+    }
+    return record(std::move(S));
+  }
+
+private:
+  bool record(Site S) {
+    if (!Result.FileContents.count(S.File))
+      Result.FileContents[S.File] = SM.getBufferData(CurrentFile).str();
+    Result.Sites.push_back(std::move(S));
+    return true;
+  }
+
+  void reportAt(Site &S, unsigned Offset) {
+    SourceLocation Loc = SM.getComposedLoc(CurrentFile, Offset);
+    S.ReportLine = SM.getSpellingLineNumber(Loc);
+    S.ReportColumn = SM.getSpellingColumnNumber(Loc);
+  }
+
+  /// The canonical path of \p FID if it is a file under the root.
+  const std::string *fileUnderRoot(FileID FID) {
+    auto It = CanonicalFiles.find(FID);
+    if (It == CanonicalFiles.end()) {
+      std::optional<std::string> Path;
+      if (OptionalFileEntryRef FE = SM.getFileEntryRefForID(FID)) {
+        std::string Canonical =
+            SM.getFileManager().getCanonicalName(*FE).str();
+        if (llvm::StringRef(Canonical).starts_with(Root + "/"))
+          Path = Canonical;
+      }
+      It = CanonicalFiles.try_emplace(FID, std::move(Path)).first;
+    }
+    return It->second ? &*It->second : nullptr;
+  }
+
+  std::vector<const MacroUse *> usesWithin(SourceRange Range) {
+    std::vector<const MacroUse *> Found;
+    FileID FID = SM.getFileID(Range.getBegin());
+    if (FID != SM.getFileID(Range.getEnd()))
+      return Found;
+    auto It = Uses.find(FID);
+    if (It == Uses.end())
+      return Found;
+    unsigned Begin = SM.getFileOffset(Range.getBegin());
+    unsigned End = SM.getFileOffset(Range.getEnd());
+    for (const MacroUse &Use : It->second)
+      if (Use.Offset > Begin && Use.Offset < End)
+        Found.push_back(&Use);
+    return Found;
+  }
+
+  ASTContext &Ctx;
+  const SourceManager &SM;
+  const RuleSet &Rules;
+  const llvm::DenseMap<FileID, std::vector<MacroUse>> &Uses;
+  TUResult &Result;
+  std::string Root;
+  llvm::DenseMap<FileID, std::optional<std::string>> CanonicalFiles;
+  FileID CurrentFile;
+};
+
+class AnalysisConsumer : public ASTConsumer {
+public:
+  AnalysisConsumer(const RuleSet &Rules, TUResult &Result,
+                   llvm::DenseMap<FileID, std::vector<MacroUse>> &Uses)
+      : Rules(Rules), Result(Result), Uses(Uses) {}
+
+  void HandleTranslationUnit(ASTContext &Ctx) override {
+    // Nothing from a TU that did not compile may be applied.
+    if (Ctx.getDiagnostics().hasErrorOccurred()) {
+      Result.ParseFailed = true;
+      return;
+    }
+    const LangOptions &LO = Ctx.getLangOpts();
+    if (!LO.CPlusPlus || LO.ObjC)
+      return; // C and Objective-C are never instrumented.
+    SiteCollector(Ctx, Rules, Uses, Result).TraverseAST(Ctx);
+  }
+
+private:
+  const RuleSet &Rules;
+  TUResult &Result;
+  llvm::DenseMap<FileID, std::vector<MacroUse>> &Uses;
+};
+
+class AnalysisAction : public ASTFrontendAction {
+public:
+  AnalysisAction(const RuleSet &Rules, TUResult &Result)
+      : Rules(Rules), Result(Result) {}
+
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,
+                                                 llvm::StringRef File) override {
+    Result.MainFile = File.str();
+    // "N errors generated." would go straight to stderr; diagnostics are
+    // collected by the caller instead.
+    CI.setVerboseOutputStream(llvm::nulls());
+    Preprocessor &PP = CI.getPreprocessor();
+    PP.addPPCallbacks(
+        std::make_unique<MacroUseRecorder>(PP, Rules.Macro, Uses));
+    return std::make_unique<AnalysisConsumer>(Rules, Result, Uses);
+  }
+
+private:
+  const RuleSet &Rules;
+  TUResult &Result;
+  llvm::DenseMap<FileID, std::vector<MacroUse>> Uses;
+};
+
+class AnalysisActionFactory : public tooling::FrontendActionFactory {
+public:
+  AnalysisActionFactory(const RuleSet &Rules, TUResult &Result)
+      : Rules(Rules), Result(Result) {}
+  std::unique_ptr<FrontendAction> create() override {
+    return std::make_unique<AnalysisAction>(Rules, Result);
+  }
+
+private:
+  const RuleSet &Rules;
+  TUResult &Result;
+};
+
+} // namespace
+
+std::unique_ptr<tooling::FrontendActionFactory>
+makeAnalysisActionFactory(const RuleSet &Rules, TUResult &Result) {
+  return std::make_unique<AnalysisActionFactory>(Rules, Result);
+}
+
+} // namespace apistamp

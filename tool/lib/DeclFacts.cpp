@@ -1,0 +1,133 @@
+//===- DeclFacts.cpp - Extract selection facts from a FunctionDecl --------===//
+
+#include "DeclFacts.h"
+#include "clang/AST/Attr.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/DeclTemplate.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/StringExtras.h"
+#include <deque>
+
+using namespace clang;
+
+namespace apistamp {
+
+static std::string componentName(const NamedDecl &D) {
+  if (const auto *NS = dyn_cast<NamespaceDecl>(&D))
+    if (NS->isAnonymousNamespace())
+      return "(anonymous namespace)";
+  if (D.getDeclName().isIdentifier() && !D.getName().empty())
+    return D.getName().str();
+  return "(anonymous)";
+}
+
+/// Walks \p DC outwards; returns false if it is inside a function.
+static bool enclosingScopes(const DeclContext *DC,
+                            std::deque<std::string> &Namespaces,
+                            std::deque<std::string> &Classes) {
+  for (; DC && !DC->isTranslationUnit(); DC = DC->getParent()) {
+    if (const auto *NS = dyn_cast<NamespaceDecl>(DC)) {
+      if (!NS->isInline())
+        Namespaces.push_front(componentName(*NS));
+    } else if (const auto *RD = dyn_cast<RecordDecl>(DC)) {
+      Classes.push_front(componentName(*RD));
+    } else if (DC->isFunctionOrMethod()) {
+      return false;
+    }
+    // extern "C" blocks, export declarations: transparent.
+  }
+  return true;
+}
+
+std::string qualifiedName(const NamedDecl &D) {
+  std::deque<std::string> Namespaces, Classes;
+  enclosingScopes(D.getDeclContext(), Namespaces, Classes);
+  std::vector<std::string> Parts(Namespaces.begin(), Namespaces.end());
+  Parts.insert(Parts.end(), Classes.begin(), Classes.end());
+  Parts.push_back(componentName(D));
+  return llvm::join(Parts, "::");
+}
+
+static const CXXRecordDecl *baseRecord(QualType Type) {
+  if (const CXXRecordDecl *RD = Type->getAsCXXRecordDecl())
+    return RD;
+  // A dependent base such as Cloneable<T>: use the primary template.
+  if (const auto *TST = Type->getAs<TemplateSpecializationType>())
+    if (const TemplateDecl *TD = TST->getTemplateName().getAsTemplateDecl())
+      return dyn_cast_or_null<CXXRecordDecl>(TD->getTemplatedDecl());
+  return nullptr;
+}
+
+static void collectBases(const CXXRecordDecl *RD,
+                         llvm::SmallPtrSetImpl<const Decl *> &Seen,
+                         std::vector<std::string> &Bases) {
+  const CXXRecordDecl *Definition = RD->getDefinition();
+  if (!Definition)
+    if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(RD))
+      Definition =
+          Spec->getSpecializedTemplate()->getTemplatedDecl()->getDefinition();
+  if (!Definition)
+    return;
+  for (const CXXBaseSpecifier &Base : Definition->bases()) {
+    const CXXRecordDecl *BaseDecl = baseRecord(Base.getType());
+    if (!BaseDecl || !Seen.insert(BaseDecl->getCanonicalDecl()).second)
+      continue;
+    Bases.push_back(qualifiedName(*BaseDecl));
+    collectBases(BaseDecl, Seen, Bases);
+  }
+}
+
+static bool isEffectivelyPublic(const FunctionDecl &FD) {
+  AccessSpecifier Access = FD.getCanonicalDecl()->getAccess();
+  if (Access != AS_public && Access != AS_none)
+    return false;
+  for (const DeclContext *DC = FD.getDeclContext(); DC;
+       DC = DC->getParent()) {
+    const auto *RD = dyn_cast<CXXRecordDecl>(DC);
+    if (!RD)
+      break;
+    AccessSpecifier Nested = RD->getCanonicalDecl()->getAccess();
+    if (Nested != AS_public && Nested != AS_none)
+      return false;
+  }
+  return true;
+}
+
+static bool isCudaDeviceOnly(const FunctionDecl &FD) {
+  return FD.hasAttr<CUDAGlobalAttr>() ||
+         (FD.hasAttr<CUDADeviceAttr>() && !FD.hasAttr<CUDAHostAttr>());
+}
+
+std::optional<DeclFacts> extractFacts(const FunctionDecl &FD) {
+  if (!FD.doesThisDeclarationHaveABody() || FD.isImplicit() ||
+      FD.isDefaulted() || FD.isDeleted() || FD.isTemplateInstantiation() ||
+      isa<CXXDestructorDecl>(FD) || isa<CXXDeductionGuideDecl>(FD) ||
+      isCudaDeviceOnly(FD))
+    return std::nullopt;
+  const auto *Method = dyn_cast<CXXMethodDecl>(&FD);
+  if (Method && Method->getParent()->isLambda())
+    return std::nullopt;
+
+  DeclFacts Facts;
+  std::deque<std::string> Namespaces, Classes;
+  if (!enclosingScopes(FD.getDeclContext(), Namespaces, Classes))
+    return std::nullopt; // Local class member.
+  Facts.Namespaces.assign(Namespaces.begin(), Namespaces.end());
+  Facts.Classes.assign(Classes.begin(), Classes.end());
+  if (isa<CXXConstructorDecl>(FD)) {
+    Facts.Kind = DeclKind::Constructor;
+    Facts.Name = componentName(*Method->getParent());
+  } else {
+    Facts.Kind = Method ? DeclKind::Method : DeclKind::Function;
+    Facts.Name = FD.getNameAsString();
+  }
+  if (Method) {
+    llvm::SmallPtrSet<const Decl *, 8> Seen;
+    collectBases(Method->getParent(), Seen, Facts.Bases);
+  }
+  Facts.ExternalLinkage = FD.isExternallyVisible();
+  Facts.Public = isEffectivelyPublic(FD);
+  return Facts;
+}
+
+} // namespace apistamp

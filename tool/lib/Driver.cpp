@@ -1,0 +1,375 @@
+//===- Driver.cpp - Run apistamp over sources -----------------------------===//
+
+#include "apistamp/Driver.h"
+#include "Report.h"
+#include "apistamp/Analysis.h"
+#include "apistamp/FileEdits.h"
+#include "apistamp/Rules.h"
+#include "apistamp/UnifiedDiff.h"
+#include "clang/Basic/DiagnosticOptions.h"
+#include "clang/Frontend/TextDiagnosticPrinter.h"
+#include "clang/Tooling/ArgumentsAdjusters.h"
+#include "clang/Tooling/CompilationDatabase.h"
+#include "clang/Tooling/Tooling.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/ThreadPool.h"
+#include "llvm/Support/Threading.h"
+#include "llvm/Support/VirtualFileSystem.h"
+#include <map>
+
+using namespace llvm;
+using namespace clang;
+using namespace clang::tooling;
+
+namespace apistamp {
+
+namespace {
+
+/// One translation unit to analyse and the rules that apply to it.
+struct Job {
+  std::string Source;
+  const RuleSet *Rules;
+  TUResult Result;
+};
+
+bool isCppSource(StringRef Path) {
+  StringRef Ext = sys::path::extension(Path);
+  return Ext == ".cpp" || Ext == ".cc" || Ext == ".cxx" || Ext == ".c++" ||
+         Ext == ".C" || Ext == ".cp";
+}
+
+bool isHeader(StringRef Path) {
+  StringRef Ext = sys::path::extension(Path);
+  return Ext == ".h" || Ext == ".hh" || Ext == ".hpp" || Ext == ".hxx" ||
+         Ext == ".h++" || Ext == ".inl";
+}
+
+/// Clang's builtin headers: the resource directory of the Clang we link.
+std::string resourceDir() {
+  if (sys::fs::is_directory(APISTAMP_CLANG_RESOURCE_DIR))
+    return APISTAMP_CLANG_RESOURCE_DIR;
+  return "";
+}
+
+ArgumentsAdjuster analysisAdjuster() {
+  std::string ResourceDir = resourceDir();
+  return [ResourceDir](const CommandLineArguments &Args,
+                       StringRef File) -> CommandLineArguments {
+    CommandLineArguments Result = Args;
+    bool HasResourceDir = llvm::any_of(Args, [](const std::string &A) {
+      return StringRef(A).starts_with("-resource-dir");
+    });
+    if (!HasResourceDir && !ResourceDir.empty() && !Result.empty())
+      Result.insert(Result.begin() + 1, "-resource-dir=" + ResourceDir);
+    bool HasLanguage = llvm::any_of(Args, [](const std::string &A) {
+      return StringRef(A).starts_with("-x");
+    });
+    if (isHeader(File) && !HasLanguage && !Result.empty())
+      Result.insert(Result.begin() + 1, "-xc++-header");
+    // Warnings are not our business, and -Werror must not fail the parse.
+    Result.push_back("-w");
+    return Result;
+  };
+}
+
+/// Parses \p J.Source with its compile command and runs the analysis.
+void analyse(const CompilationDatabase &DB, Job &J) {
+  TUResult &Result = J.Result;
+  Result.MainFile = J.Source;
+  std::vector<CompileCommand> Commands = DB.getCompileCommands(J.Source);
+  if (Commands.empty()) {
+    Result.ParseFailed = true;
+    Result.Diagnostics = "error: no compile command for '" + J.Source +
+                         "'; pass -p BUILD_DIR or compiler arguments after "
+                         "'--'\n";
+    return;
+  }
+  const CompileCommand &Command = Commands.front();
+  IntrusiveRefCntPtr<vfs::FileSystem> FS = vfs::createPhysicalFileSystem();
+  if (std::error_code EC = FS->setCurrentWorkingDirectory(Command.Directory)) {
+    Result.ParseFailed = true;
+    Result.Diagnostics = "error: cannot enter directory '" + Command.Directory +
+                         "' of the compile command: " + EC.message() + "\n";
+    return;
+  }
+  ArgumentsAdjuster Adjust = combineAdjusters(
+      combineAdjusters(getClangStripOutputAdjuster(),
+                       getClangStripDependencyFileAdjuster()),
+      combineAdjusters(getClangSyntaxOnlyAdjuster(), analysisAdjuster()));
+  IntrusiveRefCntPtr<FileManager> Files =
+      new FileManager(FileSystemOptions(), FS);
+  std::unique_ptr<FrontendActionFactory> Factory =
+      makeAnalysisActionFactory(*J.Rules, Result);
+  raw_string_ostream DiagStream(Result.Diagnostics);
+  TextDiagnosticPrinter Printer(DiagStream, new DiagnosticOptions());
+  ToolInvocation Invocation(Adjust(Command.CommandLine, Command.Filename),
+                            Factory.get(), Files.get(),
+                            std::make_shared<PCHContainerOperations>());
+  Invocation.setDiagnosticConsumer(&Printer);
+  if (!Invocation.run() || Printer.getNumErrors() > 0)
+    Result.ParseFailed = true;
+  DiagStream.flush();
+}
+
+/// Loads the compilation database the options ask for.
+Expected<std::unique_ptr<CompilationDatabase>>
+loadCompilationDatabase(const Options &Opts) {
+  std::string Message;
+  if (Opts.CompilerArgs)
+    return std::make_unique<FixedCompilationDatabase>(".",
+                                                      *Opts.CompilerArgs);
+  std::unique_ptr<CompilationDatabase> DB;
+  if (!Opts.BuildDir.empty()) {
+    DB = CompilationDatabase::loadFromDirectory(Opts.BuildDir, Message);
+    if (!DB)
+      return createStringError(inconvertibleErrorCode(),
+                               "error: cannot load a compilation database "
+                               "from '" +
+                                   Opts.BuildDir + "': " + Message);
+  } else {
+    DB = CompilationDatabase::autoDetectFromSource(Opts.Sources.front(),
+                                                   Message);
+    if (!DB)
+      return createStringError(
+          inconvertibleErrorCode(),
+          "error: no compile_commands.json found above '" +
+              Opts.Sources.front() +
+              "'; pass -p BUILD_DIR or compiler arguments after '--'");
+  }
+  // Headers and new files get a command inferred from a neighbouring source.
+  return inferMissingCompileCommands(std::move(DB));
+}
+
+std::string currentDirectory() {
+  SmallString<256> CWD;
+  if (sys::fs::current_path(CWD))
+    return "";
+  return canonicalPath(CWD);
+}
+
+/// Merges the sites of all TUs: a header's sites, seen by several TUs, are
+/// kept once. The result is sorted by file and offset whatever -j was.
+std::vector<Site> mergeSites(std::vector<Job> &Jobs) {
+  std::map<std::pair<std::string, unsigned>, Site> Unique;
+  for (Job &J : Jobs) {
+    if (J.Result.ParseFailed)
+      continue;
+    for (Site &S : J.Result.Sites)
+      Unique.try_emplace({S.File, S.Offset}, std::move(S));
+  }
+  std::vector<Site> Sites;
+  for (auto &Entry : Unique)
+    Sites.push_back(std::move(Entry.second));
+  return Sites;
+}
+
+/// A file to change: what the analysis saw and what it becomes.
+struct FileChange {
+  std::string Path;
+  std::string Before;
+  std::string After;
+};
+
+} // namespace
+
+int run(const Options &Opts, raw_ostream &Out, raw_ostream &Err) {
+  if (Opts.Sources.empty() && Opts.BuildDir.empty()) {
+    Err << "apistamp: error: no sources given; pass source files or -p "
+           "BUILD_DIR to process every C++ file of a compilation database\n";
+    return ExitBadUsage;
+  }
+  if (Opts.Sources.empty() && Opts.CompilerArgs) {
+    Err << "apistamp: error: compiler arguments after '--' need source "
+           "files\n";
+    return ExitBadUsage;
+  }
+  for (const std::string &Source : Opts.Sources)
+    if (!sys::fs::is_regular_file(Source)) {
+      Err << "apistamp: error: no such file: '" << Source << "'\n";
+      return ExitBadUsage;
+    }
+
+  Expected<std::unique_ptr<CompilationDatabase>> DB =
+      loadCompilationDatabase(Opts);
+  if (!DB) {
+    Err << "apistamp: " << toString(DB.takeError()) << "\n";
+    return ExitBadUsage;
+  }
+
+  std::vector<std::string> Sources;
+  if (!Opts.Sources.empty()) {
+    for (const std::string &Source : Opts.Sources)
+      Sources.push_back(canonicalPath(Source));
+  } else {
+    for (const std::string &File : (*DB)->getAllFiles())
+      if (isCppSource(File))
+        Sources.push_back(canonicalPath(File));
+  }
+  llvm::sort(Sources);
+  Sources.erase(std::unique(Sources.begin(), Sources.end()), Sources.end());
+  if (Sources.empty()) {
+    Err << "apistamp: error: the compilation database in '" << Opts.BuildDir
+        << "' lists no C++ sources\n";
+    return ExitBadUsage;
+  }
+
+  // Rules: one file for all, or the nearest .apistamp.yaml of each source.
+  StringMap<std::unique_ptr<RuleSet>> RuleSets;
+  std::vector<Job> Jobs;
+  for (const std::string &Source : Sources) {
+    std::string RulesPath = Opts.RulesFile.empty() ? findRulesFileFor(Source)
+                                                   : Opts.RulesFile;
+    if (RulesPath.empty()) {
+      Err << "apistamp: error: no .apistamp.yaml found in the directories "
+             "above '"
+          << Source << "'; pass --rules FILE\n";
+      return ExitBadUsage;
+    }
+    auto &Slot = RuleSets[canonicalPath(RulesPath)];
+    if (!Slot) {
+      Expected<RuleSet> Loaded = loadRules(RulesPath);
+      if (!Loaded) {
+        Err << toString(Loaded.takeError()) << "\n";
+        return ExitBadUsage;
+      }
+      if (!Opts.Root.empty()) {
+        if (!sys::fs::is_directory(Opts.Root)) {
+          Err << "apistamp: error: --root '" << Opts.Root
+              << "' is not a directory\n";
+          return ExitBadUsage;
+        }
+        Loaded->Root = canonicalPath(Opts.Root);
+      }
+      Slot = std::make_unique<RuleSet>(std::move(*Loaded));
+    }
+    Jobs.push_back(Job{Source, Slot.get(), {}});
+  }
+
+  unsigned Threads = Opts.Jobs ? Opts.Jobs : hardware_concurrency().compute_thread_count();
+  Threads = std::max(1u, std::min<unsigned>(Threads, Jobs.size()));
+  if (Threads == 1) {
+    for (Job &J : Jobs)
+      analyse(**DB, J);
+  } else {
+    DefaultThreadPool Pool(hardware_concurrency(Threads));
+    for (Job &J : Jobs)
+      Pool.async([&DB, &J] { analyse(**DB, J); });
+    Pool.wait();
+  }
+
+  std::string CWD = currentDirectory();
+  PathDisplay Display = [&CWD](StringRef Path) {
+    if (!CWD.empty() && Path.starts_with(CWD + "/"))
+      return Path.substr(CWD.size() + 1).str();
+    return Path.str();
+  };
+
+  unsigned Failed = 0;
+  for (const Job &J : Jobs)
+    if (J.Result.ParseFailed) {
+      ++Failed;
+      Err << J.Result.Diagnostics;
+      Err << "apistamp: error: '" << Display(J.Source)
+          << "' failed to parse; nothing in it was checked or changed\n";
+    }
+
+  // Which rules (include) and contents belong to each file.
+  StringMap<const RuleSet *> RulesOfFile;
+  StringMap<std::string> Contents;
+  for (const Job &J : Jobs)
+    if (!J.Result.ParseFailed)
+      for (const auto &Entry : J.Result.FileContents) {
+        RulesOfFile.try_emplace(Entry.first, J.Rules);
+        Contents.try_emplace(Entry.first, Entry.second);
+      }
+  std::vector<Site> Sites = mergeSites(Jobs);
+  SiteCounts Counts = countSites(Sites);
+  std::string FailedNote =
+      Failed ? "; " + std::to_string(Failed) + " of " +
+                   std::to_string(Jobs.size()) + " TUs failed to parse"
+             : "";
+
+  if (Opts.RunMode == Mode::Check) {
+    printFindings(Out, Sites, Display, Opts.Verbose);
+    unsigned Problems = Counts.Missing + Counts.Wrong + Counts.Duplicate;
+    Out << "apistamp: " << Jobs.size() << " TUs, " << Counts.Selected
+        << " definitions selected: " << Counts.Present << " instrumented, "
+        << Counts.Missing << " missing, " << Counts.Wrong << " wrong, "
+        << Counts.Duplicate << " duplicate, " << Counts.Skipped << " skipped"
+        << FailedNote << "\n";
+    if (Failed)
+      return ExitParseFailed;
+    return Problems ? ExitFindings : ExitClean;
+  }
+
+  // fix and diff: compute every file's new contents in memory first.
+  std::map<std::string, std::vector<TextEdit>> EditsByFile;
+  for (const Site &S : Sites)
+    for (const TextEdit &E : S.Edits)
+      EditsByFile[E.File].push_back(E);
+  std::vector<FileChange> Changes;
+  bool EditErrors = false;
+  for (auto &[Path, Edits] : EditsByFile) {
+    const RuleSet &Rules = *RulesOfFile.lookup(Path);
+    StringRef Before = Contents[Path];
+    Expected<std::string> After = applyEdits(Path, Before, std::move(Edits),
+                                             Rules.Include,
+                                             Rules.IncludeAngled);
+    if (!After) {
+      Err << "apistamp: error: " << toString(After.takeError()) << "\n";
+      EditErrors = true;
+      continue;
+    }
+    if (*After != Before)
+      Changes.push_back({Path, Before.str(), std::move(*After)});
+  }
+  for (const Site &S : Sites)
+    if (S.Status == SiteStatus::Duplicate)
+      printFindings(Err, S, Display, false);
+
+  if (Opts.RunMode == Mode::Diff) {
+    for (const FileChange &C : Changes)
+      Out << unifiedDiff(C.Before, C.After, Display(C.Path));
+    Err << "apistamp: " << Counts.Missing << " to insert, " << Counts.Wrong
+        << " to correct, in " << Changes.size() << " files" << FailedNote
+        << "\n";
+  } else {
+    unsigned Written = 0;
+    for (const FileChange &C : Changes) {
+      // Never overwrite a file that changed since it was parsed.
+      ErrorOr<std::unique_ptr<MemoryBuffer>> Now =
+          MemoryBuffer::getFile(C.Path, /*IsText=*/false,
+                                /*RequiresNullTerminator=*/false);
+      if (!Now || (*Now)->getBuffer() != C.Before) {
+        Err << "apistamp: error: '" << Display(C.Path)
+            << "' changed while apistamp ran; it was not written\n";
+        EditErrors = true;
+        continue;
+      }
+      if (Error E = writeToOutput(C.Path, [&C](raw_ostream &OS) {
+            OS << C.After;
+            return Error::success();
+          })) {
+        Err << "apistamp: error: cannot write '" << Display(C.Path)
+            << "': " << toString(std::move(E)) << "\n";
+        EditErrors = true;
+        continue;
+      }
+      ++Written;
+    }
+    Out << "apistamp: inserted " << Counts.Missing << ", corrected "
+        << Counts.Wrong << " API usage events in " << Written << " files"
+        << (Counts.Duplicate ? "; " + std::to_string(Counts.Duplicate) +
+                                   " duplicates need a manual fix"
+                             : "")
+        << FailedNote << "\n";
+  }
+  if (Failed)
+    return ExitParseFailed;
+  return EditErrors ? ExitFindings : ExitClean;
+}
+
+} // namespace apistamp

@@ -1,0 +1,77 @@
+//===- FileEdits.cpp - Merge per-TU edits and apply them to a file --------===//
+
+#include "apistamp/FileEdits.h"
+#include "clang/Format/Format.h"
+#include "clang/Tooling/Core/Replacement.h"
+#include "clang/Tooling/Inclusions/HeaderIncludes.h"
+
+using namespace llvm;
+using namespace clang;
+
+namespace apistamp {
+
+static bool usesCRLF(StringRef Code) {
+  size_t NewLine = Code.find('\n');
+  return NewLine != StringRef::npos && NewLine > 0 && Code[NewLine - 1] == '\r';
+}
+
+/// The include to insert for \p Header, unless \p Code includes it already
+/// (with either spelling).
+static std::optional<tooling::Replacement>
+includeInsertion(StringRef Path, StringRef Code, StringRef Header,
+                 bool Angled) {
+  Expected<format::FormatStyle> Style =
+      format::getStyle(format::DefaultFormatStyle, Path,
+                       format::DefaultFallbackStyle, Code);
+  format::FormatStyle Fallback = format::getLLVMStyle();
+  if (!Style)
+    consumeError(Style.takeError());
+  tooling::HeaderIncludes Includes(Path, Code,
+                                   Style ? Style->IncludeStyle
+                                         : Fallback.IncludeStyle);
+  std::optional<tooling::Replacement> Insertion =
+      Includes.insert(Header, Angled, tooling::IncludeDirective::Include);
+  if (!Insertion ||
+      !Includes.insert(Header, !Angled, tooling::IncludeDirective::Include))
+    return std::nullopt;
+  if (!usesCRLF(Code))
+    return Insertion;
+  std::string Text = Insertion->getReplacementText().str();
+  std::string WithCRLF;
+  for (char C : Text) {
+    if (C == '\n')
+      WithCRLF += '\r';
+    WithCRLF += C;
+  }
+  return tooling::Replacement(Path, Insertion->getOffset(),
+                              Insertion->getLength(), WithCRLF);
+}
+
+Expected<std::string> applyEdits(StringRef Path, StringRef Code,
+                                 std::vector<TextEdit> Edits,
+                                 StringRef Header, bool HeaderAngled) {
+  llvm::sort(Edits);
+  Edits.erase(std::unique(Edits.begin(), Edits.end()), Edits.end());
+  tooling::Replacements Replaces;
+  for (const TextEdit &E : Edits) {
+    if (E.Offset + E.Length > Code.size())
+      return createStringError(inconvertibleErrorCode(),
+                               "edit beyond the end of '" + Path + "'");
+    if (Error Err = Replaces.add(
+            tooling::Replacement(Path, E.Offset, E.Length, E.Text)))
+      return createStringError(inconvertibleErrorCode(),
+                               "conflicting edits in '" + Path +
+                                   "': " + toString(std::move(Err)) +
+                                   "; the file is left unchanged");
+  }
+  if (!Header.empty() && !Edits.empty())
+    if (std::optional<tooling::Replacement> Include =
+            includeInsertion(Path, Code, Header, HeaderAngled))
+      if (Error Err = Replaces.add(*Include))
+        return createStringError(inconvertibleErrorCode(),
+                                 "cannot insert #include in '" + Path +
+                                     "': " + toString(std::move(Err)));
+  return tooling::applyAllReplacements(Code, Replaces);
+}
+
+} // namespace apistamp

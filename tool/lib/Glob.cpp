@@ -1,0 +1,69 @@
+//===- Glob.cpp - Path globs with "**" ------------------------------------===//
+
+#include "apistamp/Glob.h"
+#include "llvm/ADT/SmallVector.h"
+
+using namespace llvm;
+
+namespace apistamp {
+
+static SmallVector<StringRef, 8> splitPath(StringRef Path) {
+  SmallVector<StringRef, 8> Parts;
+  Path.split(Parts, '/', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
+  // "./a" and "a" are the same path.
+  llvm::erase(Parts, StringRef("."));
+  return Parts;
+}
+
+Expected<PathGlob> PathGlob::create(StringRef Pattern) {
+  if (Pattern.empty())
+    return createStringError(inconvertibleErrorCode(), "empty file glob");
+  if (Pattern.starts_with("/"))
+    return createStringError(inconvertibleErrorCode(),
+                             "file glob '" + Pattern +
+                                 "' is absolute; globs are relative to the "
+                                 "root");
+  PathGlob Result;
+  Result.Pattern = Pattern.str();
+  for (StringRef Part : splitPath(Pattern)) {
+    Component C;
+    if (Part == "**") {
+      C.AnyDepth = true;
+    } else {
+      if (Part.contains("**"))
+        return createStringError(inconvertibleErrorCode(),
+                                 "'**' must be a whole path component in '" +
+                                     Pattern + "'");
+      Expected<GlobPattern> Glob =
+          GlobPattern::create(Part, /*MaxSubPatterns=*/1024);
+      if (!Glob)
+        return createStringError(inconvertibleErrorCode(),
+                                 "bad file glob '" + Pattern +
+                                     "': " + toString(Glob.takeError()));
+      C.Glob = std::move(*Glob);
+    }
+    Result.Components.push_back(std::move(C));
+  }
+  return Result;
+}
+
+bool PathGlob::matchFrom(size_t PatternIndex, ArrayRef<StringRef> Path) const {
+  if (PatternIndex == Components.size())
+    return Path.empty();
+  const Component &C = Components[PatternIndex];
+  if (C.AnyDepth) {
+    for (size_t Skip = 0; Skip <= Path.size(); ++Skip)
+      if (matchFrom(PatternIndex + 1, Path.drop_front(Skip)))
+        return true;
+    return false;
+  }
+  return !Path.empty() && C.Glob.match(Path.front()) &&
+         matchFrom(PatternIndex + 1, Path.drop_front());
+}
+
+bool PathGlob::matches(StringRef RelativePath) const {
+  SmallVector<StringRef, 8> Parts = splitPath(RelativePath);
+  return matchFrom(0, Parts);
+}
+
+} // namespace apistamp

@@ -1,0 +1,92 @@
+//===- Insertion.cpp - Where and how the macro call is inserted -----------===//
+//
+// Works on the file's text after the body's '{': the call goes on a new line
+// after the brace (after any comment that ends on the brace's line), indented
+// like the body's first statement.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Insertion.h"
+
+using namespace llvm;
+
+namespace apistamp {
+
+std::string quoteEvent(StringRef Event) {
+  std::string Quoted = "\"";
+  for (char C : Event) {
+    if (C == '"' || C == '\\')
+      Quoted += '\\';
+    Quoted += C;
+  }
+  return Quoted + "\"";
+}
+
+static size_t lineStart(StringRef Code, size_t Offset) {
+  size_t NewLine = Code.rfind('\n', Offset == 0 ? 0 : Offset - 1);
+  return (NewLine == StringRef::npos || Offset == 0) ? 0 : NewLine + 1;
+}
+
+static StringRef indentationOfLine(StringRef Code, size_t Offset) {
+  size_t Start = lineStart(Code, Offset);
+  size_t End = Code.find_first_not_of(" \t", Start);
+  return Code.slice(Start, End == StringRef::npos ? Code.size() : End);
+}
+
+/// Skips whitespace and comments that end on the current line. Returns the
+/// offset of the first character that is neither, or of the line break.
+static size_t skipToLineEndOrCode(StringRef Code, size_t Pos) {
+  while (Pos < Code.size()) {
+    char C = Code[Pos];
+    if (C == ' ' || C == '\t' || C == '\f' || C == '\v') {
+      ++Pos;
+    } else if (Code.substr(Pos).starts_with("//")) {
+      size_t End = Code.find_first_of("\r\n", Pos);
+      return End == StringRef::npos ? Code.size() : End;
+    } else if (Code.substr(Pos).starts_with("/*")) {
+      size_t End = Code.find("*/", Pos + 2);
+      if (End == StringRef::npos || Code.slice(Pos, End).contains('\n'))
+        return Pos; // A block comment running onto later lines.
+      Pos = End + 2;
+    } else {
+      return Pos;
+    }
+  }
+  return Pos;
+}
+
+TextEdit makeInsertion(StringRef File, StringRef Code, unsigned BraceOffset,
+                       StringRef Macro, StringRef Event) {
+  std::string Call = (Macro + "(" + quoteEvent(Event) + ");").str();
+  StringRef BraceIndent = indentationOfLine(Code, BraceOffset);
+  std::string Unit = BraceIndent.contains('\t') ? "\t" : "  ";
+  size_t AfterBrace = BraceOffset + 1;
+  size_t Stop = skipToLineEndOrCode(Code, AfterBrace);
+  bool AtLineEnd = Stop == Code.size() || Code[Stop] == '\r' ||
+                   Code[Stop] == '\n';
+  size_t LineEnd = Code.find('\n', AfterBrace);
+  std::string NewLine =
+      (LineEnd != StringRef::npos && LineEnd > 0 && Code[LineEnd - 1] == '\r')
+          ? "\r\n"
+          : "\n";
+
+  if (AtLineEnd) {
+    // The body continues on a later line: indent like its first line.
+    size_t Next = Code.find_first_not_of(" \t\r\n\f\v", Stop);
+    std::string Indent = BraceIndent.str() + Unit;
+    if (Next != StringRef::npos && Code[Next] != '}')
+      Indent = indentationOfLine(Code, Next).str();
+    // Insert before the line break; a trailing '\r' stays with its '\n'.
+    size_t At = Stop;
+    return TextEdit{File.str(), static_cast<unsigned>(At), 0,
+                    NewLine + Indent + Call};
+  }
+  // Code follows on the brace's line ("{ return 1; }" or "{}"): break it.
+  std::string Indent = BraceIndent.str() + Unit;
+  std::string Rest = Code[Stop] == '}' ? BraceIndent.str() : Indent;
+  return TextEdit{File.str(), static_cast<unsigned>(AfterBrace),
+                  static_cast<unsigned>(Stop - AfterBrace),
+                  NewLine + Indent + Call + NewLine + Rest};
+}
+
+} // namespace apistamp

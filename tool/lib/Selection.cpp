@@ -1,0 +1,91 @@
+//===- Selection.cpp - Which rule selects a definition --------------------===//
+
+#include "apistamp/Selection.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+
+using namespace llvm;
+
+namespace apistamp {
+
+std::string DeclFacts::namespaceName() const { return join(Namespaces, "::"); }
+
+std::string DeclFacts::qualifiedClassName() const {
+  if (Classes.empty())
+    return "";
+  std::vector<std::string> Parts = Namespaces;
+  append_range(Parts, Classes);
+  return join(Parts, "::");
+}
+
+static std::string quoted(StringRef S) { return "'" + S.str() + "'"; }
+
+static std::string describePatterns(ArrayRef<PathGlob> Globs) {
+  std::vector<std::string> Patterns;
+  for (const PathGlob &G : Globs)
+    Patterns.push_back(quoted(G.pattern()));
+  return join(Patterns, ", ");
+}
+
+RuleVerdict evaluateRule(const Rule &R, const DeclFacts &Facts) {
+  auto Reject = [](std::string Why) { return RuleVerdict{false, Why}; };
+  if (R.Where && *R.Where != Facts.Kind)
+    return Reject("where " + quoted(kindName(*R.Where)) + " but this is a " +
+                  kindName(Facts.Kind).str());
+  if (!R.Files.empty() &&
+      none_of(R.Files, [&](const PathGlob &G) {
+        return G.matches(Facts.RelativePath);
+      }))
+    return Reject("file " + quoted(Facts.RelativePath) + " matches none of " +
+                  describePatterns(R.Files));
+  for (const PathGlob &G : R.ExcludeFiles)
+    if (G.matches(Facts.RelativePath))
+      return Reject("file " + quoted(Facts.RelativePath) +
+                    " is excluded by " + quoted(G.pattern()));
+  std::string Namespace = Facts.namespaceName();
+  if (!R.Namespaces.empty() &&
+      none_of(R.Namespaces, [&](const NamespacePattern &P) {
+        return P.matches(Namespace);
+      })) {
+    std::vector<std::string> Patterns;
+    for (const NamespacePattern &P : R.Namespaces)
+      Patterns.push_back(quoted(P.pattern()));
+    return Reject("namespace " + join(Patterns, " or ") +
+                  " != " + quoted(Namespace.empty() ? "::" : Namespace));
+  }
+  if (R.Name && !R.Name->matches(Facts.Name))
+    return Reject("name " + quoted(Facts.Name) + " does not match " +
+                  quoted(R.Name->pattern()));
+  for (const NameRegex &Excluded : R.ExcludeNames)
+    if (Excluded.matches(Facts.Name))
+      return Reject("name " + quoted(Facts.Name) + " is excluded by " +
+                    quoted(Excluded.pattern()));
+  std::string Class = Facts.qualifiedClassName();
+  if (R.Class && (Class.empty() || !R.Class->matches(Class)))
+    return Reject(Class.empty() ? "class " + quoted(R.Class->pattern()) +
+                                      " but this is not a member"
+                                : "class " + quoted(Class) +
+                                      " does not match " +
+                                      quoted(R.Class->pattern()));
+  if (R.DerivedFrom && !is_contained(Facts.Bases, *R.DerivedFrom))
+    return Reject(Class.empty() ? "derived_from " + quoted(*R.DerivedFrom) +
+                                      " but this is not a member"
+                                : "class " + quoted(Class) +
+                                      " does not derive from " +
+                                      quoted(*R.DerivedFrom));
+  if (R.ExternalLinkageOnly && !Facts.ExternalLinkage)
+    return Reject("linkage is internal (static or in an anonymous "
+                  "namespace); the rule wants external");
+  if (R.PublicOnly && !Facts.Public)
+    return Reject("access is not public; the rule wants public");
+  return RuleVerdict{true, ""};
+}
+
+const Rule *selectRule(const RuleSet &Rules, const DeclFacts &Facts) {
+  for (const Rule &R : Rules.Rules)
+    if (evaluateRule(R, Facts).Selected)
+      return &R;
+  return nullptr;
+}
+
+} // namespace apistamp
