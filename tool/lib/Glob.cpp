@@ -34,8 +34,9 @@ Expected<PathGlob> PathGlob::create(StringRef Pattern) {
         return createStringError(inconvertibleErrorCode(),
                                  "'**' must be a whole path component in '" +
                                      Pattern + "'");
+      C.Text = std::make_shared<const std::string>(Part.str());
       Expected<GlobPattern> Glob =
-          GlobPattern::create(Part, /*MaxSubPatterns=*/1024);
+          GlobPattern::create(*C.Text, /*MaxSubPatterns=*/1024);
       if (!Glob)
         return createStringError(inconvertibleErrorCode(),
                                  "bad file glob '" + Pattern +

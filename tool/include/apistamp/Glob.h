@@ -12,6 +12,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/GlobPattern.h"
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,8 @@ public:
 private:
   struct Component {
     bool AnyDepth = false; ///< "**"
+    /// GlobPattern refers into its pattern text: keep it alive and in place.
+    std::shared_ptr<const std::string> Text;
     llvm::GlobPattern Glob;
   };
   bool matchFrom(size_t PatternIndex,

@@ -1,0 +1,102 @@
+//===- FileEditsTest.cpp - Tests for insertion placement and edit merging -===//
+
+#include "Insertion.h"
+#include "TestSupport.h"
+#include "apistamp/FileEdits.h"
+#include "gmock/gmock.h"
+
+using namespace apistamp;
+using ::testing::HasSubstr;
+
+namespace {
+
+/// The code after inserting the call into the first '{' of \p Code.
+std::string insertFirst(llvm::StringRef Code) {
+  TextEdit E = makeInsertion("f.cpp", Code, Code.find('{'), "LOG", "e");
+  return valueOrFail(applyEdits("f.cpp", Code, {E}, "", false));
+}
+
+TEST(InsertionTest, FirstStatementIndentedLikeTheBody) {
+  EXPECT_EQ(insertFirst("void f() {\n    g();\n}\n"),
+            "void f() {\n    LOG(\"e\");\n    g();\n}\n");
+  EXPECT_EQ(insertFirst("void f()\n{\n\tg();\n}\n"),
+            "void f()\n{\n\tLOG(\"e\");\n\tg();\n}\n");
+}
+
+TEST(InsertionTest, EmptyAndOneLineBodies) {
+  EXPECT_EQ(insertFirst("void f() {}\n"), "void f() {\n  LOG(\"e\");\n}\n");
+  EXPECT_EQ(insertFirst("  int f() { return 1; }\n"),
+            "  int f() {\n    LOG(\"e\");\n    return 1; }\n");
+  EXPECT_EQ(insertFirst("void f() {\n}\n"), "void f() {\n  LOG(\"e\");\n}\n");
+}
+
+TEST(InsertionTest, TrailingCommentStaysOnTheBraceLine) {
+  EXPECT_EQ(insertFirst("void f() { // c\n  g();\n}\n"),
+            "void f() { // c\n  LOG(\"e\");\n  g();\n}\n");
+  EXPECT_EQ(insertFirst("void f() { /* c */\n  g();\n}\n"),
+            "void f() { /* c */\n  LOG(\"e\");\n  g();\n}\n");
+}
+
+TEST(InsertionTest, KeepsCRLF) {
+  EXPECT_EQ(insertFirst("void f() {\r\n  g();\r\n}\r\n"),
+            "void f() {\r\n  LOG(\"e\");\r\n  g();\r\n}\r\n");
+}
+
+TEST(InsertionTest, EventIsEscaped) {
+  EXPECT_EQ(quoteEvent("a\"b\\c"), "\"a\\\"b\\\\c\"");
+}
+
+TEST(FileEditsTest, DuplicateEditsFromSeveralTUsApplyOnce) {
+  TextEdit E{"f.h", 3, 0, "X"};
+  EXPECT_EQ(valueOrFail(applyEdits("f.h", "abcdef", {E, E, E}, "", false)),
+            "abcXdef");
+}
+
+TEST(FileEditsTest, ConflictingEditsAreAnError) {
+  TextEdit A{"f.h", 1, 3, "X"}, B{"f.h", 2, 3, "Y"};
+  EXPECT_THAT(errorOf(applyEdits("f.h", "abcdef", {A, B}, "", false)),
+              HasSubstr("conflicting edits"));
+  EXPECT_THAT(errorOf(applyEdits("f.h", "abc", {TextEdit{"f.h", 9, 0, "X"}},
+                                 "", false)),
+              HasSubstr("beyond the end"));
+}
+
+TEST(FileEditsTest, IncludeGoesIntoTheIncludeBlockOnce) {
+  std::string Code = "#include \"a.h\"\n#include \"z.h\"\n\nvoid f() {\n}\n";
+  TextEdit E = makeInsertion("f.cpp", Code, Code.find('{'), "LOG", "e");
+  EXPECT_EQ(valueOrFail(applyEdits("f.cpp", Code, {E}, "c10/util/Logging.h",
+                                   false)),
+            "#include \"a.h\"\n#include \"c10/util/Logging.h\"\n#include "
+            "\"z.h\"\n\nvoid f() {\n  LOG(\"e\");\n}\n");
+}
+
+TEST(FileEditsTest, IncludeAlreadyPresentInEitherSpelling) {
+  for (const char *Existing : {"#include \"c10/util/Logging.h\"\n",
+                               "#include <c10/util/Logging.h>\n"}) {
+    std::string Code = std::string(Existing) + "void f() {\n}\n";
+    TextEdit E = makeInsertion("f.cpp", Code, Code.find('{'), "LOG", "e");
+    std::string After = valueOrFail(
+        applyEdits("f.cpp", Code, {E}, "c10/util/Logging.h", true));
+    EXPECT_EQ(llvm::StringRef(After).count("#include"), 1u) << After;
+  }
+}
+
+TEST(FileEditsTest, AngledIncludeAndNoIncludeWithoutEdits) {
+  std::string Code = "void f() {\n}\n";
+  TextEdit E = makeInsertion("f.cpp", Code, Code.find('{'), "LOG", "e");
+  EXPECT_THAT(valueOrFail(applyEdits("f.cpp", Code, {E}, "x/y.h", true)),
+              HasSubstr("#include <x/y.h>\n"));
+  EXPECT_EQ(valueOrFail(applyEdits("f.cpp", Code, {}, "x/y.h", true)), Code);
+}
+
+TEST(FileEditsTest, IncludeInCRLFFileUsesCRLF) {
+  std::string Code = "#include \"a.h\"\r\nvoid f() {\r\n}\r\n";
+  TextEdit E = makeInsertion("f.cpp", Code, Code.find('{'), "LOG", "e");
+  std::string After =
+      valueOrFail(applyEdits("f.cpp", Code, {E}, "b.h", false));
+  EXPECT_THAT(After, HasSubstr("#include \"b.h\"\r\n"));
+  EXPECT_EQ(llvm::StringRef(After).count("\n"),
+            llvm::StringRef(After).count("\r\n"));
+}
+
+} // namespace

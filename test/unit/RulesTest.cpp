@@ -1,0 +1,219 @@
+//===- RulesTest.cpp - Tests for the rules loader -------------------------===//
+
+#include "TestSupport.h"
+#include "apistamp/Rules.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+#include "gmock/gmock.h"
+
+using namespace apistamp;
+using ::testing::HasSubstr;
+
+namespace {
+
+RuleSet parse(llvm::StringRef Text) {
+  return valueOrFail(parseRules(Text, "r.yaml"));
+}
+std::string error(llvm::StringRef Text) {
+  return errorOf(parseRules(Text, "r.yaml"));
+}
+
+TEST(RulesTest, FullRule) {
+  RuleSet Rules = parse(R"(version: 1
+macro: MY_MACRO
+include: <c10/util/Logging.h>
+rules:
+  - id: ops
+    where: function
+    files: ["torchvision/csrc/ops/*.cpp"]
+    exclude_files: ["**/cpu/**"]
+    namespace: "vision::ops"
+    name: "[a-z].*"
+    exclude_names: ["_.*"]
+    class: "vision::video::Video"
+    derived_from: "::torch::nn::Module"
+    linkage: any
+    access: any
+    event: "{path}.{name}"
+)");
+  EXPECT_EQ(Rules.Macro, "MY_MACRO");
+  EXPECT_EQ(Rules.Include, "c10/util/Logging.h");
+  EXPECT_TRUE(Rules.IncludeAngled);
+  ASSERT_EQ(Rules.Rules.size(), 1u);
+  const Rule &R = Rules.Rules[0];
+  EXPECT_EQ(R.Id, "ops");
+  EXPECT_EQ(R.Line, 5u);
+  EXPECT_EQ(R.Where, DeclKind::Function);
+  ASSERT_EQ(R.Files.size(), 1u);
+  EXPECT_TRUE(R.Files[0].matches("torchvision/csrc/ops/nms.cpp"));
+  ASSERT_EQ(R.ExcludeFiles.size(), 1u);
+  ASSERT_EQ(R.Namespaces.size(), 1u);
+  EXPECT_TRUE(R.Namespaces[0].matches("vision::ops"));
+  ASSERT_TRUE(R.Name);
+  EXPECT_TRUE(R.Name->matches("nms"));
+  EXPECT_FALSE(R.Name->matches("Nms"));
+  ASSERT_EQ(R.ExcludeNames.size(), 1u);
+  ASSERT_TRUE(R.Class);
+  EXPECT_EQ(R.DerivedFrom, "torch::nn::Module");
+  EXPECT_FALSE(R.ExternalLinkageOnly);
+  EXPECT_FALSE(R.PublicOnly);
+  EXPECT_EQ(R.Event.text(), "{path}.{name}");
+}
+
+TEST(RulesTest, Defaults) {
+  RuleSet Rules = parse("version: 1\nrules:\n  - id: all\n");
+  EXPECT_EQ(Rules.Macro, "C10_LOG_API_USAGE_ONCE");
+  EXPECT_EQ(Rules.Include, "");
+  const Rule &R = Rules.Rules[0];
+  EXPECT_FALSE(R.Where);
+  EXPECT_TRUE(R.Files.empty());
+  EXPECT_TRUE(R.ExternalLinkageOnly);
+  EXPECT_TRUE(R.PublicOnly);
+  EXPECT_EQ(R.Event.text(), "{qualified}");
+}
+
+TEST(RulesTest, QuotedIncludeAndSingleStrings) {
+  RuleSet Rules = parse("version: 1\ninclude: '\"a/b.h\"'\nrules:\n"
+                        "  - id: x\n    files: src/**\n    namespace: a\n");
+  EXPECT_EQ(Rules.Include, "a/b.h");
+  EXPECT_FALSE(Rules.IncludeAngled);
+  EXPECT_EQ(Rules.Rules[0].Files.size(), 1u);
+  EXPECT_EQ(Rules.Rules[0].Namespaces.size(), 1u);
+}
+
+TEST(RulesTest, YamlSyntaxErrorHasPosition) {
+  EXPECT_THAT(error("version: 1\nrules: [\n"), HasSubstr("r.yaml:3:1: error:"));
+}
+
+TEST(RulesTest, NotAMapping) {
+  EXPECT_THAT(error("- a\n- b\n"),
+              HasSubstr("r.yaml:1:1: error: a rules file is a mapping"));
+}
+
+TEST(RulesTest, MissingAndWrongVersion) {
+  EXPECT_THAT(error("rules:\n  - id: a\n"), HasSubstr("missing 'version: 1'"));
+  EXPECT_THAT(error("version: 2\nrules:\n  - id: a\n"),
+              HasSubstr("r.yaml:1:10: error: unsupported rules version"));
+}
+
+TEST(RulesTest, UnknownTopLevelKeySuggests) {
+  EXPECT_THAT(error("version: 1\nincldue: a.h\nrules:\n  - id: a\n"),
+              HasSubstr("r.yaml:2:1: error: unknown key 'incldue' in the "
+                        "rules file; did you mean 'include'?"));
+}
+
+TEST(RulesTest, UnknownRuleKeySuggests) {
+  EXPECT_THAT(error("version: 1\nrules:\n  - id: a\n    nmae: x\n"),
+              HasSubstr("r.yaml:4:5: error: unknown key 'nmae' in rule 'a'; "
+                        "did you mean 'name'?"));
+  EXPECT_THAT(error("version: 1\nrules:\n  - id: a\n    zzzzzzzz: x\n"),
+              HasSubstr("known keys: id, where"));
+}
+
+TEST(RulesTest, RuleNeedsUniqueId) {
+  EXPECT_THAT(error("version: 1\nrules:\n  - where: function\n"),
+              HasSubstr("r.yaml:3:5: error: rule has no 'id'"));
+  EXPECT_THAT(error("version: 1\nrules:\n  - id: a\n  - id: a\n"),
+              HasSubstr("r.yaml:4:9: error: duplicate rule id 'a'"));
+  EXPECT_THAT(error("version: 1\nrules:\n  - id: ''\n"),
+              HasSubstr("'id' must not be empty"));
+}
+
+TEST(RulesTest, BadEnumsSuggest) {
+  EXPECT_THAT(error("version: 1\nrules:\n  - id: a\n    where: fucntion\n"),
+              HasSubstr("r.yaml:4:12: error: 'where' must be one of function, "
+                        "method, constructor, not 'fucntion'; did you mean "
+                        "'function'?"));
+  EXPECT_THAT(error("version: 1\nrules:\n  - id: a\n    linkage: internal\n"),
+              HasSubstr("'linkage' must be one of external, any"));
+  EXPECT_THAT(error("version: 1\nrules:\n  - id: a\n    access: private\n"),
+              HasSubstr("'access' must be one of public, any"));
+}
+
+TEST(RulesTest, BadRegex) {
+  EXPECT_THAT(error("version: 1\nrules:\n  - id: a\n    name: \"[a-\"\n"),
+              HasSubstr("r.yaml:4:12: error: bad regular expression '[a-'"));
+  EXPECT_THAT(error("version: 1\nrules:\n  - id: a\n    class: \"(\"\n"),
+              HasSubstr("bad regular expression '('"));
+  EXPECT_THAT(
+      error("version: 1\nrules:\n  - id: a\n    exclude_names: [\"*x\"]\n"),
+      HasSubstr("bad regular expression '*x'"));
+}
+
+TEST(RulesTest, BadGlobsAndNamespaces) {
+  EXPECT_THAT(error("version: 1\nrules:\n  - id: a\n    files: [\"/abs/*.cpp\"]\n"),
+              HasSubstr("is absolute"));
+  EXPECT_THAT(error("version: 1\nrules:\n  - id: a\n    files: [\"a**b\"]\n"),
+              HasSubstr("'**' must be a whole path component"));
+  EXPECT_THAT(error("version: 1\nrules:\n  - id: a\n    exclude_files: [\"[\"]\n"),
+              HasSubstr("bad file glob"));
+  EXPECT_THAT(error("version: 1\nrules:\n  - id: a\n    namespace: \"a::*\"\n"),
+              HasSubstr("bad namespace 'a::*'"));
+}
+
+TEST(RulesTest, BadEventTemplatePointsIntoTheString) {
+  EXPECT_THAT(error("version: 1\nrules:\n  - id: a\n    event: \"x.{nmae}\"\n"),
+              HasSubstr("r.yaml:4:15: error: unknown placeholder '{nmae}' in "
+                        "event template; did you mean '{name}'?"));
+  EXPECT_THAT(error("version: 1\nrules:\n  - id: a\n    event: \"x.{name\"\n"),
+              HasSubstr("unterminated placeholder"));
+  EXPECT_THAT(error("version: 1\nrules:\n  - id: a\n    event: \"x}\"\n"),
+              HasSubstr("unmatched '}'"));
+  EXPECT_THAT(error("version: 1\nrules:\n  - id: a\n    event: \"\"\n"),
+              HasSubstr("event template is empty"));
+}
+
+TEST(RulesTest, WrongTypes) {
+  EXPECT_THAT(error("version: 1\nrules:\n  - id: a\n    files: {x: y}\n"),
+              HasSubstr("'files' must be a string or a list of strings"));
+  EXPECT_THAT(error("version: 1\nrules:\n  - id: a\n    files: []\n"),
+              HasSubstr("'files' is an empty list"));
+  EXPECT_THAT(error("version: 1\nrules:\n  - id: a\n    name: [a]\n"),
+              HasSubstr("'name' must be a string"));
+  EXPECT_THAT(error("version: 1\nrules: {a: 1}\n"),
+              HasSubstr("'rules' must be a list of rules"));
+  EXPECT_THAT(error("version: 1\nrules: []\n"), HasSubstr("'rules' is empty"));
+  EXPECT_THAT(error("version: 1\n"), HasSubstr("missing 'rules:'"));
+  EXPECT_THAT(error("version: 1\nrules:\n  - just-a-string\n"),
+              HasSubstr("each rule must be a mapping"));
+  EXPECT_THAT(error("version: 1\nmacro: 'NOT A MACRO'\nrules:\n  - id: a\n"),
+              HasSubstr("'macro' must be an identifier"));
+  EXPECT_THAT(error("version: 1\ninclude: 'a b.h'\nrules:\n  - id: a\n"),
+              HasSubstr("'include' must be a header path"));
+  EXPECT_THAT(error("version: 1\nrules:\n  - id: a\n    derived_from: '::'\n"),
+              HasSubstr("'derived_from' must name a class"));
+}
+
+TEST(RulesTest, ReportsEveryErrorAtOnce) {
+  std::string Message = error("version: 1\nrules:\n  - id: a\n    nmae: x\n"
+                              "  - id: b\n    where: nowhere\n");
+  EXPECT_THAT(Message, HasSubstr("r.yaml:4:5:"));
+  EXPECT_THAT(Message, HasSubstr("r.yaml:6:12:"));
+}
+
+TEST(RulesTest, LoadSetsRootAndReportsMissingFile) {
+  EXPECT_THAT(errorOf(loadRules("/nonexistent/dir/.apistamp.yaml")),
+              HasSubstr("cannot read rules file"));
+  llvm::SmallString<128> Dir;
+  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("apistamp-rules", Dir));
+  llvm::SmallString<128> Sub(Dir);
+  llvm::sys::path::append(Sub, "a", "b");
+  ASSERT_FALSE(llvm::sys::fs::create_directories(Sub));
+  llvm::SmallString<128> File(Dir);
+  llvm::sys::path::append(File, ".apistamp.yaml");
+  {
+    std::error_code EC;
+    llvm::raw_fd_ostream OS(File, EC);
+    ASSERT_FALSE(EC);
+    OS << "version: 1\nrules:\n  - id: a\n";
+  }
+  RuleSet Rules = valueOrFail(loadRules(File));
+  llvm::SmallString<128> RealDir;
+  ASSERT_FALSE(llvm::sys::fs::real_path(Dir, RealDir));
+  EXPECT_EQ(Rules.Root, RealDir.str());
+  EXPECT_EQ(findRulesFileFor((Sub + "/x.cpp").str()), File.str());
+  llvm::sys::fs::remove_directories(Dir);
+}
+
+} // namespace
