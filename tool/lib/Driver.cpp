@@ -58,19 +58,24 @@ ArgumentsAdjuster analysisAdjuster() {
   std::string ResourceDir = resourceDir();
   return [ResourceDir](const CommandLineArguments &Args,
                        StringRef File) -> CommandLineArguments {
-    CommandLineArguments Result = Args;
+    // Our flags go right after the compiler's name: interpolated commands
+    // end in "-- <file>", where anything appended would be an input file.
+    std::vector<std::string> Extra;
     bool HasResourceDir = llvm::any_of(Args, [](const std::string &A) {
       return StringRef(A).starts_with("-resource-dir");
     });
-    if (!HasResourceDir && !ResourceDir.empty() && !Result.empty())
-      Result.insert(Result.begin() + 1, "-resource-dir=" + ResourceDir);
+    if (!HasResourceDir && !ResourceDir.empty())
+      Extra.push_back("-resource-dir=" + ResourceDir);
     bool HasLanguage = llvm::any_of(Args, [](const std::string &A) {
       return StringRef(A).starts_with("-x");
     });
-    if (isHeader(File) && !HasLanguage && !Result.empty())
-      Result.insert(Result.begin() + 1, "-xc++-header");
+    if (isHeader(File) && !HasLanguage)
+      Extra.push_back("-xc++-header");
     // Warnings are not our business, and -Werror must not fail the parse.
-    Result.push_back("-w");
+    Extra.push_back("-w");
+    CommandLineArguments Result = Args;
+    if (!Result.empty())
+      Result.insert(Result.begin() + 1, Extra.begin(), Extra.end());
     return Result;
   };
 }
