@@ -11,9 +11,14 @@ using ::testing::HasSubstr;
 namespace {
 
 /// The code after inserting the call into the first '{' of \p Code.
+std::vector<TextEdit> insertion(llvm::StringRef Code) {
+  size_t Decl = Code.find_first_not_of(" \t");
+  return makeInsertion("f.cpp", Code, Decl, Code.find('{'), Code.rfind('}'),
+                       "LOG", "e");
+}
+
 std::string insertFirst(llvm::StringRef Code) {
-  TextEdit E = makeInsertion("f.cpp", Code, Code.find('{'), "LOG", "e");
-  return valueOrFail(applyEdits("f.cpp", Code, {E}, "", false));
+  return valueOrFail(applyEdits("f.cpp", Code, insertion(Code), "", false));
 }
 
 TEST(InsertionTest, FirstStatementIndentedLikeTheBody) {
@@ -26,8 +31,17 @@ TEST(InsertionTest, FirstStatementIndentedLikeTheBody) {
 TEST(InsertionTest, EmptyAndOneLineBodies) {
   EXPECT_EQ(insertFirst("void f() {}\n"), "void f() {\n  LOG(\"e\");\n}\n");
   EXPECT_EQ(insertFirst("  int f() { return 1; }\n"),
-            "  int f() {\n    LOG(\"e\");\n    return 1; }\n");
+            "  int f() {\n    LOG(\"e\");\n    return 1;\n  }\n");
+  EXPECT_EQ(insertFirst("int f() { g();\n  return 1; }\n"),
+            "int f() {\n  LOG(\"e\");\n  g();\n  return 1; }\n");
   EXPECT_EQ(insertFirst("void f() {\n}\n"), "void f() {\n  LOG(\"e\");\n}\n");
+}
+
+TEST(InsertionTest, BraceAfterAnInitListIndentsLikeTheDeclaration) {
+  EXPECT_EQ(insertFirst("  A::A(int x)\n      : x(x) {\n  }\n"),
+            "  A::A(int x)\n      : x(x) {\n    LOG(\"e\");\n  }\n");
+  EXPECT_EQ(insertFirst("A::A() : x(0) {}\n"),
+            "A::A() : x(0) {\n  LOG(\"e\");\n}\n");
 }
 
 TEST(InsertionTest, TrailingCommentStaysOnTheBraceLine) {
@@ -63,8 +77,8 @@ TEST(FileEditsTest, ConflictingEditsAreAnError) {
 
 TEST(FileEditsTest, IncludeGoesIntoTheIncludeBlockOnce) {
   std::string Code = "#include \"a.h\"\n#include \"z.h\"\n\nvoid f() {\n}\n";
-  TextEdit E = makeInsertion("f.cpp", Code, Code.find('{'), "LOG", "e");
-  EXPECT_EQ(valueOrFail(applyEdits("f.cpp", Code, {E}, "c10/util/Logging.h",
+  EXPECT_EQ(valueOrFail(applyEdits("f.cpp", Code, insertion(Code),
+                                   "c10/util/Logging.h",
                                    false)),
             "#include \"a.h\"\n#include \"c10/util/Logging.h\"\n#include "
             "\"z.h\"\n\nvoid f() {\n  LOG(\"e\");\n}\n");
@@ -74,26 +88,24 @@ TEST(FileEditsTest, IncludeAlreadyPresentInEitherSpelling) {
   for (const char *Existing : {"#include \"c10/util/Logging.h\"\n",
                                "#include <c10/util/Logging.h>\n"}) {
     std::string Code = std::string(Existing) + "void f() {\n}\n";
-    TextEdit E = makeInsertion("f.cpp", Code, Code.find('{'), "LOG", "e");
     std::string After = valueOrFail(
-        applyEdits("f.cpp", Code, {E}, "c10/util/Logging.h", true));
+        applyEdits("f.cpp", Code, insertion(Code), "c10/util/Logging.h", true));
     EXPECT_EQ(llvm::StringRef(After).count("#include"), 1u) << After;
   }
 }
 
 TEST(FileEditsTest, AngledIncludeAndNoIncludeWithoutEdits) {
   std::string Code = "void f() {\n}\n";
-  TextEdit E = makeInsertion("f.cpp", Code, Code.find('{'), "LOG", "e");
-  EXPECT_THAT(valueOrFail(applyEdits("f.cpp", Code, {E}, "x/y.h", true)),
+  EXPECT_THAT(valueOrFail(applyEdits("f.cpp", Code, insertion(Code), "x/y.h",
+                                     true)),
               HasSubstr("#include <x/y.h>\n"));
   EXPECT_EQ(valueOrFail(applyEdits("f.cpp", Code, {}, "x/y.h", true)), Code);
 }
 
 TEST(FileEditsTest, IncludeInCRLFFileUsesCRLF) {
   std::string Code = "#include \"a.h\"\r\nvoid f() {\r\n}\r\n";
-  TextEdit E = makeInsertion("f.cpp", Code, Code.find('{'), "LOG", "e");
   std::string After =
-      valueOrFail(applyEdits("f.cpp", Code, {E}, "b.h", false));
+      valueOrFail(applyEdits("f.cpp", Code, insertion(Code), "b.h", false));
   EXPECT_THAT(After, HasSubstr("#include \"b.h\"\r\n"));
   EXPECT_EQ(llvm::StringRef(After).count("\n"),
             llvm::StringRef(After).count("\r\n"));

@@ -168,8 +168,13 @@ public:
     llvm::StringRef Code = SM.getBufferData(SM.getFileID(LBrace));
     if (Found.empty()) {
       S.Status = SiteStatus::Missing;
-      S.Edits.push_back(makeInsertion(*File, Code, SM.getFileOffset(LBrace),
-                                      Rules.Macro, S.Event));
+      SourceLocation DeclStart = SM.getFileLoc(FD->getOuterLocStart());
+      unsigned DeclOffset = SM.getFileID(DeclStart) == CurrentFile
+                                ? SM.getFileOffset(DeclStart)
+                                : SM.getFileOffset(LBrace);
+      S.Edits = makeInsertion(*File, Code, DeclOffset,
+                              SM.getFileOffset(LBrace),
+                              SM.getFileOffset(RBrace), Rules.Macro, S.Event);
       S.NeedsInclude = !Rules.Include.empty();
     } else if (Found.size() > 1) {
       S.Status = SiteStatus::Duplicate;

@@ -222,11 +222,20 @@ int run(const Options &Opts, raw_ostream &Out, raw_ostream &Err) {
   }
 
   // Rules: one file for all, or the nearest .apistamp.yaml of each source.
+  // In a whole-project run, TUs outside every policy are skipped.
   StringMap<std::unique_ptr<RuleSet>> RuleSets;
   std::vector<Job> Jobs;
+  unsigned WithoutRules = 0;
   for (const std::string &Source : Sources) {
     std::string RulesPath = Opts.RulesFile.empty() ? findRulesFileFor(Source)
                                                    : Opts.RulesFile;
+    if (RulesPath.empty() && Opts.Sources.empty()) {
+      ++WithoutRules;
+      if (Opts.Verbose)
+        Err << "apistamp: note: skipping '" << Source
+            << "': no .apistamp.yaml above it\n";
+      continue;
+    }
     if (RulesPath.empty()) {
       Err << "apistamp: error: no .apistamp.yaml found in the directories "
              "above '"
@@ -251,6 +260,12 @@ int run(const Options &Opts, raw_ostream &Out, raw_ostream &Err) {
       Slot = std::make_unique<RuleSet>(std::move(*Loaded));
     }
     Jobs.push_back(Job{Source, Slot.get(), {}});
+  }
+
+  if (Jobs.empty()) {
+    Err << "apistamp: error: no source in '" << Opts.BuildDir
+        << "' has a .apistamp.yaml above it; pass --rules FILE\n";
+    return ExitBadUsage;
   }
 
   unsigned Threads = Opts.Jobs ? Opts.Jobs : hardware_concurrency().compute_thread_count();
@@ -296,6 +311,9 @@ int run(const Options &Opts, raw_ostream &Out, raw_ostream &Err) {
       Failed ? "; " + std::to_string(Failed) + " of " +
                    std::to_string(Jobs.size()) + " TUs failed to parse"
              : "";
+  if (WithoutRules)
+    FailedNote += "; " + std::to_string(WithoutRules) +
+                  " TUs without a .apistamp.yaml skipped";
 
   if (Opts.RunMode == Mode::Check) {
     printFindings(Out, Sites, Display, Opts.Verbose);

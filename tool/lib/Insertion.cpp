@@ -55,12 +55,23 @@ static size_t skipToLineEndOrCode(StringRef Code, size_t Pos) {
   return Pos;
 }
 
-TextEdit makeInsertion(StringRef File, StringRef Code, unsigned BraceOffset,
-                       StringRef Macro, StringRef Event) {
+static bool firstOnItsLine(StringRef Code, size_t Offset) {
+  return Code.slice(lineStart(Code, Offset), Offset).trim(" \t").empty();
+}
+
+std::vector<TextEdit> makeInsertion(StringRef File, StringRef Code,
+                                    unsigned DeclOffset, unsigned LBraceOffset,
+                                    unsigned RBraceOffset, StringRef Macro,
+                                    StringRef Event) {
   std::string Call = (Macro + "(" + quoteEvent(Event) + ");").str();
-  StringRef BraceIndent = indentationOfLine(Code, BraceOffset);
+  // "{" on a line of its own sets the indentation; otherwise the line where
+  // the definition starts does (not a continuation line of an init list).
+  StringRef BraceIndent = firstOnItsLine(Code, LBraceOffset)
+                              ? indentationOfLine(Code, LBraceOffset)
+                              : indentationOfLine(Code, DeclOffset);
   std::string Unit = BraceIndent.contains('\t') ? "\t" : "  ";
-  size_t AfterBrace = BraceOffset + 1;
+  std::string Indent = BraceIndent.str() + Unit;
+  size_t AfterBrace = LBraceOffset + 1;
   size_t Stop = skipToLineEndOrCode(Code, AfterBrace);
   bool AtLineEnd = Stop == Code.size() || Code[Stop] == '\r' ||
                    Code[Stop] == '\n';
@@ -73,20 +84,28 @@ TextEdit makeInsertion(StringRef File, StringRef Code, unsigned BraceOffset,
   if (AtLineEnd) {
     // The body continues on a later line: indent like its first line.
     size_t Next = Code.find_first_not_of(" \t\r\n\f\v", Stop);
-    std::string Indent = BraceIndent.str() + Unit;
-    if (Next != StringRef::npos && Code[Next] != '}')
+    if (Next != StringRef::npos && Next < RBraceOffset)
       Indent = indentationOfLine(Code, Next).str();
-    // Insert before the line break; a trailing '\r' stays with its '\n'.
-    size_t At = Stop;
-    return TextEdit{File.str(), static_cast<unsigned>(At), 0,
-                    NewLine + Indent + Call};
+    // Before the line break: a '\r' stays with its '\n'.
+    return {TextEdit{File.str(), static_cast<unsigned>(Stop), 0,
+                     NewLine + Indent + Call}};
   }
-  // Code follows on the brace's line ("{ return 1; }" or "{}"): break it.
-  std::string Indent = BraceIndent.str() + Unit;
-  std::string Rest = Code[Stop] == '}' ? BraceIndent.str() : Indent;
-  return TextEdit{File.str(), static_cast<unsigned>(AfterBrace),
-                  static_cast<unsigned>(Stop - AfterBrace),
-                  NewLine + Indent + Call + NewLine + Rest};
+  if (Stop == RBraceOffset) // "{}" or "{ }"
+    return {TextEdit{File.str(), static_cast<unsigned>(AfterBrace),
+                     static_cast<unsigned>(Stop - AfterBrace),
+                     NewLine + Indent + Call + NewLine + BraceIndent.str()}};
+  // Code follows on the brace's line: "{ return 1; }".
+  std::vector<TextEdit> Edits = {
+      TextEdit{File.str(), static_cast<unsigned>(AfterBrace),
+               static_cast<unsigned>(Stop - AfterBrace),
+               NewLine + Indent + Call + NewLine + Indent}};
+  size_t BeforeRBrace = Code.find_last_not_of(" \t", RBraceOffset - 1) + 1;
+  bool RBraceOnSameLine = !Code.slice(LBraceOffset, RBraceOffset).contains('\n');
+  if (RBraceOnSameLine && BeforeRBrace > Stop)
+    Edits.push_back(TextEdit{File.str(), static_cast<unsigned>(BeforeRBrace),
+                             static_cast<unsigned>(RBraceOffset - BeforeRBrace),
+                             NewLine + BraceIndent.str()});
+  return Edits;
 }
 
 } // namespace apistamp

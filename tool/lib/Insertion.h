@@ -10,12 +10,16 @@ namespace apistamp {
 /// "\"event\"" as a C++ string literal.
 std::string quoteEvent(llvm::StringRef Event);
 
-/// The edit that makes `Macro("Event");` the first statement of the body
-/// whose '{' is at \p BraceOffset in \p Code (the contents of \p File): on a
-/// line of its own, indented like the body, with the file's line endings.
-TextEdit makeInsertion(llvm::StringRef File, llvm::StringRef Code,
-                       unsigned BraceOffset, llvm::StringRef Macro,
-                       llvm::StringRef Event);
+/// The edits that make `Macro("Event");` the first statement of the body
+/// whose braces are at \p LBraceOffset and \p RBraceOffset in \p Code (the
+/// contents of \p File), in a definition starting at \p DeclOffset: on a
+/// line of its own, indented like the body, with the file's line endings. A
+/// body written on one line is split so that '}' gets a line of its own.
+std::vector<TextEdit> makeInsertion(llvm::StringRef File, llvm::StringRef Code,
+                                    unsigned DeclOffset, unsigned LBraceOffset,
+                                    unsigned RBraceOffset,
+                                    llvm::StringRef Macro,
+                                    llvm::StringRef Event);
 
 } // namespace apistamp
 
