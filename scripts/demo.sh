@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# README command 1: install dependencies, build apistamp, run it on the bundled
+# example project (diff, check, fix, check), then build the instrumented
+# example against the runtime and run it, showing the events it logs.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+repo=$PWD
+
+step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
+now() { date +%s.%N; }
+elapsed() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "(%.2f s)\n", b - a }'; }
+
+step "Installing dependencies and building apistamp"
+scripts/install-deps.sh
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo > /dev/null
+cmake --build build --target apistamp
+apistamp=$repo/build/bin/apistamp
+
+# Work on a copy: the example in the repository stays uninstrumented.
+work=$repo/build/example
+rm -rf "$work" && cp -r examples/imagelib "$work"
+cmake -S "$work" -B "$work/build" -G Ninja -DAPISTAMP_RUNTIME_DIR="$repo/runtime" > /dev/null
+cd "$work"
+echo "example: $work (rules: .apistamp.yaml)"
+
+step "apistamp diff -p build   (what fix would change)"
+t=$(now); "$apistamp" diff -p build; elapsed "$t"
+
+step "apistamp check -p build   (expect exit 1: events missing)"
+t=$(now); set +e; "$apistamp" check -p build; rc=$?; set -e; elapsed "$t"
+echo "exit code: $rc"; [[ $rc == 1 ]] || { echo "expected exit 1"; exit 1; }
+
+step "apistamp fix -p build"
+t=$(now); "$apistamp" fix -p build; elapsed "$t"
+
+step "apistamp check -p build   (expect exit 0)"
+t=$(now); "$apistamp" check -p build; elapsed "$t"
+echo "exit code: 0"
+
+step "Building the instrumented example against the apistamp runtime"
+cmake --build build
+
+step "Running it: each API logs its event once"
+./build/imagelib_demo
