@@ -99,10 +99,10 @@ public:
         Result(Result), Root(canonicalPath(Rules.Root)) {}
 
   bool VisitFunctionDecl(FunctionDecl *FD) {
-    std::optional<DeclFacts> Facts = extractFacts(*FD);
-    if (!Facts)
+    // Where first: it is cheap, and most declarations are in headers that
+    // no rule can select.
+    if (!FD->doesThisDeclarationHaveABody())
       return true;
-    const Stmt *Body = FD->getBody();
     SourceLocation NameLoc = SM.getFileLoc(FD->getLocation());
     if (SM.isInSystemHeader(NameLoc))
       return true;
@@ -110,6 +110,10 @@ public:
     const std::string *File = fileUnderRoot(CurrentFile);
     if (!File)
       return true;
+    std::optional<DeclFacts> Facts = extractFacts(*FD);
+    if (!Facts)
+      return true;
+    const Stmt *Body = FD->getBody();
     Facts->RelativePath = File->substr(Root.size() + 1);
     const Rule *R = selectRule(Rules, *Facts);
     if (!R)
