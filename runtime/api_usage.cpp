@@ -1,4 +1,4 @@
-//===- api_usage.cpp - API usage logging without libtorch -----------------===//
+//===- api_usage.cpp - c10-style API usage logging without libtorch -------===//
 
 #include "apistamp/api_usage.h"
 
@@ -11,6 +11,8 @@ namespace apistamp {
 
 namespace {
 
+using Handler = std::function<void(const std::string &)>;
+
 void defaultLogger(const std::string &Event) {
   const char *Enabled = std::getenv("PYTORCH_API_USAGE_STDERR");
   if (Enabled && *Enabled)
@@ -19,17 +21,18 @@ void defaultLogger(const std::string &Event) {
 
 struct LoggerState {
   std::mutex Mutex;
-  std::function<void(const std::string &)> Logger = defaultLogger;
+  Handler Logger = defaultLogger;
 };
 
 LoggerState &state() {
-  static LoggerState *State = new LoggerState(); // Never destroyed.
+  // Never destroyed: static destructors and other threads may still log.
+  static LoggerState *State = new LoggerState();
   return *State;
 }
 
 } // namespace
 
-void SetAPIUsageLogger(std::function<void(const std::string &)> Logger) {
+void SetAPIUsageLogger(Handler Logger) {
   if (!Logger)
     return;
   LoggerState &S = state();
@@ -38,13 +41,13 @@ void SetAPIUsageLogger(std::function<void(const std::string &)> Logger) {
 }
 
 void LogAPIUsage(const std::string &Event) {
-  std::function<void(const std::string &)> Logger;
+  Handler Logger;
   {
     LoggerState &S = state();
     std::lock_guard<std::mutex> Lock(S.Mutex);
     Logger = S.Logger;
   }
-  Logger(Event); // Outside the lock: a logger may log again.
+  Logger(Event); // Outside the lock: the handler may log or replace itself.
 }
 
 namespace detail {

@@ -1,16 +1,26 @@
 #!/usr/bin/env bash
-# Installs apistamp's build and test dependencies on Debian 12 (as root).
-# Fast no-op when everything is already installed.
+# Installs apistamp's build and test dependencies on Debian 12 (run as root);
+# a fast no-op when they are all installed already.
 set -euo pipefail
+
+# libgmock-dev: the unit tests include gmock/gmock.h, which libgtest-dev lacks.
 packages=(clang-19 libclang-19-dev llvm-19-dev llvm-19-tools libyaml-cpp-dev
           libgtest-dev libgmock-dev cmake ninja-build python3 g++ git)
+
 missing=()
 for p in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" \
-    || missing+=("$p")
+  status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+  [[ $status == "install ok installed" ]] || missing+=("$p")
 done
-((${#missing[@]} == 0)) && exit 0
-echo "installing: ${missing[*]}"
+if ((${#missing[@]} == 0)); then
+  exit 0
+fi
+
+if ((EUID != 0)); then
+  echo "install-deps.sh: missing ${missing[*]}; run as root to install" >&2
+  exit 1
+fi
+echo "install-deps.sh: installing ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
 apt-get install -y -qq --no-install-recommends "${missing[@]}" > /dev/null

@@ -242,24 +242,21 @@ void RulesParser::parseRule(const YAML::Node &N, RuleSet &Rules,
       R.Where = *Kind == "function" ? DeclKind::Function
                 : *Kind == "method" ? DeclKind::Method
                                     : DeclKind::Constructor;
-  auto Globs = [&](StringRef Key, std::vector<PathGlob> &Out) {
-    if (YAML::Node G = N[Key.str()])
-      for (auto &[Text, Item] : stringList(G, Key)) {
-        if (Expected<PathGlob> Glob = PathGlob::create(Text))
-          Out.push_back(std::move(*Glob));
+  // A string or list of strings, each compiled by Create into Out.
+  auto EachString = [&](StringRef Key, auto Create, auto &Out) {
+    if (YAML::Node Node = N[Key.str()])
+      for (auto &[Text, Item] : stringList(Node, Key)) {
+        auto Compiled = Create(Text);
+        if (Compiled)
+          Out.push_back(std::move(*Compiled));
         else
-          error(Item, toString(Glob.takeError()), textOffset(Item));
+          error(Item, toString(Compiled.takeError()), textOffset(Item));
       }
   };
-  Globs("files", R.Files);
-  Globs("exclude_files", R.ExcludeFiles);
-  if (YAML::Node NS = N["namespace"])
-    for (auto &[Text, Item] : stringList(NS, "namespace")) {
-      if (Expected<NamespacePattern> P = NamespacePattern::create(Text))
-        R.Namespaces.push_back(std::move(*P));
-      else
-        error(Item, toString(P.takeError()), textOffset(Item));
-    }
+  EachString("files", PathGlob::create, R.Files);
+  EachString("exclude_files", PathGlob::create, R.ExcludeFiles);
+  EachString("namespace", NamespacePattern::create, R.Namespaces);
+  EachString("exclude_names", NameRegex::create, R.ExcludeNames);
   auto OneRegex = [&](StringRef Key, std::optional<NameRegex> &Out) {
     if (YAML::Node Node = N[Key.str()])
       if (std::optional<std::string> Text = scalar(Node, Key)) {
@@ -271,13 +268,6 @@ void RulesParser::parseRule(const YAML::Node &N, RuleSet &Rules,
   };
   OneRegex("name", R.Name);
   OneRegex("class", R.Class);
-  if (YAML::Node Ex = N["exclude_names"])
-    for (auto &[Text, Item] : stringList(Ex, "exclude_names")) {
-      if (Expected<NameRegex> Re = NameRegex::create(Text))
-        R.ExcludeNames.push_back(std::move(*Re));
-      else
-        error(Item, toString(Re.takeError()), textOffset(Item));
-    }
   if (YAML::Node D = N["derived_from"])
     if (std::optional<std::string> Base = scalar(D, "derived_from")) {
       StringRef Name = StringRef(*Base).trim();

@@ -1,21 +1,21 @@
-// Image operations: public entry points and their helpers.
+// imagelib's image operations: public entry points and their helpers.
 #include "imagelib/ops.h"
 
 namespace imagelib {
 
 namespace {
-int area(int Radius) { return (2 * Radius + 1) * (2 * Radius + 1); }
+int clampCoord(int V, int Size) {
+  return V < 0 ? 0 : (V >= Size ? Size - 1 : V);
+}
 } // namespace
 
 namespace detail {
 int boxSum(const Image &In, int X, int Y, int Radius) {
   int Sum = 0;
   for (int DY = -Radius; DY <= Radius; ++DY)
-    for (int DX = -Radius; DX <= Radius; ++DX) {
-      int SX = X + DX < 0 ? 0 : (X + DX >= In.width() ? In.width() - 1 : X + DX);
-      int SY = Y + DY < 0 ? 0 : (Y + DY >= In.height() ? In.height() - 1 : Y + DY);
-      Sum += In.at(SX, SY);
-    }
+    for (int DX = -Radius; DX <= Radius; ++DX)
+      Sum += In.at(clampCoord(X + DX, In.width()),
+                   clampCoord(Y + DY, In.height()));
   return Sum;
 }
 } // namespace detail
@@ -30,10 +30,12 @@ static Image mapPixels(const Image &In, std::uint8_t (*F)(std::uint8_t, int),
 }
 
 Image blur(const Image &In, int Radius) {
+  int Area = (2 * Radius + 1) * (2 * Radius + 1);
   Image Out(In.width(), In.height());
   for (int Y = 0; Y < In.height(); ++Y)
     for (int X = 0; X < In.width(); ++X)
-      Out.set(X, Y, clampPixel(detail::boxSum(In, X, Y, Radius) / area(Radius)));
+      Out.set(X, Y,
+              detail::clampPixel(detail::boxSum(In, X, Y, Radius) / Area));
   return Out;
 }
 
@@ -44,14 +46,13 @@ Image threshold(const Image &In, std::uint8_t Level) {
       Level);
 }
 
-Image invert(const Image &In)
-{
+Image invert(const Image &In) {
   return mapPixels(
       In, [](std::uint8_t P, int) -> std::uint8_t { return 255 - P; }, 0);
 }
 
-/// Internal: not part of the API, excluded by the '_' rule.
-Image _debugCheckerboard(int Size) {
+/// Test pattern for debugging; internal despite its external linkage.
+Image _checkerboard(int Size) {
   Image Out(Size, Size);
   for (int Y = 0; Y < Size; ++Y)
     for (int X = 0; X < Size; ++X)

@@ -1,17 +1,17 @@
-// Pipelines of stages.
+// imagelib::Pipeline and its building block, imagelib::Stage.
 #include "imagelib/pipeline.h"
+
 #include <utility>
 
 namespace imagelib {
 
-Stage::Stage(std::string Name, std::function<Image(const Image &)> Apply)
+Stage::Stage(std::string Name, Operation Apply)
     : Name(std::move(Name)), Apply(std::move(Apply)) {}
 
 Pipeline::Pipeline(std::string Name) : Name(std::move(Name)) {}
 
 Pipeline::Pipeline(std::string Name, std::vector<Stage> Stages)
-    : Name(std::move(Name)), Stages(std::move(Stages)) {
-}
+    : Name(std::move(Name)), Stages(std::move(Stages)) {}
 
 Pipeline &Pipeline::add(Stage S) {
   Stages.push_back(std::move(S));
@@ -27,8 +27,8 @@ Image Pipeline::run(const Image &In) const {
 
 std::string Pipeline::describe() const {
   std::string Text = Name + ":";
-  for (const Stage &S : Stages)
-    Text += " " + S.name();
+  for (std::size_t I = 0; I < Stages.size(); ++I)
+    Text += (I ? " -> " : " ") + Stages[I].name();
   return Text;
 }
 
