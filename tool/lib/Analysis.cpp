@@ -89,14 +89,88 @@ private:
   llvm::DenseMap<FileID, std::vector<MacroUse>> &Uses;
 };
 
+/// An "apistamp-ignore" comment as the lexer saw it.
+struct IgnoreComment {
+  FileID File;
+  unsigned Offset = 0, Line = 0, Column = 0;
+  std::string Reason;
+};
+
+/// Collects comments that start with "apistamp-ignore".
+class IgnoreCommentCollector : public CommentHandler {
+public:
+  explicit IgnoreCommentCollector(std::vector<IgnoreComment> &Comments)
+      : Comments(Comments) {}
+
+  bool HandleComment(Preprocessor &PP, SourceRange Range) override {
+    const SourceManager &SM = PP.getSourceManager();
+    SourceLocation Begin = Range.getBegin();
+    if (!Begin.isFileID())
+      return false;
+    llvm::StringRef Text = Lexer::getSourceText(
+        CharSourceRange::getCharRange(Range), SM, PP.getLangOpts());
+    llvm::StringRef Body = Text.drop_front(2); // "//" or "/*"
+    if (Text.starts_with("/*"))
+      Body.consume_back("*/");
+    Body = Body.ltrim();
+    if (!Body.consume_front("apistamp-ignore"))
+      return false;
+    IgnoreComment C;
+    C.File = SM.getFileID(Begin);
+    C.Offset = SM.getFileOffset(Begin);
+    C.Line = SM.getSpellingLineNumber(Begin);
+    C.Column = SM.getSpellingColumnNumber(Begin);
+    if (Body.consume_front(":"))
+      C.Reason = Body.trim().str();
+    Comments.push_back(std::move(C));
+    return false;
+  }
+
+private:
+  std::vector<IgnoreComment> &Comments;
+};
+
 /// Walks the AST and turns every selected definition into a Site.
 class SiteCollector : public RecursiveASTVisitor<SiteCollector> {
 public:
   SiteCollector(ASTContext &Ctx, const RuleSet &Rules,
                 const llvm::DenseMap<FileID, std::vector<MacroUse>> &Uses,
-                TUResult &Result)
+                const std::vector<IgnoreComment> &Comments, TUResult &Result)
       : Ctx(Ctx), SM(Ctx.getSourceManager()), Rules(Rules), Uses(Uses),
-        Result(Result), Root(canonicalPath(Rules.Root)) {}
+        Result(Result), Root(canonicalPath(Rules.Root)) {
+    for (const IgnoreComment &C : Comments)
+      if (const std::string *File = fileUnderRoot(C.File)) {
+        SuppressionIndex[{C.File, C.Line}] = Result.Suppressions.size();
+        Result.Suppressions.push_back(
+            Suppression{*File, C.Offset, C.Line, C.Column, C.Reason, false});
+      }
+  }
+
+  /// A class that a constructor rule selects but that has no constructor
+  /// body: reported as skipped, nothing is invented.
+  bool VisitCXXRecordDecl(CXXRecordDecl *RD) {
+    SourceLocation NameLoc = SM.getFileLoc(RD->getLocation());
+    if (SM.isInSystemHeader(NameLoc))
+      return true;
+    CurrentFile = SM.getFileID(NameLoc);
+    const std::string *File = fileUnderRoot(CurrentFile);
+    if (!File)
+      return true;
+    std::optional<DeclFacts> Facts = classWithoutConstructorBody(*RD);
+    if (!Facts)
+      return true;
+    Facts->RelativePath = File->substr(Root.size() + 1);
+    const Rule *R = selectRule(Rules, *Facts);
+    if (!R || R->Where != DeclKind::Constructor)
+      return true;
+    Site S = newSite(*File, NameLoc, *Facts, *R, qualifiedName(*RD));
+    if (suppress(S, {RD->getOuterLocStart()}))
+      return record(std::move(S));
+    S.Status = SiteStatus::Skipped;
+    S.SkipReason = "no constructor body to instrument (implicit, defaulted, "
+                   "deleted or inherited constructors only)";
+    return record(std::move(S));
+  }
 
   bool VisitFunctionDecl(FunctionDecl *FD) {
     // Where first: it is cheap, and most declarations are in headers that
@@ -119,17 +193,12 @@ public:
     if (!R)
       return true;
 
-    Site S;
-    S.File = *File;
-    S.Offset = SM.getFileOffset(NameLoc);
-    S.Line = SM.getSpellingLineNumber(NameLoc);
-    S.Column = SM.getSpellingColumnNumber(NameLoc);
-    S.ReportLine = S.Line;
-    S.ReportColumn = S.Column;
-    S.Kind = Facts->Kind;
-    S.QualifiedName = qualifiedName(*FD);
-    S.RuleId = R->Id;
-    S.Event = R->Event.expand(*Facts);
+    Site S = newSite(*File, NameLoc, *Facts, *R, qualifiedName(*FD));
+    const Decl *Outer = FD;
+    if (const FunctionTemplateDecl *T = FD->getDescribedFunctionTemplate())
+      Outer = T;
+    if (suppress(S, {Outer->getBeginLoc(), FD->getOuterLocStart()}))
+      return record(std::move(S));
 
     if (FD->isConstexpr()) {
       S.Status = SiteStatus::Skipped;
@@ -202,6 +271,45 @@ public:
   }
 
 private:
+  Site newSite(const std::string &File, SourceLocation NameLoc,
+               const DeclFacts &Facts, const Rule &R, std::string Qualified) {
+    Site S;
+    S.File = File;
+    S.Offset = SM.getFileOffset(NameLoc);
+    S.Line = SM.getSpellingLineNumber(NameLoc);
+    S.Column = SM.getSpellingColumnNumber(NameLoc);
+    S.ReportLine = S.Line;
+    S.ReportColumn = S.Column;
+    S.Kind = Facts.Kind;
+    S.QualifiedName = std::move(Qualified);
+    S.RuleId = R.Id;
+    S.Event = R.Event.expand(Facts);
+    return S;
+  }
+
+  /// Applies an apistamp-ignore comment on the first line of the definition
+  /// or the line before it; \p Starts are where it may be said to begin
+  /// (a template's header, or the declaration after it).
+  bool suppress(Site &S, std::initializer_list<SourceLocation> Starts) {
+    for (SourceLocation Start : Starts) {
+      Start = SM.getFileLoc(Start);
+      if (SM.getFileID(Start) != CurrentFile)
+        continue;
+      unsigned Line = SM.getSpellingLineNumber(Start);
+      for (unsigned Candidate : {Line, Line - 1}) {
+        auto It = SuppressionIndex.find({CurrentFile, Candidate});
+        if (It == SuppressionIndex.end())
+          continue;
+        Suppression &Comment = Result.Suppressions[It->second];
+        Comment.Used = true;
+        S.Status = SiteStatus::Suppressed;
+        S.SkipReason = Comment.Reason;
+        return true;
+      }
+    }
+    return false;
+  }
+
   bool record(Site S) {
     if (!Result.FileContents.count(S.File))
       Result.FileContents[S.File] = SM.getBufferData(CurrentFile).str();
@@ -254,14 +362,16 @@ private:
   TUResult &Result;
   std::string Root;
   llvm::DenseMap<FileID, std::optional<std::string>> CanonicalFiles;
+  std::map<std::pair<FileID, unsigned>, size_t> SuppressionIndex;
   FileID CurrentFile;
 };
 
 class AnalysisConsumer : public ASTConsumer {
 public:
   AnalysisConsumer(const RuleSet &Rules, TUResult &Result,
-                   llvm::DenseMap<FileID, std::vector<MacroUse>> &Uses)
-      : Rules(Rules), Result(Result), Uses(Uses) {}
+                   llvm::DenseMap<FileID, std::vector<MacroUse>> &Uses,
+                   std::vector<IgnoreComment> &Comments)
+      : Rules(Rules), Result(Result), Uses(Uses), Comments(Comments) {}
 
   void HandleTranslationUnit(ASTContext &Ctx) override {
     // Nothing from a TU that did not compile may be applied.
@@ -272,13 +382,14 @@ public:
     const LangOptions &LO = Ctx.getLangOpts();
     if (!LO.CPlusPlus || LO.ObjC)
       return; // C and Objective-C are never instrumented.
-    SiteCollector(Ctx, Rules, Uses, Result).TraverseAST(Ctx);
+    SiteCollector(Ctx, Rules, Uses, Comments, Result).TraverseAST(Ctx);
   }
 
 private:
   const RuleSet &Rules;
   TUResult &Result;
   llvm::DenseMap<FileID, std::vector<MacroUse>> &Uses;
+  std::vector<IgnoreComment> &Comments;
 };
 
 class AnalysisAction : public ASTFrontendAction {
@@ -295,13 +406,21 @@ public:
     Preprocessor &PP = CI.getPreprocessor();
     PP.addPPCallbacks(
         std::make_unique<MacroUseRecorder>(PP, Rules.Macro, Uses));
-    return std::make_unique<AnalysisConsumer>(Rules, Result, Uses);
+    PP.addCommentHandler(&CommentCollector);
+    return std::make_unique<AnalysisConsumer>(Rules, Result, Uses, Comments);
+  }
+
+  void EndSourceFileAction() override {
+    getCompilerInstance().getPreprocessor().removeCommentHandler(
+        &CommentCollector);
   }
 
 private:
   const RuleSet &Rules;
   TUResult &Result;
   llvm::DenseMap<FileID, std::vector<MacroUse>> Uses;
+  std::vector<IgnoreComment> Comments;
+  IgnoreCommentCollector CommentCollector{Comments};
 };
 
 class AnalysisActionFactory : public tooling::FrontendActionFactory {

@@ -98,6 +98,44 @@ static bool isCudaDeviceOnly(const FunctionDecl &FD) {
          (FD.hasAttr<CUDADeviceAttr>() && !FD.hasAttr<CUDAHostAttr>());
 }
 
+static bool isPublicClass(const CXXRecordDecl &RD) {
+  for (const DeclContext *DC = &RD; DC; DC = DC->getParent()) {
+    const auto *Record = dyn_cast<CXXRecordDecl>(DC);
+    if (!Record)
+      break;
+    AccessSpecifier Access = Record->getCanonicalDecl()->getAccess();
+    if (Access != AS_public && Access != AS_none)
+      return false;
+  }
+  return true;
+}
+
+std::optional<DeclFacts> classWithoutConstructorBody(const CXXRecordDecl &RD) {
+  if (!RD.isThisDeclarationADefinition() || RD.isImplicit() || RD.isLambda() ||
+      RD.isUnion() || RD.getIdentifier() == nullptr)
+    return std::nullopt;
+  if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(&RD))
+    if (Spec->getSpecializationKind() != TSK_ExplicitSpecialization)
+      return std::nullopt;
+  for (const CXXConstructorDecl *Ctor : RD.ctors())
+    if (!Ctor->isImplicit() && !Ctor->isDefaulted() && !Ctor->isDeleted())
+      return std::nullopt; // Written somewhere, maybe in another file.
+  DeclFacts Facts;
+  Facts.Kind = DeclKind::Constructor;
+  std::deque<std::string> Namespaces, Classes;
+  if (!enclosingScopes(RD.getDeclContext(), Namespaces, Classes))
+    return std::nullopt;
+  Facts.Namespaces.assign(Namespaces.begin(), Namespaces.end());
+  Facts.Classes.assign(Classes.begin(), Classes.end());
+  Facts.Name = componentName(RD);
+  Facts.Classes.push_back(Facts.Name);
+  llvm::SmallPtrSet<const Decl *, 8> Seen;
+  collectBases(&RD, Seen, Facts.Bases);
+  Facts.ExternalLinkage = RD.isExternallyVisible();
+  Facts.Public = isPublicClass(RD);
+  return Facts;
+}
+
 std::optional<DeclFacts> extractFacts(const FunctionDecl &FD) {
   if (!FD.doesThisDeclarationHaveABody() || FD.isImplicit() ||
       FD.isDefaulted() || FD.isDeleted() || FD.isTemplateInstantiation() ||

@@ -5,6 +5,7 @@
 
 #include "apistamp/Selection.h"
 #include "clang/AST/Decl.h"
+#include "clang/AST/DeclCXX.h"
 #include <optional>
 
 namespace apistamp {
@@ -18,6 +19,12 @@ std::string qualifiedName(const clang::NamedDecl &D);
 /// member of a local class, a template instantiation, a deduction guide or a
 /// CUDA device function. RelativePath is left empty.
 std::optional<DeclFacts> extractFacts(const clang::FunctionDecl &FD);
+
+/// Facts for the constructors of \p RD if the class has none that a user
+/// wrote (all implicit, defaulted, deleted or inherited), else nullopt.
+/// RelativePath is left empty.
+std::optional<DeclFacts>
+classWithoutConstructorBody(const clang::CXXRecordDecl &RD);
 
 } // namespace apistamp
 

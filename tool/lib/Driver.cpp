@@ -171,6 +171,23 @@ std::vector<Site> mergeSites(std::vector<Job> &Jobs) {
   return Sites;
 }
 
+/// Merges the suppressions of all TUs: one is used if any TU used it.
+std::vector<Suppression> mergeSuppressions(const std::vector<Job> &Jobs) {
+  std::map<std::pair<std::string, unsigned>, Suppression> Unique;
+  for (const Job &J : Jobs) {
+    if (J.Result.ParseFailed)
+      continue;
+    for (const Suppression &S : J.Result.Suppressions) {
+      auto [It, New] = Unique.try_emplace({S.File, S.Offset}, S);
+      It->second.Used |= S.Used;
+    }
+  }
+  std::vector<Suppression> Result;
+  for (auto &Entry : Unique)
+    Result.push_back(std::move(Entry.second));
+  return Result;
+}
+
 /// A file to change: what the analysis saw and what it becomes.
 struct FileChange {
   std::string Path;
@@ -316,13 +333,13 @@ int run(const Options &Opts, raw_ostream &Out, raw_ostream &Err) {
                   " TUs without a .apistamp.yaml skipped";
 
   if (Opts.RunMode == Mode::Check) {
-    printFindings(Out, Sites, Display, Opts.Verbose);
-    unsigned Problems = Counts.Missing + Counts.Wrong + Counts.Duplicate;
+    unsigned Problems = printFindings(Out, Sites, mergeSuppressions(Jobs),
+                                      Display, Opts.Verbose);
     Out << "apistamp: " << Jobs.size() << " TUs, " << Counts.Selected
         << " definitions selected: " << Counts.Present << " instrumented, "
         << Counts.Missing << " missing, " << Counts.Wrong << " wrong, "
-        << Counts.Duplicate << " duplicate, " << Counts.Skipped << " skipped"
-        << FailedNote << "\n";
+        << Counts.Duplicate << " duplicate, " << Counts.Skipped << " skipped, "
+        << Counts.Suppressed << " suppressed" << FailedNote << "\n";
     if (Failed)
       return ExitParseFailed;
     return Problems ? ExitFindings : ExitClean;
@@ -349,9 +366,11 @@ int run(const Options &Opts, raw_ostream &Out, raw_ostream &Err) {
     if (*After != Before)
       Changes.push_back({Path, Before.str(), std::move(*After)});
   }
-  for (const Site &S : Sites)
-    if (S.Status == SiteStatus::Duplicate)
-      printFindings(Err, S, Display, false);
+  std::vector<Site> Duplicates;
+  llvm::copy_if(Sites, std::back_inserter(Duplicates), [](const Site &S) {
+    return S.Status == SiteStatus::Duplicate;
+  });
+  printFindings(Err, Duplicates, {}, Display, /*Verbose=*/false);
 
   if (Opts.RunMode == Mode::Diff) {
     for (const FileChange &C : Changes)

@@ -1,7 +1,10 @@
 //===- Report.cpp - Render findings and summaries -------------------------===//
 
 #include "Report.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSet.h"
+#include <tuple>
+#include <vector>
 
 using namespace llvm;
 
@@ -14,37 +17,83 @@ static std::string joinQuoted(ArrayRef<std::string> Events) {
   return Result;
 }
 
-void printFindings(raw_ostream &OS, ArrayRef<Site> Sites,
-                   const PathDisplay &Display, bool Verbose) {
-  for (const Site &S : Sites) {
-    std::string Where = Display(S.File) + ":" + std::to_string(S.ReportLine) +
-                        ":" + std::to_string(S.ReportColumn) + ": ";
-    std::string Rule = " [" + S.RuleId + "]\n";
-    switch (S.Status) {
-    case SiteStatus::Missing:
-      OS << Where << "warning: missing API usage event '" << S.Event << "'"
-         << Rule;
-      break;
-    case SiteStatus::Wrong:
-      OS << Where << "warning: wrong API usage event '" << S.FoundEvents.front()
-         << "', expected '" << S.Event << "'" << Rule;
-      break;
-    case SiteStatus::Duplicate:
-      OS << Where << "warning: duplicate API usage events "
-         << joinQuoted(S.FoundEvents) << " in one body, expected one '"
-         << S.Event << "'" << Rule;
-      break;
-    case SiteStatus::Skipped:
-      if (Verbose)
-        OS << Where << "note: skipped " << S.QualifiedName << ": "
-           << S.SkipReason << Rule;
-      break;
-    case SiteStatus::Present:
-      if (Verbose)
-        OS << Where << "note: instrumented '" << S.Event << "'" << Rule;
-      break;
-    }
+namespace {
+/// One line of output at a source location.
+struct Finding {
+  std::string File;
+  unsigned Line, Column;
+  std::string Text; ///< After "file:line:col: ".
+  bool Problem;
+};
+} // namespace
+
+static void siteFindings(const Site &S, bool Verbose,
+                         std::vector<Finding> &Out) {
+  std::string Rule = " [" + S.RuleId + "]";
+  auto Add = [&](std::string Text, bool Problem) {
+    Out.push_back({S.File, S.ReportLine, S.ReportColumn, Text + Rule, Problem});
+  };
+  switch (S.Status) {
+  case SiteStatus::Missing:
+    Add("warning: missing API usage event '" + S.Event + "'", true);
+    break;
+  case SiteStatus::Wrong:
+    Add("warning: wrong API usage event '" + S.FoundEvents.front() +
+            "', expected '" + S.Event + "'",
+        true);
+    break;
+  case SiteStatus::Duplicate:
+    Add("warning: duplicate API usage events " + joinQuoted(S.FoundEvents) +
+            " in one body, expected one '" + S.Event + "'",
+        true);
+    break;
+  case SiteStatus::Skipped:
+    if (Verbose)
+      Add("note: skipped " + S.QualifiedName + ": " + S.SkipReason, false);
+    break;
+  case SiteStatus::Present:
+    if (Verbose)
+      Add("note: instrumented '" + S.Event + "'", false);
+    break;
+  case SiteStatus::Suppressed:
+    if (Verbose)
+      Add("note: suppressed " + S.QualifiedName + ": " +
+              (S.SkipReason.empty() ? "(no reason given)" : S.SkipReason),
+          false);
+    break;
   }
+}
+
+unsigned printFindings(raw_ostream &OS, ArrayRef<Site> Sites,
+                       ArrayRef<Suppression> Suppressions,
+                       const PathDisplay &Display, bool Verbose) {
+  std::vector<Finding> Findings;
+  for (const Site &S : Sites)
+    siteFindings(S, Verbose, Findings);
+  for (const Suppression &S : Suppressions) {
+    if (S.Reason.empty())
+      Findings.push_back({S.File, S.Line, S.Column,
+                          "error: apistamp-ignore needs a reason: '// "
+                          "apistamp-ignore: <why this is not instrumented>'",
+                          true});
+    if (!S.Used)
+      Findings.push_back({S.File, S.Line, S.Column,
+                          "warning: apistamp-ignore suppresses nothing: no "
+                          "definition that a rule selects starts on this line "
+                          "or the next",
+                          true});
+  }
+  llvm::stable_sort(Findings, [](const Finding &L, const Finding &R) {
+    return std::tie(L.File, L.Line, L.Column) <
+           std::tie(R.File, R.Line, R.Column);
+  });
+  unsigned Problems = 0;
+  for (const Finding &F : Findings) {
+    OS << Display(F.File) << ":" << F.Line << ":" << F.Column << ": " << F.Text
+       << "\n";
+    Problems += F.Problem;
+  }
+  return Problems;
 }
 
 SiteCounts countSites(ArrayRef<Site> Sites) {
@@ -68,6 +117,9 @@ SiteCounts countSites(ArrayRef<Site> Sites) {
       break;
     case SiteStatus::Skipped:
       ++Counts.Skipped;
+      break;
+    case SiteStatus::Suppressed:
+      ++Counts.Suppressed;
       break;
     }
   }

@@ -41,6 +41,7 @@ enum class SiteStatus {
   Wrong,     ///< One call with another event: a correction is proposed.
   Duplicate, ///< More than one call in the body.
   Skipped,   ///< Selected, but cannot be instrumented (see SkipReason).
+  Suppressed, ///< Selected, but excluded by an apistamp-ignore comment.
 };
 
 /// One selected definition with a body.
@@ -60,8 +61,18 @@ struct Site {
   std::vector<TextEdit> Edits;
   /// The fix needs the rules' include in File.
   bool NeedsInclude = false;
-  /// Why a Skipped site cannot be instrumented.
+  /// Why a Skipped site cannot be instrumented; the reason given by the
+  /// comment of a Suppressed one.
   std::string SkipReason;
+};
+
+/// A "// apistamp-ignore: <reason>" comment in a file under the root.
+struct Suppression {
+  std::string File; ///< Canonical absolute path.
+  unsigned Offset = 0;
+  unsigned Line = 0, Column = 0;
+  std::string Reason; ///< Empty if the comment gives none (an error).
+  bool Used = false;  ///< It excluded a selected definition.
 };
 
 /// What analysing one translation unit produced.
@@ -72,6 +83,7 @@ struct TUResult {
   /// Compiler diagnostics, rendered as clang prints them.
   std::string Diagnostics;
   std::vector<Site> Sites;
+  std::vector<Suppression> Suppressions;
   /// Contents the analysis saw, for every file that has sites: edits are only
   /// applied to a file whose bytes are still the same.
   std::map<std::string, std::string> FileContents;
