@@ -1,0 +1,194 @@
+#!/usr/bin/env python3
+"""googletest round trip: instrument the real googletest tree, rebuild, test.
+
+Copies /usr/src/googletest, writes a rules file selecting the externally
+visible functions, methods and constructors in namespace `testing`, runs
+`apistamp fix` with the compilation database of its CMake build, then checks:
+a second fix changes nothing, `check` exits 0, the instrumented googletest with
+its samples and its own tests builds against the apistamp runtime, every test
+passes, and events arrive through the JSON-lines sink. Each step is a JUnit
+test case; figures go to stdout.
+"""
+import argparse
+import collections
+import hashlib
+import json
+import os
+import pathlib
+import re
+import shutil
+import subprocess
+import sys
+import time
+import xml.etree.ElementTree as ET
+
+RULES = """version: 1
+include: <apistamp/api_usage.h>
+rules:
+  - id: testing-functions
+    where: function
+    namespace: "testing"
+    files: &api ["googletest/src/**", "googletest/include/**",
+                 "googlemock/src/**", "googlemock/include/**"]
+  - id: testing-methods
+    where: method
+    namespace: "testing"
+    files: *api
+  - id: testing-main-classes
+    where: constructor
+    namespace: "testing"
+    files: *api
+"""
+
+
+class Steps:
+    """Runs named steps, records them as JUnit test cases."""
+
+    def __init__(self):
+        self.cases = []
+        self.failed = False
+
+    def run(self, name, function):
+        start = time.monotonic()
+        if self.failed:
+            self.cases.append((name, 0.0, "skipped", "an earlier step failed"))
+            print("SKIP %s" % name, flush=True)
+            return None
+        try:
+            result = function()
+            self.cases.append((name, time.monotonic() - start, "passed", ""))
+            print("PASS %s (%.1f s)" % (name, time.monotonic() - start), flush=True)
+            return result
+        except Exception as error:  # a failed step: record it, stop later steps
+            self.failed = True
+            self.cases.append((name, time.monotonic() - start, "failed", str(error)))
+            print("FAIL %s: %s" % (name, error), flush=True)
+            return None
+
+    def write_junit(self, path):
+        suite = ET.Element("testsuite", name="googletest-roundtrip",
+                           tests=str(len(self.cases)))
+        for name, seconds, status, message in self.cases:
+            case = ET.SubElement(suite, "testcase", classname="realworld",
+                                 name=name, time="%.3f" % seconds)
+            if status == "failed":
+                ET.SubElement(case, "failure", message=message[:2000])
+            elif status == "skipped":
+                ET.SubElement(case, "skipped", message=message)
+        ET.ElementTree(suite).write(path)
+
+
+def sh(args, expect=0, **kwargs):
+    completed = subprocess.run(args, stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, text=True, **kwargs)
+    if expect is not None and completed.returncode != expect:
+        raise RuntimeError("%s exited %d, expected %d:\n%s" % (
+            " ".join(map(str, args)), completed.returncode, expect,
+            completed.stdout[-3000:]))
+    return completed.stdout
+
+
+def tree_digest(root):
+    digest = hashlib.sha256()
+    for path in sorted(pathlib.Path(root).rglob("*")):
+        if path.is_file():
+            digest.update(str(path.relative_to(root)).encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--apistamp", required=True)
+    parser.add_argument("--runtime-include", required=True)
+    parser.add_argument("--runtime-lib", required=True)
+    parser.add_argument("--work", required=True)
+    parser.add_argument("--junit", required=True)
+    parser.add_argument("--jobs", default="2")
+    args = parser.parse_args()
+    for name in ("apistamp", "runtime_include", "runtime_lib", "junit"):
+        setattr(args, name, os.path.abspath(getattr(args, name)))
+
+    work = pathlib.Path(args.work).resolve()
+    src, build = work / "src", work / "build"
+    events = work / "events.jsonl"
+    steps = Steps()
+    figures = {}
+
+    def prepare():
+        if not pathlib.Path("/usr/src/googletest/CMakeLists.txt").exists():
+            raise RuntimeError("/usr/src/googletest is missing (apt-get install googletest)")
+        shutil.rmtree(work, ignore_errors=True)
+        shutil.copytree("/usr/src/googletest", src)
+        (src / ".apistamp.yaml").write_text(RULES)
+        sh(["cmake", "-S", src, "-B", build, "-G", "Ninja",
+            "-DCMAKE_BUILD_TYPE=Release", "-Dgtest_build_tests=ON",
+            "-Dgtest_build_samples=ON", "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON",
+            "-DCMAKE_CXX_FLAGS=-I" + args.runtime_include,
+            "-DCMAKE_CXX_STANDARD_LIBRARIES=%s -lpthread" % args.runtime_lib])
+
+    def fix():
+        start = time.monotonic()
+        output = sh([args.apistamp, "fix", "-j" + args.jobs, "-p", build])
+        figures["fix wall time (s)"] = round(time.monotonic() - start, 1)
+        figures["fix"] = output.strip().splitlines()[-1]
+        inserted = int(re.search(r"inserted (\d+)", output).group(1))
+        if inserted < 100:
+            raise RuntimeError("only %d insertions:\n%s" % (inserted, output))
+
+    def fix_again():
+        before = tree_digest(src)
+        output = sh([args.apistamp, "fix", "-j" + args.jobs, "-p", build])
+        if "inserted 0, corrected 0" not in output or tree_digest(src) != before:
+            raise RuntimeError("second fix changed something:\n" + output)
+
+    def check():
+        output = sh([args.apistamp, "check", "--verbose", "-j" + args.jobs,
+                     "-p", build], expect=0)
+        figures["check"] = output.strip().splitlines()[-1]
+        reasons = collections.Counter(
+            m.group(1).split(":")[0].split(" (")[0].strip()
+            for m in re.finditer(r"note: skipped \S+: ([^\[]+)\[", output))
+        figures["skipped by reason"] = dict(reasons)
+
+    def build_it():
+        start = time.monotonic()
+        sh(["cmake", "--build", build, "-j", args.jobs])
+        figures["build wall time (s)"] = round(time.monotonic() - start, 1)
+
+    def run_tests():
+        env = dict(os.environ, APISTAMP_API_USAGE_LOG=str(events))
+        events.unlink(missing_ok=True)
+        output = sh(["ctest", "--test-dir", build, "-j", args.jobs,
+                     "--output-on-failure"], env=env)
+        figures["googletest tests"] = re.search(
+            r"\d+% tests passed.*", output).group(0)
+
+    def events_arrived():
+        lines = events.read_text().splitlines() if events.exists() else []
+        records = [json.loads(line) for line in lines]
+        names = {r["event"] for r in records}
+        if not records or not all(n.startswith("testing.") for n in names):
+            raise RuntimeError("expected testing.* events in %s, got %d lines"
+                               % (events, len(lines)))
+        for key in ("event", "time", "pid", "host", "exe"):
+            if any(key not in r for r in records):
+                raise RuntimeError("a JSON line lacks '%s'" % key)
+        figures["events"] = "%d lines, %d distinct events, %d processes" % (
+            len(records), len(names), len({r["pid"] for r in records}))
+
+    steps.run("copy and configure googletest", prepare)
+    steps.run("apistamp fix", fix)
+    steps.run("second fix changes nothing", fix_again)
+    steps.run("check exits 0", check)
+    steps.run("instrumented googletest and samples build", build_it)
+    steps.run("googletest's own tests and samples pass", run_tests)
+    steps.run("events arrive through the JSON-lines sink", events_arrived)
+    steps.write_junit(args.junit)
+    for key, value in figures.items():
+        print("  %s: %s" % (key, value))
+    return 1 if steps.failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
