@@ -46,7 +46,7 @@ TEST(AnalysisTest, MissingEventGetsAnInsertion) {
   ASSERT_EQ(S.Edits.size(), 1u);
   EXPECT_EQ(S.Edits[0].Text, "\n  LOG(\"a.f\");");
   EXPECT_EQ(S.File, "/apistamp-test/src/a.cpp");
-  EXPECT_EQ(R.FileContents.count(S.File), 1u);
+  EXPECT_EQ(R.FileHashes.count(S.File), 1u);
 }
 
 TEST(AnalysisTest, PresentWrongAndDuplicate) {

@@ -17,6 +17,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/xxhash.h"
 
 using namespace clang;
 
@@ -311,8 +312,9 @@ private:
   }
 
   bool record(Site S) {
-    if (!Result.FileContents.count(S.File))
-      Result.FileContents[S.File] = SM.getBufferData(CurrentFile).str();
+    if (!Result.FileHashes.count(S.File))
+      Result.FileHashes[S.File] =
+          llvm::xxh3_64bits(SM.getBufferData(CurrentFile));
     Result.Sites.push_back(std::move(S));
     return true;
   }

@@ -12,6 +12,8 @@
 #include "clang/Tooling/CompilationDatabase.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/xxhash.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -313,14 +315,18 @@ int run(const Options &Opts, raw_ostream &Out, raw_ostream &Err) {
           << "' failed to parse; nothing in it was checked or changed\n";
     }
 
-  // Which rules (include) and contents belong to each file.
+  // Which rules (include) apply to each file, and which bytes were parsed.
+  // A file that two TUs saw with different bytes changed during the run.
   StringMap<const RuleSet *> RulesOfFile;
-  StringMap<std::string> Contents;
+  StringMap<uint64_t> ParsedHash;
+  StringSet<> ChangedDuringRun;
   for (const Job &J : Jobs)
     if (!J.Result.ParseFailed)
-      for (const auto &Entry : J.Result.FileContents) {
-        RulesOfFile.try_emplace(Entry.first, J.Rules);
-        Contents.try_emplace(Entry.first, Entry.second);
+      for (const auto &[File, Hash] : J.Result.FileHashes) {
+        RulesOfFile.try_emplace(File, J.Rules);
+        if (!ParsedHash.try_emplace(File, Hash).second &&
+            ParsedHash[File] != Hash)
+          ChangedDuringRun.insert(File);
       }
   std::vector<Site> Sites = mergeSites(Jobs);
   SiteCounts Counts = countSites(Sites);
@@ -354,7 +360,19 @@ int run(const Options &Opts, raw_ostream &Out, raw_ostream &Err) {
   bool EditErrors = false;
   for (auto &[Path, Edits] : EditsByFile) {
     const RuleSet &Rules = *RulesOfFile.lookup(Path);
-    StringRef Before = Contents[Path];
+    // Edits are offsets into the bytes that were parsed: never apply them to
+    // anything else.
+    ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer =
+        MemoryBuffer::getFile(Path, /*IsText=*/false,
+                              /*RequiresNullTerminator=*/false);
+    if (!Buffer || ChangedDuringRun.count(Path) ||
+        xxh3_64bits((*Buffer)->getBuffer()) != ParsedHash.lookup(Path)) {
+      Err << "apistamp: error: '" << Display(Path)
+          << "' changed while apistamp ran; it was not changed\n";
+      EditErrors = true;
+      continue;
+    }
+    StringRef Before = (*Buffer)->getBuffer();
     Expected<std::string> After = applyEdits(Path, Before, std::move(Edits),
                                              Rules.Include,
                                              Rules.IncludeAngled);

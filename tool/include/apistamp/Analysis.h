@@ -84,9 +84,9 @@ struct TUResult {
   std::string Diagnostics;
   std::vector<Site> Sites;
   std::vector<Suppression> Suppressions;
-  /// Contents the analysis saw, for every file that has sites: edits are only
-  /// applied to a file whose bytes are still the same.
-  std::map<std::string, std::string> FileContents;
+  /// A hash (xxh3) of the contents the analysis saw, for every file that has
+  /// sites: edits are only applied to a file whose bytes are still the same.
+  std::map<std::string, uint64_t> FileHashes;
 };
 
 /// Creates the factory for a FrontendAction that analyses a TU against
