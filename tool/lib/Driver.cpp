@@ -197,6 +197,171 @@ struct FileChange {
   std::string After;
 };
 
+Error usageError(const Twine &Message) {
+  return createStringError(inconvertibleErrorCode(),
+                           "apistamp: error: " + Message);
+}
+
+/// The TUs to analyse: the given sources, or every C++ file of the database.
+Expected<std::vector<std::string>> collectSources(const Options &Opts,
+                                                  const CompilationDatabase &DB) {
+  std::vector<std::string> Sources;
+  if (!Opts.Sources.empty()) {
+    for (const std::string &Source : Opts.Sources)
+      Sources.push_back(canonicalPath(Source));
+  } else {
+    for (const std::string &File : DB.getAllFiles())
+      if (isCppSource(File))
+        Sources.push_back(canonicalPath(File));
+  }
+  llvm::sort(Sources);
+  Sources.erase(std::unique(Sources.begin(), Sources.end()), Sources.end());
+  if (Sources.empty())
+    return usageError("the compilation database in '" + Opts.BuildDir +
+                      "' lists no C++ sources");
+  return Sources;
+}
+
+/// Jobs with their rules, and the rules they share.
+struct Plan {
+  StringMap<std::unique_ptr<RuleSet>> RuleSets;
+  std::vector<Job> Jobs;
+  unsigned WithoutRules = 0; ///< Skipped: no .apistamp.yaml above them.
+};
+
+/// Finds and loads the rules of every source: one file for all, or the
+/// nearest .apistamp.yaml of each. In a whole-project run, TUs outside every
+/// policy are skipped.
+Expected<std::unique_ptr<Plan>> planJobs(const Options &Opts,
+                                         ArrayRef<std::string> Sources,
+                                         raw_ostream &Err) {
+  if (!Opts.Root.empty() && !sys::fs::is_directory(Opts.Root))
+    return usageError("--root '" + Opts.Root + "' is not a directory");
+  auto Result = std::make_unique<Plan>();
+  for (const std::string &Source : Sources) {
+    std::string RulesPath = Opts.RulesFile.empty() ? findRulesFileFor(Source)
+                                                   : Opts.RulesFile;
+    if (RulesPath.empty() && Opts.Sources.empty()) {
+      ++Result->WithoutRules;
+      if (Opts.Verbose)
+        Err << "apistamp: note: skipping '" << Source
+            << "': no .apistamp.yaml above it\n";
+      continue;
+    }
+    if (RulesPath.empty())
+      return usageError("no .apistamp.yaml found in the directories above '" +
+                        Source + "'; pass --rules FILE");
+    std::unique_ptr<RuleSet> &Slot =
+        Result->RuleSets[canonicalPath(RulesPath)];
+    if (!Slot) {
+      Expected<RuleSet> Loaded = loadRules(RulesPath);
+      if (!Loaded)
+        return Loaded.takeError();
+      if (!Opts.Root.empty())
+        Loaded->Root = canonicalPath(Opts.Root);
+      Slot = std::make_unique<RuleSet>(std::move(*Loaded));
+    }
+    Result->Jobs.push_back(Job{Source, Slot.get(), {}});
+  }
+  if (Result->Jobs.empty())
+    return usageError("no source in '" + Opts.BuildDir +
+                      "' has a .apistamp.yaml above it; pass --rules FILE");
+  return std::move(Result);
+}
+
+/// Analyses every job, \p Threads at a time; results stay in job order.
+void analyseAll(const CompilationDatabase &DB, std::vector<Job> &Jobs,
+                unsigned Threads) {
+  Threads = std::max(1u, std::min<unsigned>(Threads, Jobs.size()));
+  if (Threads == 1) {
+    for (Job &J : Jobs)
+      analyse(DB, J);
+    return;
+  }
+  DefaultThreadPool Pool(hardware_concurrency(Threads));
+  for (Job &J : Jobs)
+    Pool.async([&DB, &J] { analyse(DB, J); });
+  Pool.wait();
+}
+
+/// The new contents of every file with edits, computed in memory. Edits are
+/// offsets into the bytes that were parsed: a file whose bytes differ now, or
+/// differed between TUs, is left alone.
+std::vector<FileChange> computeChanges(ArrayRef<Site> Sites,
+                                       const std::vector<Job> &Jobs,
+                                       const PathDisplay &Display,
+                                       raw_ostream &Err, bool &Errors) {
+  StringMap<const RuleSet *> RulesOfFile;
+  StringMap<uint64_t> ParsedHash;
+  StringSet<> ChangedDuringRun;
+  for (const Job &J : Jobs)
+    if (!J.Result.ParseFailed)
+      for (const auto &[File, Hash] : J.Result.FileHashes) {
+        RulesOfFile.try_emplace(File, J.Rules);
+        if (!ParsedHash.try_emplace(File, Hash).second &&
+            ParsedHash[File] != Hash)
+          ChangedDuringRun.insert(File);
+      }
+  std::map<std::string, std::vector<TextEdit>> EditsByFile;
+  for (const Site &S : Sites)
+    for (const TextEdit &E : S.Edits)
+      EditsByFile[E.File].push_back(E);
+
+  std::vector<FileChange> Changes;
+  for (auto &[Path, Edits] : EditsByFile) {
+    ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer =
+        MemoryBuffer::getFile(Path, /*IsText=*/false,
+                              /*RequiresNullTerminator=*/false);
+    if (!Buffer || ChangedDuringRun.count(Path) ||
+        xxh3_64bits((*Buffer)->getBuffer()) != ParsedHash.lookup(Path)) {
+      Err << "apistamp: error: '" << Display(Path)
+          << "' changed while apistamp ran; it was not changed\n";
+      Errors = true;
+      continue;
+    }
+    const RuleSet &Rules = *RulesOfFile.lookup(Path);
+    StringRef Before = (*Buffer)->getBuffer();
+    Expected<std::string> After = applyEdits(
+        Path, Before, std::move(Edits), Rules.Include, Rules.IncludeAngled);
+    if (!After) {
+      Err << "apistamp: error: " << toString(After.takeError()) << "\n";
+      Errors = true;
+      continue;
+    }
+    if (*After != Before)
+      Changes.push_back({Path, Before.str(), std::move(*After)});
+  }
+  return Changes;
+}
+
+/// Writes each change atomically, unless the file changed since it was read.
+unsigned writeChanges(ArrayRef<FileChange> Changes, const PathDisplay &Display,
+                      raw_ostream &Err, bool &Errors) {
+  unsigned Written = 0;
+  for (const FileChange &C : Changes) {
+    ErrorOr<std::unique_ptr<MemoryBuffer>> Now =
+        MemoryBuffer::getFile(C.Path, /*IsText=*/false,
+                              /*RequiresNullTerminator=*/false);
+    if (!Now || (*Now)->getBuffer() != C.Before) {
+      Err << "apistamp: error: '" << Display(C.Path)
+          << "' changed while apistamp ran; it was not written\n";
+      Errors = true;
+      continue;
+    }
+    if (Error E = writeToOutput(C.Path, [&C](raw_ostream &OS) {
+          OS << C.After;
+          return Error::success();
+        })) {
+      Err << "apistamp: error: cannot write '" << Display(C.Path)
+          << "': " << toString(std::move(E)) << "\n";
+      Errors = true;
+      continue;
+    }
+    ++Written;
+  }
+  return Written;
+}
+
 } // namespace
 
 int run(const Options &Opts, raw_ostream &Out, raw_ostream &Err) {
@@ -215,89 +380,26 @@ int run(const Options &Opts, raw_ostream &Out, raw_ostream &Err) {
       Err << "apistamp: error: no such file: '" << Source << "'\n";
       return ExitBadUsage;
     }
-
   Expected<std::unique_ptr<CompilationDatabase>> DB =
       loadCompilationDatabase(Opts);
   if (!DB) {
     Err << "apistamp: " << toString(DB.takeError()) << "\n";
     return ExitBadUsage;
   }
-
-  std::vector<std::string> Sources;
-  if (!Opts.Sources.empty()) {
-    for (const std::string &Source : Opts.Sources)
-      Sources.push_back(canonicalPath(Source));
-  } else {
-    for (const std::string &File : (*DB)->getAllFiles())
-      if (isCppSource(File))
-        Sources.push_back(canonicalPath(File));
-  }
-  llvm::sort(Sources);
-  Sources.erase(std::unique(Sources.begin(), Sources.end()), Sources.end());
-  if (Sources.empty()) {
-    Err << "apistamp: error: the compilation database in '" << Opts.BuildDir
-        << "' lists no C++ sources\n";
+  Expected<std::vector<std::string>> Sources = collectSources(Opts, **DB);
+  if (!Sources) {
+    Err << toString(Sources.takeError()) << "\n";
     return ExitBadUsage;
   }
-
-  // Rules: one file for all, or the nearest .apistamp.yaml of each source.
-  // In a whole-project run, TUs outside every policy are skipped.
-  StringMap<std::unique_ptr<RuleSet>> RuleSets;
-  std::vector<Job> Jobs;
-  unsigned WithoutRules = 0;
-  for (const std::string &Source : Sources) {
-    std::string RulesPath = Opts.RulesFile.empty() ? findRulesFileFor(Source)
-                                                   : Opts.RulesFile;
-    if (RulesPath.empty() && Opts.Sources.empty()) {
-      ++WithoutRules;
-      if (Opts.Verbose)
-        Err << "apistamp: note: skipping '" << Source
-            << "': no .apistamp.yaml above it\n";
-      continue;
-    }
-    if (RulesPath.empty()) {
-      Err << "apistamp: error: no .apistamp.yaml found in the directories "
-             "above '"
-          << Source << "'; pass --rules FILE\n";
-      return ExitBadUsage;
-    }
-    auto &Slot = RuleSets[canonicalPath(RulesPath)];
-    if (!Slot) {
-      Expected<RuleSet> Loaded = loadRules(RulesPath);
-      if (!Loaded) {
-        Err << toString(Loaded.takeError()) << "\n";
-        return ExitBadUsage;
-      }
-      if (!Opts.Root.empty()) {
-        if (!sys::fs::is_directory(Opts.Root)) {
-          Err << "apistamp: error: --root '" << Opts.Root
-              << "' is not a directory\n";
-          return ExitBadUsage;
-        }
-        Loaded->Root = canonicalPath(Opts.Root);
-      }
-      Slot = std::make_unique<RuleSet>(std::move(*Loaded));
-    }
-    Jobs.push_back(Job{Source, Slot.get(), {}});
-  }
-
-  if (Jobs.empty()) {
-    Err << "apistamp: error: no source in '" << Opts.BuildDir
-        << "' has a .apistamp.yaml above it; pass --rules FILE\n";
+  Expected<std::unique_ptr<Plan>> Planned = planJobs(Opts, *Sources, Err);
+  if (!Planned) {
+    Err << toString(Planned.takeError()) << "\n";
     return ExitBadUsage;
   }
-
-  unsigned Threads = Opts.Jobs ? Opts.Jobs : hardware_concurrency().compute_thread_count();
-  Threads = std::max(1u, std::min<unsigned>(Threads, Jobs.size()));
-  if (Threads == 1) {
-    for (Job &J : Jobs)
-      analyse(**DB, J);
-  } else {
-    DefaultThreadPool Pool(hardware_concurrency(Threads));
-    for (Job &J : Jobs)
-      Pool.async([&DB, &J] { analyse(**DB, J); });
-    Pool.wait();
-  }
+  std::vector<Job> &Jobs = (*Planned)->Jobs;
+  analyseAll(**DB, Jobs,
+             Opts.Jobs ? Opts.Jobs
+                       : hardware_concurrency().compute_thread_count());
 
   std::string CWD = currentDirectory();
   PathDisplay Display = [&CWD](StringRef Path) {
@@ -305,7 +407,6 @@ int run(const Options &Opts, raw_ostream &Out, raw_ostream &Err) {
       return Path.substr(CWD.size() + 1).str();
     return Path.str();
   };
-
   unsigned Failed = 0;
   for (const Job &J : Jobs)
     if (J.Result.ParseFailed) {
@@ -314,30 +415,16 @@ int run(const Options &Opts, raw_ostream &Out, raw_ostream &Err) {
       Err << "apistamp: error: '" << Display(J.Source)
           << "' failed to parse; nothing in it was checked or changed\n";
     }
+  std::string Notes;
+  if (Failed)
+    Notes += "; " + std::to_string(Failed) + " of " +
+             std::to_string(Jobs.size()) + " TUs failed to parse";
+  if (unsigned WithoutRules = (*Planned)->WithoutRules)
+    Notes += "; " + std::to_string(WithoutRules) +
+             " TUs without a .apistamp.yaml skipped";
 
-  // Which rules (include) apply to each file, and which bytes were parsed.
-  // A file that two TUs saw with different bytes changed during the run.
-  StringMap<const RuleSet *> RulesOfFile;
-  StringMap<uint64_t> ParsedHash;
-  StringSet<> ChangedDuringRun;
-  for (const Job &J : Jobs)
-    if (!J.Result.ParseFailed)
-      for (const auto &[File, Hash] : J.Result.FileHashes) {
-        RulesOfFile.try_emplace(File, J.Rules);
-        if (!ParsedHash.try_emplace(File, Hash).second &&
-            ParsedHash[File] != Hash)
-          ChangedDuringRun.insert(File);
-      }
   std::vector<Site> Sites = mergeSites(Jobs);
   SiteCounts Counts = countSites(Sites);
-  std::string FailedNote =
-      Failed ? "; " + std::to_string(Failed) + " of " +
-                   std::to_string(Jobs.size()) + " TUs failed to parse"
-             : "";
-  if (WithoutRules)
-    FailedNote += "; " + std::to_string(WithoutRules) +
-                  " TUs without a .apistamp.yaml skipped";
-
   if (Opts.RunMode == Mode::Check) {
     unsigned Problems = printFindings(Out, Sites, mergeSuppressions(Jobs),
                                       Display, Opts.Verbose);
@@ -345,45 +432,15 @@ int run(const Options &Opts, raw_ostream &Out, raw_ostream &Err) {
         << " definitions selected: " << Counts.Present << " instrumented, "
         << Counts.Missing << " missing, " << Counts.Wrong << " wrong, "
         << Counts.Duplicate << " duplicate, " << Counts.Skipped << " skipped, "
-        << Counts.Suppressed << " suppressed" << FailedNote << "\n";
+        << Counts.Suppressed << " suppressed" << Notes << "\n";
     if (Failed)
       return ExitParseFailed;
     return Problems ? ExitFindings : ExitClean;
   }
 
-  // fix and diff: compute every file's new contents in memory first.
-  std::map<std::string, std::vector<TextEdit>> EditsByFile;
-  for (const Site &S : Sites)
-    for (const TextEdit &E : S.Edits)
-      EditsByFile[E.File].push_back(E);
-  std::vector<FileChange> Changes;
-  bool EditErrors = false;
-  for (auto &[Path, Edits] : EditsByFile) {
-    const RuleSet &Rules = *RulesOfFile.lookup(Path);
-    // Edits are offsets into the bytes that were parsed: never apply them to
-    // anything else.
-    ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer =
-        MemoryBuffer::getFile(Path, /*IsText=*/false,
-                              /*RequiresNullTerminator=*/false);
-    if (!Buffer || ChangedDuringRun.count(Path) ||
-        xxh3_64bits((*Buffer)->getBuffer()) != ParsedHash.lookup(Path)) {
-      Err << "apistamp: error: '" << Display(Path)
-          << "' changed while apistamp ran; it was not changed\n";
-      EditErrors = true;
-      continue;
-    }
-    StringRef Before = (*Buffer)->getBuffer();
-    Expected<std::string> After = applyEdits(Path, Before, std::move(Edits),
-                                             Rules.Include,
-                                             Rules.IncludeAngled);
-    if (!After) {
-      Err << "apistamp: error: " << toString(After.takeError()) << "\n";
-      EditErrors = true;
-      continue;
-    }
-    if (*After != Before)
-      Changes.push_back({Path, Before.str(), std::move(*After)});
-  }
+  bool Errors = false;
+  std::vector<FileChange> Changes =
+      computeChanges(Sites, Jobs, Display, Err, Errors);
   std::vector<Site> Duplicates;
   llvm::copy_if(Sites, std::back_inserter(Duplicates), [](const Site &S) {
     return S.Status == SiteStatus::Duplicate;
@@ -394,42 +451,19 @@ int run(const Options &Opts, raw_ostream &Out, raw_ostream &Err) {
     for (const FileChange &C : Changes)
       Out << unifiedDiff(C.Before, C.After, Display(C.Path));
     Err << "apistamp: " << Counts.Missing << " to insert, " << Counts.Wrong
-        << " to correct, in " << Changes.size() << " files" << FailedNote
-        << "\n";
+        << " to correct, in " << Changes.size() << " files" << Notes << "\n";
   } else {
-    unsigned Written = 0;
-    for (const FileChange &C : Changes) {
-      // Never overwrite a file that changed since it was parsed.
-      ErrorOr<std::unique_ptr<MemoryBuffer>> Now =
-          MemoryBuffer::getFile(C.Path, /*IsText=*/false,
-                                /*RequiresNullTerminator=*/false);
-      if (!Now || (*Now)->getBuffer() != C.Before) {
-        Err << "apistamp: error: '" << Display(C.Path)
-            << "' changed while apistamp ran; it was not written\n";
-        EditErrors = true;
-        continue;
-      }
-      if (Error E = writeToOutput(C.Path, [&C](raw_ostream &OS) {
-            OS << C.After;
-            return Error::success();
-          })) {
-        Err << "apistamp: error: cannot write '" << Display(C.Path)
-            << "': " << toString(std::move(E)) << "\n";
-        EditErrors = true;
-        continue;
-      }
-      ++Written;
-    }
+    unsigned Written = writeChanges(Changes, Display, Err, Errors);
     Out << "apistamp: inserted " << Counts.Missing << ", corrected "
         << Counts.Wrong << " API usage events in " << Written << " files"
         << (Counts.Duplicate ? "; " + std::to_string(Counts.Duplicate) +
                                    " duplicates need a manual fix"
                              : "")
-        << FailedNote << "\n";
+        << Notes << "\n";
   }
   if (Failed)
     return ExitParseFailed;
-  return EditErrors ? ExitFindings : ExitClean;
+  return Errors ? ExitFindings : ExitClean;
 }
 
 } // namespace apistamp
