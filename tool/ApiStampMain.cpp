@@ -27,18 +27,22 @@ cl::SubCommand DiffCommand("diff",
 #define APISTAMP_ALL_COMMANDS                                                  \
   cl::sub(CheckCommand), cl::sub(FixCommand), cl::sub(DiffCommand)
 
-cl::opt<std::string> RulesFile(
-    "rules", cl::desc("Rules file (default: the nearest .apistamp.yaml above "
-                      "each source)"),
-    cl::value_desc("file"), cl::cat(Category), APISTAMP_ALL_COMMANDS);
-cl::opt<std::string> BuildDir(
-    "p", cl::desc("Build directory with compile_commands.json; without "
-                  "sources, every C++ file in it is processed"),
-    cl::value_desc("build-dir"), cl::cat(Category), APISTAMP_ALL_COMMANDS);
-cl::opt<std::string> Root(
-    "root", cl::desc("Paths in rules and events are relative to this "
-                     "directory (default: the rules file's directory)"),
-    cl::value_desc("dir"), cl::cat(Category), APISTAMP_ALL_COMMANDS);
+cl::opt<std::string>
+    RulesFile("rules",
+              cl::desc("Rules file (default: the nearest .apistamp.yaml above "
+                       "each source)"),
+              cl::value_desc("file"), cl::cat(Category), APISTAMP_ALL_COMMANDS);
+cl::opt<std::string>
+    BuildDir("p",
+             cl::desc("Build directory with compile_commands.json; without "
+                      "sources, every C++ file in it is processed"),
+             cl::value_desc("build-dir"), cl::cat(Category),
+             APISTAMP_ALL_COMMANDS);
+cl::opt<std::string>
+    Root("root",
+         cl::desc("Paths in rules and events are relative to this "
+                  "directory (default: the rules file's directory)"),
+         cl::value_desc("dir"), cl::cat(Category), APISTAMP_ALL_COMMANDS);
 cl::opt<unsigned> Jobs("j",
                        cl::desc("Translation units analysed in parallel "
                                 "(default: all cores)"),

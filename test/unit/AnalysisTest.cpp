@@ -1,7 +1,7 @@
 //===- AnalysisTest.cpp - Tests for the analysis of a translation unit ----===//
 
-#include "TestSupport.h"
 #include "apistamp/Analysis.h"
+#include "TestSupport.h"
 #include "clang/Tooling/Tooling.h"
 #include "gmock/gmock.h"
 
@@ -11,7 +11,8 @@ using ::testing::HasSubstr;
 
 namespace {
 
-const char *Prelude = "#define LOG(...) static bool Flag = ((void)(__VA_ARGS__), true);\n";
+const char *Prelude =
+    "#define LOG(...) static bool Flag = ((void)(__VA_ARGS__), true);\n";
 
 TUResult analyse(llvm::StringRef RulesYaml, llvm::StringRef Code,
                  llvm::StringRef File = "/apistamp-test/src/a.cpp") {
@@ -20,9 +21,8 @@ TUResult analyse(llvm::StringRef RulesYaml, llvm::StringRef Code,
   Rules.Root = "/apistamp-test";
   TUResult Result;
   auto Factory = makeAnalysisActionFactory(Rules, Result);
-  clang::tooling::runToolOnCodeWithArgs(Factory->create(),
-                                        (Prelude + Code).str(),
-                                        {"-std=c++20"}, File);
+  clang::tooling::runToolOnCodeWithArgs(
+      Factory->create(), (Prelude + Code).str(), {"-std=c++20"}, File);
   return Result;
 }
 
@@ -34,7 +34,8 @@ std::vector<std::string> events(const TUResult &R) {
 }
 
 TEST(AnalysisTest, MissingEventGetsAnInsertion) {
-  TUResult R = analyse("  - id: all\n", "namespace a { int f() {\n  return 1;\n} }\n");
+  TUResult R =
+      analyse("  - id: all\n", "namespace a { int f() {\n  return 1;\n} }\n");
   ASSERT_FALSE(R.ParseFailed);
   ASSERT_EQ(R.Sites.size(), 1u);
   const Site &S = R.Sites[0];
@@ -50,10 +51,11 @@ TEST(AnalysisTest, MissingEventGetsAnInsertion) {
 }
 
 TEST(AnalysisTest, PresentWrongAndDuplicate) {
-  TUResult R = analyse("  - id: all\n",
-                       "void ok() { LOG(\"ok\"); }\n"
-                       "void bad() { LOG(\"other\"); }\n"
-                       "void twice() { LOG(\"twice\"); { LOG(\"twice\"); } }\n");
+  TUResult R =
+      analyse("  - id: all\n",
+              "void ok() { LOG(\"ok\"); }\n"
+              "void bad() { LOG(\"other\"); }\n"
+              "void twice() { LOG(\"twice\"); { LOG(\"twice\"); } }\n");
   ASSERT_EQ(R.Sites.size(), 3u);
   EXPECT_EQ(R.Sites[0].Status, SiteStatus::Present);
   EXPECT_TRUE(R.Sites[0].Edits.empty());

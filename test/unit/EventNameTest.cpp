@@ -1,7 +1,7 @@
 //===- EventNameTest.cpp - Tests for event name templates -----------------===//
 
-#include "TestSupport.h"
 #include "apistamp/EventName.h"
+#include "TestSupport.h"
 #include "apistamp/Selection.h"
 
 using namespace apistamp;

@@ -1,8 +1,8 @@
 //===- FileEditsTest.cpp - Tests for insertion placement and edit merging -===//
 
+#include "apistamp/FileEdits.h"
 #include "Insertion.h"
 #include "TestSupport.h"
-#include "apistamp/FileEdits.h"
 #include "gmock/gmock.h"
 
 using namespace apistamp;
@@ -70,16 +70,15 @@ TEST(FileEditsTest, ConflictingEditsAreAnError) {
   TextEdit A{"f.h", 1, 3, "X"}, B{"f.h", 2, 3, "Y"};
   EXPECT_THAT(errorOf(applyEdits("f.h", "abcdef", {A, B}, "", false)),
               HasSubstr("conflicting edits"));
-  EXPECT_THAT(errorOf(applyEdits("f.h", "abc", {TextEdit{"f.h", 9, 0, "X"}},
-                                 "", false)),
+  EXPECT_THAT(errorOf(applyEdits("f.h", "abc", {TextEdit{"f.h", 9, 0, "X"}}, "",
+                                 false)),
               HasSubstr("beyond the end"));
 }
 
 TEST(FileEditsTest, IncludeGoesIntoTheIncludeBlockOnce) {
   std::string Code = "#include \"a.h\"\n#include \"z.h\"\n\nvoid f() {\n}\n";
   EXPECT_EQ(valueOrFail(applyEdits("f.cpp", Code, insertion(Code),
-                                   "c10/util/Logging.h",
-                                   false)),
+                                   "c10/util/Logging.h", false)),
             "#include \"a.h\"\n#include \"c10/util/Logging.h\"\n#include "
             "\"z.h\"\n\nvoid f() {\n  LOG(\"e\");\n}\n");
 }
@@ -96,9 +95,9 @@ TEST(FileEditsTest, IncludeAlreadyPresentInEitherSpelling) {
 
 TEST(FileEditsTest, AngledIncludeAndNoIncludeWithoutEdits) {
   std::string Code = "void f() {\n}\n";
-  EXPECT_THAT(valueOrFail(applyEdits("f.cpp", Code, insertion(Code), "x/y.h",
-                                     true)),
-              HasSubstr("#include <x/y.h>\n"));
+  EXPECT_THAT(
+      valueOrFail(applyEdits("f.cpp", Code, insertion(Code), "x/y.h", true)),
+      HasSubstr("#include <x/y.h>\n"));
   EXPECT_EQ(valueOrFail(applyEdits("f.cpp", Code, {}, "x/y.h", true)), Code);
 }
 

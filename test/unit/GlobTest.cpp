@@ -1,7 +1,7 @@
 //===- GlobTest.cpp - Tests for path globs --------------------------------===//
 
-#include "TestSupport.h"
 #include "apistamp/Glob.h"
+#include "TestSupport.h"
 
 using namespace apistamp;
 

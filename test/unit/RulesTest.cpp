@@ -1,7 +1,7 @@
 //===- RulesTest.cpp - Tests for the rules loader -------------------------===//
 
-#include "TestSupport.h"
 #include "apistamp/Rules.h"
+#include "TestSupport.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
@@ -142,12 +142,14 @@ TEST(RulesTest, BadRegex) {
 }
 
 TEST(RulesTest, BadGlobsAndNamespaces) {
-  EXPECT_THAT(error("version: 1\nrules:\n  - id: a\n    files: [\"/abs/*.cpp\"]\n"),
-              HasSubstr("is absolute"));
+  EXPECT_THAT(
+      error("version: 1\nrules:\n  - id: a\n    files: [\"/abs/*.cpp\"]\n"),
+      HasSubstr("is absolute"));
   EXPECT_THAT(error("version: 1\nrules:\n  - id: a\n    files: [\"a**b\"]\n"),
               HasSubstr("'**' must be a whole path component"));
-  EXPECT_THAT(error("version: 1\nrules:\n  - id: a\n    exclude_files: [\"[\"]\n"),
-              HasSubstr("bad file glob"));
+  EXPECT_THAT(
+      error("version: 1\nrules:\n  - id: a\n    exclude_files: [\"[\"]\n"),
+      HasSubstr("bad file glob"));
   EXPECT_THAT(error("version: 1\nrules:\n  - id: a\n    namespace: \"a::*\"\n"),
               HasSubstr("bad namespace 'a::*'"));
 }

@@ -1,7 +1,7 @@
 //===- SelectionTest.cpp - Tests for rule selection -----------------------===//
 
-#include "TestSupport.h"
 #include "apistamp/Selection.h"
+#include "TestSupport.h"
 #include "gmock/gmock.h"
 
 using namespace apistamp;

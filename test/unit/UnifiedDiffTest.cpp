@@ -111,8 +111,8 @@ TEST(UnifiedDiffTest, RandomEditsRoundTrip) {
     std::string Diff = unifiedDiff(Before, After, "f", Random() % 4);
     ASSERT_EQ(Diff.empty(), Before == After);
     if (!Diff.empty())
-      ASSERT_EQ(applyPatch(Before, Diff), After)
-          << "round " << Round << "\n" << Diff;
+      ASSERT_EQ(applyPatch(Before, Diff), After) << "round " << Round << "\n"
+                                                 << Diff;
   }
 }
 

@@ -69,15 +69,16 @@ public:
           Tokens.back().getLocation().isFileID()) {
         Use.ArgRange = CharSourceRange::getTokenRange(
             Tokens.front().getLocation(), Tokens.back().getLocation());
-        bool AllStrings = llvm::all_of(
-            Tokens, [](const Token &T) { return tok::isStringLiteral(T.getKind()); });
+        bool AllStrings = llvm::all_of(Tokens, [](const Token &T) {
+          return tok::isStringLiteral(T.getKind());
+        });
         if (AllStrings) {
           StringLiteralParser Literal(Tokens, PP);
           if (!Literal.hadError)
             Use.Event = Literal.GetString().str();
         } else {
-          Use.Event = Lexer::getSourceText(Use.ArgRange, SM, PP.getLangOpts())
-                          .str();
+          Use.Event =
+              Lexer::getSourceText(Use.ArgRange, SM, PP.getLangOpts()).str();
         }
       }
     }
@@ -203,8 +204,9 @@ public:
 
     if (FD->isConstexpr()) {
       S.Status = SiteStatus::Skipped;
-      S.SkipReason = std::string(FD->isConsteval() ? "consteval" : "constexpr") +
-                     " function: a static local is ill-formed there";
+      S.SkipReason =
+          std::string(FD->isConsteval() ? "consteval" : "constexpr") +
+          " function: a static local is ill-formed there";
       return record(std::move(S));
     }
     const CompoundStmt *Block = dyn_cast<CompoundStmt>(Body);
@@ -222,11 +224,10 @@ public:
     if (LBrace.isMacroID() || RBrace.isMacroID()) {
       SourceLocation MacroLoc = LBrace.isMacroID() ? LBrace : RBrace;
       S.Status = SiteStatus::Skipped;
-      S.SkipReason = "body comes from macro '" +
-                     Lexer::getImmediateMacroName(MacroLoc, SM,
-                                                  Ctx.getLangOpts())
-                         .str() +
-                     "'";
+      S.SkipReason =
+          "body comes from macro '" +
+          Lexer::getImmediateMacroName(MacroLoc, SM, Ctx.getLangOpts()).str() +
+          "'";
       return record(std::move(S));
     }
     if (SM.getFileID(LBrace) != CurrentFile) {
@@ -246,8 +247,7 @@ public:
       unsigned DeclOffset = SM.getFileID(DeclStart) == CurrentFile
                                 ? SM.getFileOffset(DeclStart)
                                 : SM.getFileOffset(LBrace);
-      S.Edits = makeInsertion(*File, Code, DeclOffset,
-                              SM.getFileOffset(LBrace),
+      S.Edits = makeInsertion(*File, Code, DeclOffset, SM.getFileOffset(LBrace),
                               SM.getFileOffset(RBrace), Rules.Macro, S.Event);
       S.NeedsInclude = !Rules.Include.empty();
     } else if (Found.size() > 1) {
@@ -331,8 +331,7 @@ private:
     if (It == CanonicalFiles.end()) {
       std::optional<std::string> Path;
       if (OptionalFileEntryRef FE = SM.getFileEntryRefForID(FID)) {
-        std::string Canonical =
-            SM.getFileManager().getCanonicalName(*FE).str();
+        std::string Canonical = SM.getFileManager().getCanonicalName(*FE).str();
         if (llvm::StringRef(Canonical).starts_with(Root + "/"))
           Path = Canonical;
       }
@@ -399,8 +398,8 @@ public:
   AnalysisAction(const RuleSet &Rules, TUResult &Result)
       : Rules(Rules), Result(Result) {}
 
-  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,
-                                                 llvm::StringRef File) override {
+  std::unique_ptr<ASTConsumer>
+  CreateASTConsumer(CompilerInstance &CI, llvm::StringRef File) override {
     Result.MainFile = File.str();
     // "N errors generated." would go straight to stderr; diagnostics are
     // collected by the caller instead.

@@ -81,8 +81,7 @@ static bool isEffectivelyPublic(const FunctionDecl &FD) {
   AccessSpecifier Access = FD.getCanonicalDecl()->getAccess();
   if (Access != AS_public && Access != AS_none)
     return false;
-  for (const DeclContext *DC = FD.getDeclContext(); DC;
-       DC = DC->getParent()) {
+  for (const DeclContext *DC = FD.getDeclContext(); DC; DC = DC->getParent()) {
     const auto *RD = dyn_cast<CXXRecordDecl>(DC);
     if (!RD)
       break;

@@ -1,4 +1,5 @@
-//===- DeclFacts.h - Extract selection facts from a FunctionDecl -*- C++ -*-===//
+//===- DeclFacts.h - Extract selection facts from a FunctionDecl -*- C++
+//-*-===//
 
 #ifndef APISTAMP_LIB_DECLFACTS_H
 #define APISTAMP_LIB_DECLFACTS_H

@@ -13,13 +13,13 @@
 #include "clang/Tooling/Tooling.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
-#include "llvm/Support/xxhash.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/Threading.h"
 #include "llvm/Support/VirtualFileSystem.h"
+#include "llvm/Support/xxhash.h"
 #include <map>
 
 using namespace llvm;
@@ -126,8 +126,7 @@ Expected<std::unique_ptr<CompilationDatabase>>
 loadCompilationDatabase(const Options &Opts) {
   std::string Message;
   if (Opts.CompilerArgs)
-    return std::make_unique<FixedCompilationDatabase>(".",
-                                                      *Opts.CompilerArgs);
+    return std::make_unique<FixedCompilationDatabase>(".", *Opts.CompilerArgs);
   std::unique_ptr<CompilationDatabase> DB;
   if (!Opts.BuildDir.empty()) {
     DB = CompilationDatabase::loadFromDirectory(Opts.BuildDir, Message);
@@ -203,8 +202,8 @@ Error usageError(const Twine &Message) {
 }
 
 /// The TUs to analyse: the given sources, or every C++ file of the database.
-Expected<std::vector<std::string>> collectSources(const Options &Opts,
-                                                  const CompilationDatabase &DB) {
+Expected<std::vector<std::string>>
+collectSources(const Options &Opts, const CompilationDatabase &DB) {
   std::vector<std::string> Sources;
   if (!Opts.Sources.empty()) {
     for (const std::string &Source : Opts.Sources)
@@ -232,15 +231,14 @@ struct Plan {
 /// Finds and loads the rules of every source: one file for all, or the
 /// nearest .apistamp.yaml of each. In a whole-project run, TUs outside every
 /// policy are skipped.
-Expected<std::unique_ptr<Plan>> planJobs(const Options &Opts,
-                                         ArrayRef<std::string> Sources,
-                                         raw_ostream &Err) {
+Expected<std::unique_ptr<Plan>>
+planJobs(const Options &Opts, ArrayRef<std::string> Sources, raw_ostream &Err) {
   if (!Opts.Root.empty() && !sys::fs::is_directory(Opts.Root))
     return usageError("--root '" + Opts.Root + "' is not a directory");
   auto Result = std::make_unique<Plan>();
   for (const std::string &Source : Sources) {
-    std::string RulesPath = Opts.RulesFile.empty() ? findRulesFileFor(Source)
-                                                   : Opts.RulesFile;
+    std::string RulesPath =
+        Opts.RulesFile.empty() ? findRulesFileFor(Source) : Opts.RulesFile;
     if (RulesPath.empty() && Opts.Sources.empty()) {
       ++Result->WithoutRules;
       if (Opts.Verbose)
@@ -251,8 +249,7 @@ Expected<std::unique_ptr<Plan>> planJobs(const Options &Opts,
     if (RulesPath.empty())
       return usageError("no .apistamp.yaml found in the directories above '" +
                         Source + "'; pass --rules FILE");
-    std::unique_ptr<RuleSet> &Slot =
-        Result->RuleSets[canonicalPath(RulesPath)];
+    std::unique_ptr<RuleSet> &Slot = Result->RuleSets[canonicalPath(RulesPath)];
     if (!Slot) {
       Expected<RuleSet> Loaded = loadRules(RulesPath);
       if (!Loaded)

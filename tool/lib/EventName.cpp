@@ -53,12 +53,12 @@ Expected<EventTemplate> EventTemplate::parse(StringRef Text,
       Result.Pieces.push_back({false, Text.slice(Pos, Open).str()});
     size_t Close = Text.find('}', Open);
     if (Close == StringRef::npos)
-      return Fail(Open, "unterminated placeholder in event template '" + Text +
-                            "'");
+      return Fail(Open,
+                  "unterminated placeholder in event template '" + Text + "'");
     StringRef Name = Text.slice(Open + 1, Close);
     if (!is_contained(placeholders(), Name)) {
-      std::string Message = "unknown placeholder '{" + Name.str() +
-                            "}' in event template";
+      std::string Message =
+          "unknown placeholder '{" + Name.str() + "}' in event template";
       std::string Suggestion = closestPlaceholder(Name);
       if (!Suggestion.empty())
         Message += "; did you mean '{" + Suggestion + "}'?";

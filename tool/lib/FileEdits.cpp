@@ -17,18 +17,17 @@ static bool usesCRLF(StringRef Code) {
 
 /// The include to insert for \p Header, unless \p Code includes it already
 /// (with either spelling).
-static std::optional<tooling::Replacement>
-includeInsertion(StringRef Path, StringRef Code, StringRef Header,
-                 bool Angled) {
-  Expected<format::FormatStyle> Style =
-      format::getStyle(format::DefaultFormatStyle, Path,
-                       format::DefaultFallbackStyle, Code);
+static std::optional<tooling::Replacement> includeInsertion(StringRef Path,
+                                                            StringRef Code,
+                                                            StringRef Header,
+                                                            bool Angled) {
+  Expected<format::FormatStyle> Style = format::getStyle(
+      format::DefaultFormatStyle, Path, format::DefaultFallbackStyle, Code);
   format::FormatStyle Fallback = format::getLLVMStyle();
   if (!Style)
     consumeError(Style.takeError());
-  tooling::HeaderIncludes Includes(Path, Code,
-                                   Style ? Style->IncludeStyle
-                                         : Fallback.IncludeStyle);
+  tooling::HeaderIncludes Includes(
+      Path, Code, Style ? Style->IncludeStyle : Fallback.IncludeStyle);
   std::optional<tooling::Replacement> Insertion =
       Includes.insert(Header, Angled, tooling::IncludeDirective::Include);
   if (!Insertion ||
@@ -48,8 +47,8 @@ includeInsertion(StringRef Path, StringRef Code, StringRef Header,
 }
 
 Expected<std::string> applyEdits(StringRef Path, StringRef Code,
-                                 std::vector<TextEdit> Edits,
-                                 StringRef Header, bool HeaderAngled) {
+                                 std::vector<TextEdit> Edits, StringRef Header,
+                                 bool HeaderAngled) {
   llvm::sort(Edits);
   Edits.erase(std::unique(Edits.begin(), Edits.end()), Edits.end());
   tooling::Replacements Replaces;

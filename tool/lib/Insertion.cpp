@@ -73,8 +73,8 @@ std::vector<TextEdit> makeInsertion(StringRef File, StringRef Code,
   std::string Indent = BraceIndent.str() + Unit;
   size_t AfterBrace = LBraceOffset + 1;
   size_t Stop = skipToLineEndOrCode(Code, AfterBrace);
-  bool AtLineEnd = Stop == Code.size() || Code[Stop] == '\r' ||
-                   Code[Stop] == '\n';
+  bool AtLineEnd =
+      Stop == Code.size() || Code[Stop] == '\r' || Code[Stop] == '\n';
   size_t LineEnd = Code.find('\n', AfterBrace);
   std::string NewLine =
       (LineEnd != StringRef::npos && LineEnd > 0 && Code[LineEnd - 1] == '\r')
@@ -100,7 +100,8 @@ std::vector<TextEdit> makeInsertion(StringRef File, StringRef Code,
                static_cast<unsigned>(Stop - AfterBrace),
                NewLine + Indent + Call + NewLine + Indent}};
   size_t BeforeRBrace = Code.find_last_not_of(" \t", RBraceOffset - 1) + 1;
-  bool RBraceOnSameLine = !Code.slice(LBraceOffset, RBraceOffset).contains('\n');
+  bool RBraceOnSameLine =
+      !Code.slice(LBraceOffset, RBraceOffset).contains('\n');
   if (RBraceOnSameLine && BeforeRBrace > Stop)
     Edits.push_back(TextEdit{File.str(), static_cast<unsigned>(BeforeRBrace),
                              static_cast<unsigned>(RBraceOffset - BeforeRBrace),

@@ -27,7 +27,6 @@ struct SiteCounts {
 };
 SiteCounts countSites(llvm::ArrayRef<Site> Sites);
 
-
 } // namespace apistamp
 
 #endif // APISTAMP_LIB_REPORT_H

@@ -42,9 +42,7 @@ Expected<NameRegex> NameRegex::create(StringRef Pattern) {
   return Result;
 }
 
-bool NameRegex::matches(StringRef Text) const {
-  return Compiled->match(Text);
-}
+bool NameRegex::matches(StringRef Text) const { return Compiled->match(Text); }
 
 static bool isIdentifier(StringRef S) {
   if (S.empty() || !(isAlpha(S[0]) || S[0] == '_'))
@@ -202,18 +200,18 @@ std::optional<std::string> RulesParser::oneOf(const YAML::Node &N,
   if (is_contained(Allowed, *Value))
     return Value;
   std::string Suggestion = closest(*Value, Allowed);
-  error(N, "'" + Key + "' must be one of " + listOf(Allowed) + ", not '" +
-               *Value + "'" +
-               (Suggestion.empty() ? "" : "; did you mean '" + Suggestion +
-                                              "'?"),
+  error(N,
+        "'" + Key + "' must be one of " + listOf(Allowed) + ", not '" + *Value +
+            "'" +
+            (Suggestion.empty() ? "" : "; did you mean '" + Suggestion + "'?"),
         textOffset(N));
   return std::nullopt;
 }
 
-const StringRef RuleKeys[] = {"id",        "where",         "files",
-                              "exclude_files", "namespace", "name",
-                              "exclude_names", "class",     "derived_from",
-                              "linkage",   "access",        "event"};
+const StringRef RuleKeys[] = {
+    "id",           "where",   "files",         "exclude_files",
+    "namespace",    "name",    "exclude_names", "class",
+    "derived_from", "linkage", "access",        "event"};
 
 void RulesParser::parseRule(const YAML::Node &N, RuleSet &Rules,
                             StringSet<> &Ids) {

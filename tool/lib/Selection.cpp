@@ -32,16 +32,15 @@ RuleVerdict evaluateRule(const Rule &R, const DeclFacts &Facts) {
   if (R.Where && *R.Where != Facts.Kind)
     return Reject("where " + quoted(kindName(*R.Where)) + " but this is a " +
                   kindName(Facts.Kind).str());
-  if (!R.Files.empty() &&
-      none_of(R.Files, [&](const PathGlob &G) {
+  if (!R.Files.empty() && none_of(R.Files, [&](const PathGlob &G) {
         return G.matches(Facts.RelativePath);
       }))
     return Reject("file " + quoted(Facts.RelativePath) + " matches none of " +
                   describePatterns(R.Files));
   for (const PathGlob &G : R.ExcludeFiles)
     if (G.matches(Facts.RelativePath))
-      return Reject("file " + quoted(Facts.RelativePath) +
-                    " is excluded by " + quoted(G.pattern()));
+      return Reject("file " + quoted(Facts.RelativePath) + " is excluded by " +
+                    quoted(G.pattern()));
   std::string Namespace = Facts.namespaceName();
   if (!R.Namespaces.empty() &&
       none_of(R.Namespaces, [&](const NamespacePattern &P) {
@@ -62,17 +61,17 @@ RuleVerdict evaluateRule(const Rule &R, const DeclFacts &Facts) {
                     quoted(Excluded.pattern()));
   std::string Class = Facts.qualifiedClassName();
   if (R.Class && (Class.empty() || !R.Class->matches(Class)))
-    return Reject(Class.empty() ? "class " + quoted(R.Class->pattern()) +
-                                      " but this is not a member"
-                                : "class " + quoted(Class) +
-                                      " does not match " +
-                                      quoted(R.Class->pattern()));
+    return Reject(Class.empty()
+                      ? "class " + quoted(R.Class->pattern()) +
+                            " but this is not a member"
+                      : "class " + quoted(Class) + " does not match " +
+                            quoted(R.Class->pattern()));
   if (R.DerivedFrom && !is_contained(Facts.Bases, *R.DerivedFrom))
-    return Reject(Class.empty() ? "derived_from " + quoted(*R.DerivedFrom) +
-                                      " but this is not a member"
-                                : "class " + quoted(Class) +
-                                      " does not derive from " +
-                                      quoted(*R.DerivedFrom));
+    return Reject(Class.empty()
+                      ? "derived_from " + quoted(*R.DerivedFrom) +
+                            " but this is not a member"
+                      : "class " + quoted(Class) + " does not derive from " +
+                            quoted(*R.DerivedFrom));
   if (R.ExternalLinkageOnly && !Facts.ExternalLinkage)
     return Reject("linkage is internal (static or in an anonymous "
                   "namespace); the rule wants external");

@@ -45,7 +45,7 @@ std::vector<Step> diffLines(ArrayRef<StringRef> A, ArrayRef<StringRef> B) {
   for (int D = 0; D <= Max && Final < 0; ++D) {
     for (int K = -D; K <= D; K += 2) {
       int X = (K == -D || (K != D && At(K - 1) < At(K + 1))) ? At(K + 1)
-                                                            : At(K - 1) + 1;
+                                                             : At(K - 1) + 1;
       int Y = X - K;
       while (X < N && Y < M && A[X] == B[Y])
         ++X, ++Y;
@@ -87,7 +87,8 @@ void printLine(std::string &Out, char Prefix, StringRef Line) {
 std::string range(int Start, int Length) {
   // Line numbers are 1-based; an empty range names the line before it.
   int First = Length == 0 ? Start : Start + 1;
-  return std::to_string(First) + (Length == 1 ? "" : "," + std::to_string(Length));
+  return std::to_string(First) +
+         (Length == 1 ? "" : "," + std::to_string(Length));
 }
 
 } // namespace

@@ -1,4 +1,5 @@
-//===- Analysis.h - Find selected definitions in a translation unit -*- C++ -*-===//
+//===- Analysis.h - Find selected definitions in a translation unit -*- C++
+//-*-===//
 //
 // The analysis stage parses one translation unit and returns, as plain data,
 // every definition a rule selected, its instrumentation status and the text
@@ -36,18 +37,18 @@ struct TextEdit {
 
 /// Instrumentation state of a selected definition.
 enum class SiteStatus {
-  Present,   ///< Exactly one call with the expected event.
-  Missing,   ///< No call: an insertion is proposed.
-  Wrong,     ///< One call with another event: a correction is proposed.
-  Duplicate, ///< More than one call in the body.
-  Skipped,   ///< Selected, but cannot be instrumented (see SkipReason).
+  Present,    ///< Exactly one call with the expected event.
+  Missing,    ///< No call: an insertion is proposed.
+  Wrong,      ///< One call with another event: a correction is proposed.
+  Duplicate,  ///< More than one call in the body.
+  Skipped,    ///< Selected, but cannot be instrumented (see SkipReason).
   Suppressed, ///< Selected, but excluded by an apistamp-ignore comment.
 };
 
 /// One selected definition with a body.
 struct Site {
-  std::string File; ///< Canonical absolute path of the definition.
-  unsigned Offset = 0;     ///< Of the declaration's name; the site's identity.
+  std::string File;    ///< Canonical absolute path of the definition.
+  unsigned Offset = 0; ///< Of the declaration's name; the site's identity.
   unsigned Line = 0, Column = 0;
   DeclKind Kind = DeclKind::Function;
   std::string QualifiedName;

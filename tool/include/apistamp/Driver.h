@@ -30,10 +30,10 @@ enum ExitCode : int {
 /// Options of one run, as parsed from the command line.
 struct Options {
   Mode RunMode = Mode::Check;
-  std::string RulesFile;  ///< Empty: the nearest .apistamp.yaml per source.
-  std::string BuildDir;   ///< Directory with compile_commands.json.
-  std::string Root;       ///< Empty: the rules file's directory.
-  unsigned Jobs = 0;      ///< 0: all cores.
+  std::string RulesFile; ///< Empty: the nearest .apistamp.yaml per source.
+  std::string BuildDir;  ///< Directory with compile_commands.json.
+  std::string Root;      ///< Empty: the rules file's directory.
+  unsigned Jobs = 0;     ///< 0: all cores.
   bool Verbose = false;
   std::vector<std::string> Sources;
   /// Compiler arguments after "--"; set when "--" was given.

@@ -1,4 +1,5 @@
-//===- EventName.h - Event name templates ------------------------*- C++ -*-===//
+//===- EventName.h - Event name templates ------------------------*- C++
+//-*-===//
 //
 // An event template such as "{path}.{name}" is validated once when rules are
 // loaded and expanded for every selected definition.

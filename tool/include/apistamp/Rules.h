@@ -74,10 +74,10 @@ struct Rule {
 
 /// A loaded rules file.
 struct RuleSet {
-  std::string Path;      ///< The rules file, absolute.
-  std::string Root;      ///< Paths in rules and events are relative to it.
+  std::string Path; ///< The rules file, absolute.
+  std::string Root; ///< Paths in rules and events are relative to it.
   std::string Macro = "C10_LOG_API_USAGE_ONCE";
-  std::string Include;   ///< Header to include, without quotes or brackets.
+  std::string Include; ///< Header to include, without quotes or brackets.
   bool IncludeAngled = false;
   std::vector<Rule> Rules;
 };
