@@ -5,7 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "apistamp/Driver.h"
-#include "llvm/ADT/StringSwitch.h"
+#include "llvm/ADT/StringRef.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/raw_ostream.h"
@@ -24,8 +24,14 @@ cl::SubCommand DiffCommand("diff",
                            "Print the changes fix would make as a unified "
                            "diff; write nothing");
 
+cl::SubCommand
+    ExplainCommand("explain",
+                   "Explain rule by rule why the definition at <source>:<line> "
+                   "(or --name) is or is not instrumented");
+
 #define APISTAMP_ALL_COMMANDS                                                  \
-  cl::sub(CheckCommand), cl::sub(FixCommand), cl::sub(DiffCommand)
+  cl::sub(CheckCommand), cl::sub(FixCommand), cl::sub(DiffCommand),            \
+      cl::sub(ExplainCommand)
 
 cl::opt<std::string>
     RulesFile("rules",
@@ -52,6 +58,9 @@ cl::opt<bool> Verbose("verbose",
                       cl::desc("Also list instrumented and skipped "
                                "definitions"),
                       cl::cat(Category), APISTAMP_ALL_COMMANDS);
+cl::opt<std::string> ExplainName(
+    "name", cl::desc("The qualified name of the definition to explain"),
+    cl::value_desc("a::b::f"), cl::cat(Category), cl::sub(ExplainCommand));
 cl::list<std::string> Sources(cl::Positional, cl::desc("<source>..."),
                               cl::cat(Category), APISTAMP_ALL_COMMANDS);
 
@@ -91,9 +100,11 @@ int main(int argc, const char **argv) {
     Opts.RunMode = apistamp::Mode::Fix;
   } else if (DiffCommand) {
     Opts.RunMode = apistamp::Mode::Diff;
+  } else if (ExplainCommand) {
+    Opts.RunMode = apistamp::Mode::Explain;
   } else {
-    errs() << "apistamp: error: expected a command: check, fix or diff "
-              "(see apistamp --help)\n";
+    errs() << "apistamp: error: expected a command: check, fix, diff or "
+              "explain (see apistamp --help)\n";
     return apistamp::ExitBadUsage;
   }
   Opts.RulesFile = RulesFile;
@@ -102,6 +113,20 @@ int main(int argc, const char **argv) {
   Opts.Jobs = Jobs;
   Opts.Verbose = Verbose;
   Opts.Sources.assign(Sources.begin(), Sources.end());
+  Opts.ExplainName = ExplainName;
+  if (ExplainCommand && ExplainName.empty()) {
+    // "<source>:<line>": the definition spanning that line.
+    StringRef Source, Line;
+    if (Opts.Sources.size() == 1)
+      std::tie(Source, Line) = StringRef(Opts.Sources.front()).rsplit(':');
+    if (Line.empty() || Line.getAsInteger(10, Opts.ExplainLine) ||
+        Opts.ExplainLine == 0) {
+      errs() << "apistamp: error: explain needs one <source>:<line>, or "
+                "--name <qualified name>\n";
+      return apistamp::ExitBadUsage;
+    }
+    Opts.Sources = {Source.str()};
+  }
   Opts.CompilerArgs = std::move(CompilerArgs);
   return apistamp::run(Opts, outs(), errs());
 }

@@ -137,9 +137,10 @@ class SiteCollector : public RecursiveASTVisitor<SiteCollector> {
 public:
   SiteCollector(ASTContext &Ctx, const RuleSet &Rules,
                 const llvm::DenseMap<FileID, std::vector<MacroUse>> &Uses,
-                const std::vector<IgnoreComment> &Comments, TUResult &Result)
+                const std::vector<IgnoreComment> &Comments, TUResult &Result,
+                const ExplainTarget *Target)
       : Ctx(Ctx), SM(Ctx.getSourceManager()), Rules(Rules), Uses(Uses),
-        Result(Result), Root(canonicalPath(Rules.Root)) {
+        Result(Result), Target(Target), Root(canonicalPath(Rules.Root)) {
     for (const IgnoreComment &C : Comments)
       if (const std::string *File = fileUnderRoot(C.File)) {
         SuppressionIndex[{C.File, C.Line}] = Result.Suppressions.size();
@@ -175,39 +176,134 @@ public:
   }
 
   bool VisitFunctionDecl(FunctionDecl *FD) {
+    size_t SitesBefore = Result.Sites.size();
+    visitFunction(FD);
+    if (Target && isTarget(*FD))
+      explain(*FD, Result.Sites.size() > SitesBefore ? &Result.Sites.back()
+                                                     : nullptr);
+    return true;
+  }
+
+private:
+  bool isTarget(const FunctionDecl &FD) {
+    if (!FD.doesThisDeclarationHaveABody())
+      return false;
+    if (!Target->QualifiedName.empty()) {
+      // A class's name stands for its constructors.
+      const auto *Ctor = dyn_cast<CXXConstructorDecl>(&FD);
+      return qualifiedName(FD) == Target->QualifiedName ||
+             (Ctor &&
+              qualifiedName(*Ctor->getParent()) == Target->QualifiedName);
+    }
+    SourceLocation Begin = SM.getFileLoc(FD.getOuterLocStart());
+    if (const FunctionTemplateDecl *T = FD.getDescribedFunctionTemplate())
+      Begin = SM.getFileLoc(T->getBeginLoc());
+    SourceLocation End = SM.getFileLoc(FD.getEndLoc());
+    OptionalFileEntryRef FE = SM.getFileEntryRefForID(SM.getFileID(Begin));
+    return FE && SM.getFileManager().getCanonicalName(*FE) == Target->File &&
+           SM.getSpellingLineNumber(Begin) <= Target->Line &&
+           Target->Line <= SM.getSpellingLineNumber(End);
+  }
+
+  void explain(const FunctionDecl &FD, const Site *S) {
+    Explanation E;
+    SourceLocation NameLoc = SM.getFileLoc(FD.getLocation());
+    if (OptionalFileEntryRef FE =
+            SM.getFileEntryRefForID(SM.getFileID(NameLoc)))
+      E.File = SM.getFileManager().getCanonicalName(*FE).str();
+    E.Line = SM.getSpellingLineNumber(NameLoc);
+    E.Column = SM.getSpellingColumnNumber(NameLoc);
+    E.SpanLines =
+        SM.getSpellingLineNumber(SM.getFileLoc(FD.getEndLoc())) -
+        SM.getSpellingLineNumber(SM.getFileLoc(FD.getOuterLocStart()));
+    E.QualifiedName = qualifiedName(FD);
+    std::optional<DeclFacts> Facts = extractFacts(FD);
+    const std::string *File = SM.isInSystemHeader(NameLoc)
+                                  ? nullptr
+                                  : fileUnderRoot(SM.getFileID(NameLoc));
+    if (SM.isInSystemHeader(NameLoc))
+      E.Outcome = "in a system header: never instrumented";
+    else if (!File)
+      E.Outcome = "outside the root '" + Root + "': never instrumented";
+    else if (!Facts)
+      E.Outcome = "never instrumented: not a user-written definition, or a "
+                  "destructor, lambda, local class member, template "
+                  "instantiation, deduction guide or CUDA device function";
+    if (!E.Outcome.empty()) {
+      Result.Explanations.push_back(std::move(E));
+      return;
+    }
+    Facts->RelativePath = File->substr(Root.size() + 1);
+    E.Kind = kindName(Facts->Kind).str();
+    for (const Rule &R : Rules.Rules)
+      E.Rules.push_back({R.Id, R.Line, evaluateRule(R, *Facts).Rejection});
+    if (!S) {
+      E.Outcome = "not selected by any rule";
+    } else {
+      std::string Event =
+          "event '" + S->Event + "' (rule '" + S->RuleId + "'): ";
+      switch (S->Status) {
+      case SiteStatus::Present:
+        E.Outcome = Event + "present";
+        break;
+      case SiteStatus::Missing:
+        E.Outcome = Event + "missing; fix inserts it";
+        break;
+      case SiteStatus::Wrong:
+        E.Outcome = Event + "wrong, '" + S->FoundEvents.front() +
+                    "' is there; fix corrects it";
+        break;
+      case SiteStatus::Duplicate:
+        E.Outcome = Event + "called more than once; remove the extra calls";
+        break;
+      case SiteStatus::Skipped:
+        E.Outcome = Event + "skipped: " + S->SkipReason;
+        break;
+      case SiteStatus::Suppressed:
+        E.Outcome = Event + "suppressed: " + S->SkipReason;
+        break;
+      }
+    }
+    Result.Explanations.push_back(std::move(E));
+  }
+
+  void visitFunction(FunctionDecl *FD) {
     // Where first: it is cheap, and most declarations are in headers that
     // no rule can select.
     if (!FD->doesThisDeclarationHaveABody())
-      return true;
+      return;
     SourceLocation NameLoc = SM.getFileLoc(FD->getLocation());
     if (SM.isInSystemHeader(NameLoc))
-      return true;
+      return;
     CurrentFile = SM.getFileID(NameLoc);
     const std::string *File = fileUnderRoot(CurrentFile);
     if (!File)
-      return true;
+      return;
     std::optional<DeclFacts> Facts = extractFacts(*FD);
     if (!Facts)
-      return true;
+      return;
     const Stmt *Body = FD->getBody();
     Facts->RelativePath = File->substr(Root.size() + 1);
     const Rule *R = selectRule(Rules, *Facts);
     if (!R)
-      return true;
+      return;
 
     Site S = newSite(*File, NameLoc, *Facts, *R, qualifiedName(*FD));
     const Decl *Outer = FD;
     if (const FunctionTemplateDecl *T = FD->getDescribedFunctionTemplate())
       Outer = T;
-    if (suppress(S, {Outer->getBeginLoc(), FD->getOuterLocStart()}))
-      return record(std::move(S));
+    if (suppress(S, {Outer->getBeginLoc(), FD->getOuterLocStart()})) {
+      record(std::move(S));
+      return;
+    }
 
     if (FD->isConstexpr()) {
       S.Status = SiteStatus::Skipped;
       S.SkipReason =
           std::string(FD->isConsteval() ? "consteval" : "constexpr") +
           " function: a static local is ill-formed there";
-      return record(std::move(S));
+      record(std::move(S));
+      return;
     }
     const CompoundStmt *Block = dyn_cast<CompoundStmt>(Body);
     if (const auto *Try = dyn_cast<CXXTryStmt>(Body))
@@ -217,7 +313,8 @@ public:
     if (!Block) {
       S.Status = SiteStatus::Skipped;
       S.SkipReason = "unrecognised function body";
-      return record(std::move(S));
+      record(std::move(S));
+      return;
     }
     SourceLocation LBrace = Block->getLBracLoc();
     SourceLocation RBrace = Block->getRBracLoc();
@@ -228,12 +325,14 @@ public:
           "body comes from macro '" +
           Lexer::getImmediateMacroName(MacroLoc, SM, Ctx.getLangOpts()).str() +
           "'";
-      return record(std::move(S));
+      record(std::move(S));
+      return;
     }
     if (SM.getFileID(LBrace) != CurrentFile) {
       S.Status = SiteStatus::Skipped;
       S.SkipReason = "body is written in another file than the name";
-      return record(std::move(S));
+      record(std::move(S));
+      return;
     }
 
     SourceRange Whole(Body->getBeginLoc(), Body->getEndLoc());
@@ -268,7 +367,8 @@ public:
         S.ReportColumn = SM.getSpellingColumnNumber(Use.ArgRange.getBegin());
       }
     }
-    return record(std::move(S));
+    record(std::move(S));
+    return;
   }
 
 private:
@@ -361,6 +461,7 @@ private:
   const RuleSet &Rules;
   const llvm::DenseMap<FileID, std::vector<MacroUse>> &Uses;
   TUResult &Result;
+  const ExplainTarget *Target;
   std::string Root;
   llvm::DenseMap<FileID, std::optional<std::string>> CanonicalFiles;
   std::map<std::pair<FileID, unsigned>, size_t> SuppressionIndex;
@@ -371,8 +472,10 @@ class AnalysisConsumer : public ASTConsumer {
 public:
   AnalysisConsumer(const RuleSet &Rules, TUResult &Result,
                    llvm::DenseMap<FileID, std::vector<MacroUse>> &Uses,
-                   std::vector<IgnoreComment> &Comments)
-      : Rules(Rules), Result(Result), Uses(Uses), Comments(Comments) {}
+                   std::vector<IgnoreComment> &Comments,
+                   const ExplainTarget *Target)
+      : Rules(Rules), Result(Result), Uses(Uses), Comments(Comments),
+        Target(Target) {}
 
   void HandleTranslationUnit(ASTContext &Ctx) override {
     // Nothing from a TU that did not compile may be applied.
@@ -383,7 +486,7 @@ public:
     const LangOptions &LO = Ctx.getLangOpts();
     if (!LO.CPlusPlus || LO.ObjC)
       return; // C and Objective-C are never instrumented.
-    SiteCollector(Ctx, Rules, Uses, Comments, Result).TraverseAST(Ctx);
+    SiteCollector(Ctx, Rules, Uses, Comments, Result, Target).TraverseAST(Ctx);
   }
 
 private:
@@ -391,12 +494,14 @@ private:
   TUResult &Result;
   llvm::DenseMap<FileID, std::vector<MacroUse>> &Uses;
   std::vector<IgnoreComment> &Comments;
+  const ExplainTarget *Target;
 };
 
 class AnalysisAction : public ASTFrontendAction {
 public:
-  AnalysisAction(const RuleSet &Rules, TUResult &Result)
-      : Rules(Rules), Result(Result) {}
+  AnalysisAction(const RuleSet &Rules, TUResult &Result,
+                 const ExplainTarget *Target)
+      : Rules(Rules), Result(Result), Target(Target) {}
 
   std::unique_ptr<ASTConsumer>
   CreateASTConsumer(CompilerInstance &CI, llvm::StringRef File) override {
@@ -408,7 +513,8 @@ public:
     PP.addPPCallbacks(
         std::make_unique<MacroUseRecorder>(PP, Rules.Macro, Uses));
     PP.addCommentHandler(&CommentCollector);
-    return std::make_unique<AnalysisConsumer>(Rules, Result, Uses, Comments);
+    return std::make_unique<AnalysisConsumer>(Rules, Result, Uses, Comments,
+                                              Target);
   }
 
   void EndSourceFileAction() override {
@@ -419,6 +525,7 @@ public:
 private:
   const RuleSet &Rules;
   TUResult &Result;
+  const ExplainTarget *Target;
   llvm::DenseMap<FileID, std::vector<MacroUse>> Uses;
   std::vector<IgnoreComment> Comments;
   IgnoreCommentCollector CommentCollector{Comments};
@@ -426,22 +533,25 @@ private:
 
 class AnalysisActionFactory : public tooling::FrontendActionFactory {
 public:
-  AnalysisActionFactory(const RuleSet &Rules, TUResult &Result)
-      : Rules(Rules), Result(Result) {}
+  AnalysisActionFactory(const RuleSet &Rules, TUResult &Result,
+                        const ExplainTarget *Target)
+      : Rules(Rules), Result(Result), Target(Target) {}
   std::unique_ptr<FrontendAction> create() override {
-    return std::make_unique<AnalysisAction>(Rules, Result);
+    return std::make_unique<AnalysisAction>(Rules, Result, Target);
   }
 
 private:
   const RuleSet &Rules;
   TUResult &Result;
+  const ExplainTarget *Target;
 };
 
 } // namespace
 
 std::unique_ptr<tooling::FrontendActionFactory>
-makeAnalysisActionFactory(const RuleSet &Rules, TUResult &Result) {
-  return std::make_unique<AnalysisActionFactory>(Rules, Result);
+makeAnalysisActionFactory(const RuleSet &Rules, TUResult &Result,
+                          const ExplainTarget *Target) {
+  return std::make_unique<AnalysisActionFactory>(Rules, Result, Target);
 }
 
 } // namespace apistamp

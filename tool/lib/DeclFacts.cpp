@@ -16,9 +16,10 @@ static std::string componentName(const NamedDecl &D) {
   if (const auto *NS = dyn_cast<NamespaceDecl>(&D))
     if (NS->isAnonymousNamespace())
       return "(anonymous namespace)";
-  if (D.getDeclName().isIdentifier() && !D.getName().empty())
-    return D.getName().str();
-  return "(anonymous)";
+  // Constructors, operators and conversions have names that are not
+  // identifiers: print them as clang does ("Video", "operator+").
+  std::string Name = D.getNameAsString();
+  return Name.empty() ? "(anonymous)" : Name;
 }
 
 /// Walks \p DC outwards; returns false if it is inside a function.

@@ -21,6 +21,7 @@
 #include "llvm/Support/VirtualFileSystem.h"
 #include "llvm/Support/xxhash.h"
 #include <map>
+#include <optional>
 
 using namespace llvm;
 using namespace clang;
@@ -83,7 +84,8 @@ ArgumentsAdjuster analysisAdjuster() {
 }
 
 /// Parses \p J.Source with its compile command and runs the analysis.
-void analyse(const CompilationDatabase &DB, Job &J) {
+void analyse(const CompilationDatabase &DB, Job &J,
+             const ExplainTarget *Target) {
   TUResult &Result = J.Result;
   Result.MainFile = J.Source;
   std::vector<CompileCommand> Commands = DB.getCompileCommands(J.Source);
@@ -109,7 +111,7 @@ void analyse(const CompilationDatabase &DB, Job &J) {
   IntrusiveRefCntPtr<FileManager> Files =
       new FileManager(FileSystemOptions(), FS);
   std::unique_ptr<FrontendActionFactory> Factory =
-      makeAnalysisActionFactory(*J.Rules, Result);
+      makeAnalysisActionFactory(*J.Rules, Result, Target);
   raw_string_ostream DiagStream(Result.Diagnostics);
   TextDiagnosticPrinter Printer(DiagStream, new DiagnosticOptions());
   ToolInvocation Invocation(Adjust(Command.CommandLine, Command.Filename),
@@ -268,16 +270,16 @@ planJobs(const Options &Opts, ArrayRef<std::string> Sources, raw_ostream &Err) {
 
 /// Analyses every job, \p Threads at a time; results stay in job order.
 void analyseAll(const CompilationDatabase &DB, std::vector<Job> &Jobs,
-                unsigned Threads) {
+                unsigned Threads, const ExplainTarget *Target) {
   Threads = std::max(1u, std::min<unsigned>(Threads, Jobs.size()));
   if (Threads == 1) {
     for (Job &J : Jobs)
-      analyse(DB, J);
+      analyse(DB, J, Target);
     return;
   }
   DefaultThreadPool Pool(hardware_concurrency(Threads));
   for (Job &J : Jobs)
-    Pool.async([&DB, &J] { analyse(DB, J); });
+    Pool.async([&DB, &J, Target] { analyse(DB, J, Target); });
   Pool.wait();
 }
 
@@ -359,6 +361,52 @@ unsigned writeChanges(ArrayRef<FileChange> Changes, const PathDisplay &Display,
   return Written;
 }
 
+/// Prints what `explain` found: per definition, every rule's verdict and
+/// the outcome. With a line, only the innermost definition spanning it.
+int printExplanations(raw_ostream &Out, raw_ostream &Err,
+                      const std::vector<Job> &Jobs, const ExplainTarget &Target,
+                      const PathDisplay &Display, unsigned Failed) {
+  std::map<std::pair<std::string, unsigned>, const Explanation *> Unique;
+  for (const Job &J : Jobs)
+    for (const Explanation &E : J.Result.Explanations)
+      Unique.try_emplace({E.File, E.Line}, &E);
+  std::vector<const Explanation *> Found;
+  for (auto &Entry : Unique)
+    Found.push_back(Entry.second);
+  if (Target.QualifiedName.empty() && Found.size() > 1) {
+    const Explanation *Innermost = *llvm::min_element(
+        Found, [](const Explanation *L, const Explanation *R) {
+          return L->SpanLines < R->SpanLines;
+        });
+    Found = {Innermost};
+  }
+  if (Found.empty()) {
+    Err << "apistamp: error: no definition "
+        << (Target.QualifiedName.empty()
+                ? "at " + Display(Target.File) + ":" +
+                      std::to_string(Target.Line)
+                : "named '" + Target.QualifiedName + "'")
+        << "\n";
+    return Failed ? ExitParseFailed : ExitBadUsage;
+  }
+  for (const Explanation *E : Found) {
+    Out << Display(E->File) << ":" << E->Line << ":" << E->Column << ": "
+        << E->QualifiedName << (E->Kind.empty() ? "" : " (" + E->Kind + ")")
+        << "\n";
+    bool Won = false;
+    for (const Explanation::RuleLine &R : E->Rules) {
+      Out << "  rule '" << R.Id << "' (line " << R.Line << "): ";
+      if (!R.Rejection.empty())
+        Out << "rejects: " << R.Rejection << "\n";
+      else
+        Out << (Won ? "selects, but an earlier rule won" : "selects") << "\n";
+      Won |= R.Rejection.empty();
+    }
+    Out << "  => " << E->Outcome << "\n";
+  }
+  return Failed ? ExitParseFailed : ExitClean;
+}
+
 } // namespace
 
 int run(const Options &Opts, raw_ostream &Out, raw_ostream &Err) {
@@ -394,9 +442,14 @@ int run(const Options &Opts, raw_ostream &Out, raw_ostream &Err) {
     return ExitBadUsage;
   }
   std::vector<Job> &Jobs = (*Planned)->Jobs;
+  std::optional<ExplainTarget> Target;
+  if (Opts.RunMode == Mode::Explain)
+    Target = ExplainTarget{Opts.ExplainName.empty() ? (*Sources).front() : "",
+                           Opts.ExplainLine, Opts.ExplainName};
   analyseAll(**DB, Jobs,
              Opts.Jobs ? Opts.Jobs
-                       : hardware_concurrency().compute_thread_count());
+                       : hardware_concurrency().compute_thread_count(),
+             Target ? &*Target : nullptr);
 
   std::string CWD = currentDirectory();
   PathDisplay Display = [&CWD](StringRef Path) {
@@ -419,6 +472,9 @@ int run(const Options &Opts, raw_ostream &Out, raw_ostream &Err) {
   if (unsigned WithoutRules = (*Planned)->WithoutRules)
     Notes += "; " + std::to_string(WithoutRules) +
              " TUs without a .apistamp.yaml skipped";
+
+  if (Opts.RunMode == Mode::Explain)
+    return printExplanations(Out, Err, Jobs, *Target, Display, Failed);
 
   std::vector<Site> Sites = mergeSites(Jobs);
   SiteCounts Counts = countSites(Sites);

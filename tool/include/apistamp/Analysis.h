@@ -76,6 +76,32 @@ struct Suppression {
   bool Used = false;  ///< It excluded a selected definition.
 };
 
+/// Which definition `apistamp explain` asks about: the one whose text spans
+/// Line of File, or every one with the qualified name.
+struct ExplainTarget {
+  std::string File; ///< Canonical absolute path.
+  unsigned Line = 0;
+  std::string QualifiedName; ///< "a::B::f"; used when not empty.
+};
+
+/// Why a definition is or is not instrumented, rule by rule.
+struct Explanation {
+  std::string File; ///< Canonical absolute path.
+  unsigned Line = 0, Column = 0;
+  unsigned SpanLines = 0; ///< How many lines the definition spans.
+  std::string QualifiedName;
+  std::string Kind; ///< "function", "method", "constructor" or "".
+  /// Each rule in order: its id, its line, and why it rejected the
+  /// definition ("" if it selects it). Empty if no rule was consulted.
+  struct RuleLine {
+    std::string Id;
+    unsigned Line;
+    std::string Rejection;
+  };
+  std::vector<RuleLine> Rules;
+  std::string Outcome; ///< The final event and status, or why none.
+};
+
 /// What analysing one translation unit produced.
 struct TUResult {
   std::string MainFile;
@@ -85,15 +111,19 @@ struct TUResult {
   std::string Diagnostics;
   std::vector<Site> Sites;
   std::vector<Suppression> Suppressions;
+  /// For `explain`: the definitions that match the target.
+  std::vector<Explanation> Explanations;
   /// A hash (xxh3) of the contents the analysis saw, for every file that has
   /// sites: edits are only applied to a file whose bytes are still the same.
   std::map<std::string, uint64_t> FileHashes;
 };
 
 /// Creates the factory for a FrontendAction that analyses a TU against
-/// \p Rules and stores its findings in \p Result. Both must outlive it.
+/// \p Rules and stores its findings in \p Result; with \p Target, it also
+/// explains the definitions it names. All must outlive the factory.
 std::unique_ptr<clang::tooling::FrontendActionFactory>
-makeAnalysisActionFactory(const RuleSet &Rules, TUResult &Result);
+makeAnalysisActionFactory(const RuleSet &Rules, TUResult &Result,
+                          const ExplainTarget *Target = nullptr);
 
 /// The canonical spelling of a path: absolute, with symlinks and ".."
 /// resolved when the file exists.

@@ -17,7 +17,7 @@
 namespace apistamp {
 
 /// What the user asked for.
-enum class Mode { Check, Fix, Diff };
+enum class Mode { Check, Fix, Diff, Explain };
 
 /// Documented exit codes.
 enum ExitCode : int {
@@ -35,6 +35,10 @@ struct Options {
   std::string Root;      ///< Empty: the rules file's directory.
   unsigned Jobs = 0;     ///< 0: all cores.
   bool Verbose = false;
+  /// explain: "<source>:<line>" is given as the only source with Line set,
+  /// or ExplainName names the definition.
+  unsigned ExplainLine = 0;
+  std::string ExplainName;
   std::vector<std::string> Sources;
   /// Compiler arguments after "--"; set when "--" was given.
   std::optional<std::vector<std::string>> CompilerArgs;
