@@ -78,36 +78,30 @@ static void collectBases(const CXXRecordDecl *RD,
   }
 }
 
-static bool isEffectivelyPublic(const FunctionDecl &FD) {
-  AccessSpecifier Access = FD.getCanonicalDecl()->getAccess();
-  if (Access != AS_public && Access != AS_none)
-    return false;
-  for (const DeclContext *DC = FD.getDeclContext(); DC; DC = DC->getParent()) {
-    const auto *RD = dyn_cast<CXXRecordDecl>(DC);
-    if (!RD)
+static bool isPublic(AccessSpecifier Access) {
+  return Access == AS_public || Access == AS_none;
+}
+
+/// \p DC and every class enclosing it are public (or not members at all).
+static bool isPublicScope(const DeclContext *DC) {
+  for (; DC; DC = DC->getParent()) {
+    const auto *Record = dyn_cast<CXXRecordDecl>(DC);
+    if (!Record)
       break;
-    AccessSpecifier Nested = RD->getCanonicalDecl()->getAccess();
-    if (Nested != AS_public && Nested != AS_none)
+    if (!isPublic(Record->getCanonicalDecl()->getAccess()))
       return false;
   }
   return true;
+}
+
+static bool isEffectivelyPublic(const FunctionDecl &FD) {
+  return isPublic(FD.getCanonicalDecl()->getAccess()) &&
+         isPublicScope(FD.getDeclContext());
 }
 
 static bool isCudaDeviceOnly(const FunctionDecl &FD) {
   return FD.hasAttr<CUDAGlobalAttr>() ||
          (FD.hasAttr<CUDADeviceAttr>() && !FD.hasAttr<CUDAHostAttr>());
-}
-
-static bool isPublicClass(const CXXRecordDecl &RD) {
-  for (const DeclContext *DC = &RD; DC; DC = DC->getParent()) {
-    const auto *Record = dyn_cast<CXXRecordDecl>(DC);
-    if (!Record)
-      break;
-    AccessSpecifier Access = Record->getCanonicalDecl()->getAccess();
-    if (Access != AS_public && Access != AS_none)
-      return false;
-  }
-  return true;
 }
 
 std::optional<DeclFacts> classWithoutConstructorBody(const CXXRecordDecl &RD) {
@@ -132,7 +126,7 @@ std::optional<DeclFacts> classWithoutConstructorBody(const CXXRecordDecl &RD) {
   llvm::SmallPtrSet<const Decl *, 8> Seen;
   collectBases(&RD, Seen, Facts.Bases);
   Facts.ExternalLinkage = RD.isExternallyVisible();
-  Facts.Public = isPublicClass(RD);
+  Facts.Public = isPublicScope(&RD);
   return Facts;
 }
 
