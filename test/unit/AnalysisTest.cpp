@@ -2,7 +2,10 @@
 
 #include "apistamp/Analysis.h"
 #include "TestSupport.h"
+#include "clang/Basic/Diagnostic.h"
 #include "clang/Tooling/Tooling.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/VirtualFileSystem.h"
 #include "gmock/gmock.h"
 
 using namespace apistamp;
