@@ -1,60 +1,303 @@
 //===- api_usage.cpp - c10-style API usage logging without libtorch -------===//
+//
+// Process-wide state (handlers, the set of names already logged, the events
+// pending until a handler is installed), its reset in forked children, and
+// the dispatch of each event to the handler and the environment's sinks.
+//
+//===----------------------------------------------------------------------===//
 
 #include "apistamp/api_usage.h"
+#include "sinks.h"
 
-#include <cstdio>
-#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <memory>
 #include <mutex>
+#include <new>
+#include <pthread.h>
+#include <unordered_set>
 #include <utility>
+#include <vector>
+
+#if defined(__GLIBCXX__)
+#include <cxxabi.h>
+#define APISTAMP_HAS_FORCED_UNWIND 1
+#endif
 
 namespace apistamp {
 
+namespace detail {
+std::atomic<std::uint32_t> ProcessGeneration(1);
+} // namespace detail
+
 namespace {
 
-using Handler = std::function<void(const std::string &)>;
+using detail::EnvSinks;
 
-void defaultLogger(const std::string &Event) {
-  const char *Enabled = std::getenv("PYTORCH_API_USAGE_STDERR");
-  if (Enabled && *Enabled)
-    std::fprintf(stderr, "PYTORCH_API_USAGE %s\n", Event.c_str());
-}
+/// Events kept for the first handler, per kind, before newer ones are
+/// dropped.
+constexpr std::size_t PendingLimit = 1024;
 
-struct LoggerState {
-  std::mutex Mutex;
-  Handler Logger = defaultLogger;
+struct PendingMetadataEvent {
+  std::string Context;
+  std::map<std::string, std::string> Metadata;
 };
 
-LoggerState &state() {
-  // Never destroyed: static destructors and other threads may still log.
-  static LoggerState *State = new LoggerState();
-  return *State;
+/// Everything the runtime knows, guarded by Mutex. Never destroyed: static
+/// destructors and detached threads may still log during exit.
+struct State {
+  std::mutex Mutex;
+  /// The process generation the fields below belong to; when a forked child
+  /// first takes the lock, they are reset (see refresh()).
+  std::uint32_t Generation = 1;
+  std::unordered_set<std::string> Logged;
+  std::shared_ptr<const APIUsageLogger> Logger;
+  std::shared_ptr<const APIUsageMetadataLogger> MetadataLogger;
+  std::vector<std::string> Pending;
+  std::vector<PendingMetadataEvent> PendingMetadata;
+  /// Created on first use, from the environment at that time.
+  const EnvSinks *Sinks = nullptr;
+
+  /// Forgets what belongs to the parent after a fork: the names it logged
+  /// and the events it kept for its handler. Handlers and sinks stay.
+  /// Requires Mutex.
+  void refresh() {
+    std::uint32_t Current =
+        detail::ProcessGeneration.load(std::memory_order_relaxed);
+    if (Current == Generation)
+      return;
+    Generation = Current;
+    Logged.clear();
+    Pending.clear();
+    PendingMetadata.clear();
+  }
+
+  /// Requires Mutex.
+  const EnvSinks &sinks() {
+    if (!Sinks)
+      Sinks = new EnvSinks();
+    return *Sinks;
+  }
+};
+
+State *TheState = nullptr;
+
+// The child handler does no more than an increment and an unlock: the state
+// itself is reset by the child's first State::refresh().
+void lockBeforeFork() { TheState->Mutex.lock(); }
+void unlockInParent() { TheState->Mutex.unlock(); }
+void resetInChild() {
+  detail::ProcessGeneration.fetch_add(1, std::memory_order_relaxed);
+  TheState->Mutex.unlock();
+}
+
+State &state() {
+  static State *S = [] {
+    TheState = new State();
+    pthread_atfork(lockBeforeFork, unlockInParent, resetInChild);
+    return TheState;
+  }();
+  return *S;
+}
+
+// Create the state (and register the fork handlers) while the program is
+// still single-threaded, if nothing logged earlier.
+struct CreateStateAtLoad {
+  CreateStateAtLoad() { state(); }
+} StateCreatedAtLoad;
+
+/// True while this thread runs a handler: events it raises then are dropped
+/// instead of re-entering the handler.
+thread_local bool InHandler = false;
+
+std::atomic<bool> HandlerErrorReported(false);
+
+void reportHandlerError(const char *What) {
+  if (HandlerErrorReported.exchange(true, std::memory_order_relaxed))
+    return;
+  detail::reportError(std::string("an API usage handler threw") +
+                      (What ? std::string(" (") + What + ")" : std::string()) +
+                      "; exceptions from handlers are ignored");
+}
+
+/// Runs \p Handler with \p Args; an exception it throws is reported once and
+/// ignored. (Thread cancellation still unwinds through.)
+template <typename HandlerT, typename... ArgsT>
+void callHandler(const HandlerT &Handler, const ArgsT &...Args) {
+  bool Saved = InHandler;
+  InHandler = true;
+  try {
+    Handler(Args...);
+#if APISTAMP_HAS_FORCED_UNWIND
+  } catch (abi::__forced_unwind &) {
+    InHandler = Saved;
+    throw;
+#endif
+  } catch (const std::exception &E) {
+    reportHandlerError(E.what());
+  } catch (...) {
+    reportHandlerError(nullptr);
+  }
+  InHandler = Saved;
+}
+
+/// Where one event goes, decided under the lock and acted on outside it.
+struct Delivery {
+  const EnvSinks *Sinks = nullptr;
+  std::shared_ptr<const APIUsageLogger> Logger;
+};
+
+/// Decides where \p Event goes: the handler, or (none installed yet) the
+/// pending buffer. Requires the state's mutex.
+Delivery routeLocked(State &S, const std::string &Event) {
+  Delivery D;
+  D.Sinks = &S.sinks();
+  D.Logger = S.Logger;
+  if (!D.Logger && S.Pending.size() < PendingLimit)
+    S.Pending.push_back(Event);
+  return D;
+}
+
+/// Sends \p Event to the file sink and to the handler (or, with no handler,
+/// to stderr if asked to). Takes no lock.
+void send(const Delivery &D, const std::string &Event) {
+  D.Sinks->writeJson(Event, nullptr);
+  if (D.Logger)
+    callHandler(*D.Logger, Event);
+  else if (D.Sinks->stderrEnabled())
+    D.Sinks->writeStderr(Event);
+}
+
+void deliver(const std::string &Event) {
+  State &S = state();
+  Delivery D;
+  {
+    std::lock_guard<std::mutex> Lock(S.Mutex);
+    S.refresh();
+    D = routeLocked(S, Event);
+  }
+  send(D, Event);
+}
+
+void deliverMetadata(const std::string &Context,
+                     const std::map<std::string, std::string> &Metadata) {
+  State &S = state();
+  std::shared_ptr<const APIUsageMetadataLogger> Logger;
+  const EnvSinks *Sinks;
+  {
+    std::lock_guard<std::mutex> Lock(S.Mutex);
+    S.refresh();
+    Sinks = &S.sinks();
+    Logger = S.MetadataLogger;
+    if (!Logger && S.PendingMetadata.size() < PendingLimit)
+      S.PendingMetadata.push_back(PendingMetadataEvent{Context, Metadata});
+  }
+  Sinks->writeJson(Context, &Metadata);
+  if (Logger)
+    callHandler(*Logger, Context, Metadata);
+}
+
+void logSiteOnceImpl(detail::Site &Site, const char *Event, std::size_t Size) {
+  if (InHandler)
+    return; // Not marked: its first use outside a handler logs it.
+  State &S = state();
+  std::string Name(Event, Size);
+  Delivery D;
+  {
+    std::lock_guard<std::mutex> Lock(S.Mutex);
+    S.refresh();
+    if (Site.Generation.load(std::memory_order_relaxed) == S.Generation)
+      return; // Another thread got here first.
+    bool Inserted = S.Logged.insert(Name).second;
+    Site.Generation.store(S.Generation, std::memory_order_relaxed);
+    if (!Inserted)
+      return; // Another site of the same name logged it.
+    D = routeLocked(S, Name);
+  }
+  send(D, Name);
 }
 
 } // namespace
 
-void SetAPIUsageLogger(Handler Logger) {
+void SetAPIUsageLogger(APIUsageLogger Logger) {
   if (!Logger)
     return;
-  LoggerState &S = state();
-  std::lock_guard<std::mutex> Lock(S.Mutex);
-  S.Logger = std::move(Logger);
+  try {
+    auto Shared = std::make_shared<const APIUsageLogger>(std::move(Logger));
+    std::vector<std::string> Replay;
+    State &S = state();
+    {
+      std::lock_guard<std::mutex> Lock(S.Mutex);
+      S.refresh();
+      S.Logger = Shared;
+      Replay.swap(S.Pending);
+    }
+    for (const std::string &Event : Replay)
+      callHandler(*Shared, Event);
+  } catch (const std::bad_alloc &) {
+  }
 }
 
 void LogAPIUsage(const std::string &Event) {
-  Handler Logger;
-  {
-    LoggerState &S = state();
-    std::lock_guard<std::mutex> Lock(S.Mutex);
-    Logger = S.Logger;
+  if (InHandler)
+    return;
+  try {
+    deliver(Event);
+  } catch (const std::bad_alloc &) {
   }
-  Logger(Event); // Outside the lock: the handler may log or replace itself.
+}
+
+void SetAPIUsageMetadataLogger(APIUsageMetadataLogger Logger) {
+  if (!Logger)
+    return;
+  try {
+    auto Shared =
+        std::make_shared<const APIUsageMetadataLogger>(std::move(Logger));
+    std::vector<PendingMetadataEvent> Replay;
+    State &S = state();
+    {
+      std::lock_guard<std::mutex> Lock(S.Mutex);
+      S.refresh();
+      S.MetadataLogger = Shared;
+      Replay.swap(S.PendingMetadata);
+    }
+    for (const PendingMetadataEvent &Event : Replay)
+      callHandler(*Shared, Event.Context, Event.Metadata);
+  } catch (const std::bad_alloc &) {
+  }
+}
+
+void LogAPIUsageMetadata(const std::string &Context,
+                         const std::map<std::string, std::string> &Metadata) {
+  if (InHandler)
+    return;
+  try {
+    deliverMetadata(Context, Metadata);
+  } catch (const std::bad_alloc &) {
+  }
 }
 
 namespace detail {
+
+void logSiteOnce(Site &S, const char *Event) {
+  try {
+    logSiteOnceImpl(S, Event ? Event : "", Event ? std::strlen(Event) : 0);
+  } catch (const std::bad_alloc &) {
+  }
+}
+
+void logSiteOnce(Site &S, const std::string &Event) {
+  try {
+    logSiteOnceImpl(S, Event.data(), Event.size());
+  } catch (const std::bad_alloc &) {
+  }
+}
+
 bool LogAPIUsageFakeReturn(const std::string &Event) {
   LogAPIUsage(Event);
   return true;
 }
+
 } // namespace detail
 
 } // namespace apistamp

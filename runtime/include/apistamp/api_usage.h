@@ -1,51 +1,120 @@
 //===- api_usage.h - c10-style API usage logging without libtorch -*- C++ -*-//
 //
-// Provides C10_LOG_API_USAGE_ONCE and the c10 handler functions for code that
-// does not link libtorch. Each call site of the macro logs its event the first
-// time it runs; later runs cost one guard check of a function-local static.
-// Everything here is thread-safe and needs C++11 or later.
+// Provides C10_LOG_API_USAGE_ONCE and c10's API usage handler functions for
+// code that does not link libtorch. Each event *name* is logged once per
+// process (c10: once per call site), again once in a forked child; after the
+// first call a site costs two relaxed loads and a compare: no lock, no
+// allocation, no string built. Needs C++11 or later; works with
+// -fno-exceptions and -fno-rtti. Semantics, sinks and environment variables:
+// runtime/README.md.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef APISTAMP_API_USAGE_H
 #define APISTAMP_API_USAGE_H
 
+#include <atomic>
+#include <cstdint>
 #include <functional>
+#include <map>
 #include <string>
+
+#if defined(__GNUC__) || defined(__clang__)
+/// Marks a declaration as exported from the shared runtime library.
+#define APISTAMP_API __attribute__((visibility("default")))
+/// Tells the compiler that \p X is almost always false.
+#define APISTAMP_UNLIKELY(X) __builtin_expect(!!(X), 0)
+#else
+#define APISTAMP_API
+#define APISTAMP_UNLIKELY(X) (X)
+#endif
 
 namespace apistamp {
 
-/// Replaces the handler that receives API usage events; an empty function is
-/// ignored. The default handler prints "PYTORCH_API_USAGE <event>" to stderr
-/// when the environment variable PYTORCH_API_USAGE_STDERR is set and
-/// non-empty, and does nothing otherwise. Events logged before a handler is
-/// installed go to the default handler.
-void SetAPIUsageLogger(std::function<void(const std::string &)> Logger);
+/// Receives one API usage event (c10's `SetAPIUsageLogger` signature).
+typedef std::function<void(const std::string &)> APIUsageLogger;
 
-/// Hands \p Event to the current handler, every time it is called. The
-/// handler runs outside the internal lock, so it may log or replace itself.
-void LogAPIUsage(const std::string &Event);
+/// Receives one event with its metadata (c10's `SetAPIUsageMetadataLogger`).
+typedef std::function<void(const std::string &,
+                           const std::map<std::string, std::string> &)>
+    APIUsageMetadataLogger;
+
+/// Replaces the handler that receives API usage events; an empty function is
+/// ignored (c10 rejects it). Events logged before the first handler was
+/// installed (at most 1024) are handed to it now, in order. The handler runs
+/// outside any internal lock; events raised while it runs on the same thread
+/// are not passed to it again. Until a handler is installed, events go to
+/// stderr as `PYTORCH_API_USAGE <event>` if PYTORCH_API_USAGE_STDERR is set
+/// and non-empty (as in c10), and nowhere otherwise. Thread-safe.
+APISTAMP_API void SetAPIUsageLogger(APIUsageLogger Logger);
+
+/// Logs \p Event every time it is called: to the handler (or the pending
+/// buffer) and to the JSON-lines file named by APISTAMP_API_USAGE_LOG.
+APISTAMP_API void LogAPIUsage(const std::string &Event);
+
+/// Replaces the handler for events with metadata; an empty function is
+/// ignored. Pending metadata events (at most 1024) are handed to the first
+/// one installed. The default handler does nothing (as in c10).
+APISTAMP_API void SetAPIUsageMetadataLogger(APIUsageMetadataLogger Logger);
+
+/// Logs \p Context with \p Metadata every time it is called: to the metadata
+/// handler (or its pending buffer) and to the JSON-lines file, if any.
+APISTAMP_API void
+LogAPIUsageMetadata(const std::string &Context,
+                    const std::map<std::string, std::string> &Metadata);
 
 namespace detail {
-/// Logs \p Event and returns true; initialises the flag of
-/// C10_LOG_API_USAGE_ONCE.
-bool LogAPIUsageFakeReturn(const std::string &Event);
+
+/// Incremented in each forked child, so that every site logs again there.
+/// Starts at 1; a site that never logged holds 0.
+extern APISTAMP_API std::atomic<std::uint32_t> ProcessGeneration;
+
+/// The state of one C10_LOG_API_USAGE_ONCE call site: constant-initialised
+/// (no guard variable), it records the process generation it last ran in.
+struct Site {
+  /// The generation in which this site was handled, or 0.
+  std::atomic<std::uint32_t> Generation;
+
+  /// A site that has not logged yet.
+  constexpr Site() : Generation(0) {}
+
+  /// True if this site was already handled in this process: the whole
+  /// steady-state cost of the macro.
+  bool done() const {
+    return Generation.load(std::memory_order_relaxed) ==
+           ProcessGeneration.load(std::memory_order_relaxed);
+  }
+};
+
+/// The slow path of C10_LOG_API_USAGE_ONCE: logs \p Event unless an event of
+/// that name was already logged in this process, and marks \p S done.
+APISTAMP_API void logSiteOnce(Site &S, const char *Event);
+
+/// \copydoc logSiteOnce(Site &, const char *)
+APISTAMP_API void logSiteOnce(Site &S, const std::string &Event);
+
+/// Logs \p Event and returns true (c10's helper of the same name).
+APISTAMP_API bool LogAPIUsageFakeReturn(const std::string &Event);
+
 } // namespace detail
 
 } // namespace apistamp
 
-#define APISTAMP_CONCAT_IMPL(A, B) A##B
-/// Pastes \p A and \p B after expanding them (for unique variable names).
-#define APISTAMP_CONCAT(A, B) APISTAMP_CONCAT_IMPL(A, B)
+/// Logs \p ... (a string literal, `const char *` or `std::string`) once per
+/// process per event name; later calls only compare two integers and do not
+/// evaluate the argument. A statement: `APISTAMP_LOG_API_USAGE_ONCE("a.b");`
+/// in a function body (not in constexpr functions before C++23).
+#define APISTAMP_LOG_API_USAGE_ONCE(...)                                       \
+  do {                                                                         \
+    static ::apistamp::detail::Site ApistampSite;                              \
+    if (APISTAMP_UNLIKELY(!ApistampSite.done()))                               \
+      ::apistamp::detail::logSiteOnce(ApistampSite, __VA_ARGS__);              \
+  } while (false)
 
 #ifndef C10_LOG_API_USAGE_ONCE
-/// Logs the event the first time this call site runs, like c10's macro. Use
-/// it as a statement: `C10_LOG_API_USAGE_ONCE("mylib.api");`. Not usable in
-/// constexpr functions before C++23, nor twice on one source line.
-#define C10_LOG_API_USAGE_ONCE(...)                                            \
-  static const bool APISTAMP_CONCAT(apistampLogFlag, __LINE__) =               \
-      ::apistamp::detail::LogAPIUsageFakeReturn(__VA_ARGS__);                  \
-  (void)APISTAMP_CONCAT(apistampLogFlag, __LINE__)
+/// c10's spelling of APISTAMP_LOG_API_USAGE_ONCE, defined only if nothing
+/// (such as c10/util/Logging.h) defined it first.
+#define C10_LOG_API_USAGE_ONCE(...) APISTAMP_LOG_API_USAGE_ONCE(__VA_ARGS__)
 #endif
 
 #endif // APISTAMP_API_USAGE_H

@@ -1,0 +1,5 @@
+//===- Plain.cpp - The benchmark's uninstrumented function ----------------===//
+
+#include "Subjects.h"
+
+int plainCall(int X) { return X + 1; }

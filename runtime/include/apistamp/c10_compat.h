@@ -1,0 +1,31 @@
+//===- c10_compat.h - c10's spelling on the apistamp runtime ----*- C++ -*-===//
+//
+// Lets code written against c10's spelling (c10::SetAPIUsageLogger,
+// c10::LogAPIUsage, c10::SetAPIUsageMetadataLogger, c10::LogAPIUsageMetadata,
+// C10_LOG_API_USAGE_ONCE) compile and link against this runtime alone. Not
+// for translation units that also include c10/util/Logging.h: code that
+// links libtorch should use c10 itself.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef APISTAMP_C10_COMPAT_H
+#define APISTAMP_C10_COMPAT_H
+
+#ifdef C10_UTIL_LOGGING_H_
+#error "include apistamp/c10_compat.h or c10/util/Logging.h, not both"
+#endif
+
+#include "apistamp/api_usage.h"
+
+namespace c10 {
+using ::apistamp::LogAPIUsage;
+using ::apistamp::LogAPIUsageMetadata;
+using ::apistamp::SetAPIUsageLogger;
+using ::apistamp::SetAPIUsageMetadataLogger;
+
+namespace detail {
+using ::apistamp::detail::LogAPIUsageFakeReturn;
+} // namespace detail
+} // namespace c10
+
+#endif // APISTAMP_C10_COMPAT_H

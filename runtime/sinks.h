@@ -1,0 +1,69 @@
+//===- sinks.h - The runtime's built-in sinks, configured by environment --===//
+//
+// Internal to the runtime library. The stderr sink (PYTORCH_API_USAGE_STDERR)
+// and the JSON-lines file sink (APISTAMP_API_USAGE_LOG), configured once from
+// the environment. Every line is written with a single write(2), so lines
+// from threads and processes appending to one file never interleave.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef APISTAMP_RUNTIME_SINKS_H
+#define APISTAMP_RUNTIME_SINKS_H
+
+#include <atomic>
+#include <map>
+#include <string>
+
+namespace apistamp {
+namespace detail {
+
+/// The sinks named by the environment when they were created. Immutable
+/// after construction except for the "error already reported" flags.
+class EnvSinks {
+public:
+  /// Reads PYTORCH_API_USAGE_STDERR, APISTAMP_API_USAGE_LOG, RANK,
+  /// LOCAL_RANK and APISTAMP_JOB_ID_ENV (and the variables it names), and
+  /// opens the log file. A file that cannot be opened is reported once on
+  /// stderr and disables the file sink.
+  EnvSinks();
+  EnvSinks(const EnvSinks &) = delete;
+  EnvSinks &operator=(const EnvSinks &) = delete;
+
+  /// True if events should go to stderr while no handler is installed.
+  bool stderrEnabled() const { return Stderr; }
+
+  /// Prints "PYTORCH_API_USAGE <Event>" on stderr, as c10 does.
+  void writeStderr(const std::string &Event) const;
+
+  /// Appends one JSON object for \p Event (with \p Metadata, if not null) to
+  /// the log file, if there is one. Errors are reported once on stderr.
+  void writeJson(const std::string &Event,
+                 const std::map<std::string, std::string> *Metadata) const;
+
+private:
+  bool Stderr = false;
+  bool StderrIsPipe = false;
+  int Fd = -1;
+  bool FdIsPipe = false;
+  std::string Path;
+  /// The JSON fields fixed per process: host, exe, rank, job_id.
+  std::string FixedFields;
+  mutable std::atomic<bool> WriteErrorReported{false};
+};
+
+/// Appends \p Text to \p Out as a JSON string literal (quoted, escaped;
+/// invalid UTF-8 becomes U+FFFD).
+void appendJsonString(std::string &Out, const std::string &Text);
+
+/// Writes \p Line to \p Fd with one write(2), retrying on EINTR. If
+/// \p MayBePipe, a closed reader yields EPIPE instead of killing the process
+/// with SIGPIPE. Returns true if every byte was written.
+bool writeLine(int Fd, const std::string &Line, bool MayBePipe);
+
+/// Writes "apistamp: <Message>" on stderr (for the runtime's own errors).
+void reportError(const std::string &Message);
+
+} // namespace detail
+} // namespace apistamp
+
+#endif // APISTAMP_RUNTIME_SINKS_H

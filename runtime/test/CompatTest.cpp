@@ -1,0 +1,42 @@
+//===- CompatTest.cpp - Code in c10's spelling against the runtime alone --===//
+
+#include "apistamp/c10_compat.h"
+
+#include "TestUtil.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace {
+
+int compatApi(int X) {
+  C10_LOG_API_USAGE_ONCE("rt.compat.api");
+  return X;
+}
+
+TEST(C10Compat, CodeWrittenAgainstC10CompilesAndLogs) {
+  static std::vector<std::string> Events;
+  static std::vector<std::string> Contexts;
+  Events.clear();
+  c10::SetAPIUsageLogger(
+      [](const std::string &Event) { Events.push_back(Event); });
+  c10::SetAPIUsageMetadataLogger(
+      [](const std::string &Context,
+         const std::map<std::string, std::string> &) {
+        Contexts.push_back(Context);
+      });
+  EXPECT_EQ(compatApi(1) + compatApi(2), 3);
+  c10::LogAPIUsage("rt.compat.direct");
+  EXPECT_TRUE(c10::detail::LogAPIUsageFakeReturn("rt.compat.fake-return"));
+  c10::LogAPIUsageMetadata("rt.compat.metadata", {{"k", "v"}});
+  apistamp::test::EventCollector::get().install();
+  EXPECT_EQ(Events,
+            (std::vector<std::string>{"rt.compat.api", "rt.compat.direct",
+                                      "rt.compat.fake-return"}));
+  EXPECT_EQ(Contexts, std::vector<std::string>{"rt.compat.metadata"});
+}
+
+} // namespace

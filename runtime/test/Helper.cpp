@@ -1,0 +1,126 @@
+//===- Helper.cpp - A fresh process that runs a script of runtime calls ---===//
+//
+// The runtime's tests start this program when they need a process of its
+// own: no logger installed yet, a chosen environment, a fork. Each argument
+// is one step, run in order:
+//
+//   a, b               call instrumented functions (events "helper.a",
+//                      "helper.b"; "b" has two sites of one name)
+//   log:NAME           apistamp::LogAPIUsage(NAME)
+//   meta:NAME          LogAPIUsageMetadata(NAME, {k: v, quote: "q"})
+//   install            install loggers printing "<pid> <event>" and
+//                      "<pid> meta <context> k=v,..." on stdout
+//   install-throwing   install a logger that throws
+//   flood:N:SIZE:T     T threads each log N events of about SIZE bytes
+//                      ("flood.<pid>.<thread>.<i>.xxxx")
+//   fork               fork; the child runs the remaining steps and exits,
+//                      the parent waits for it and then runs them too
+//
+// Exits 0 after printing "done <pid>", or 3 on a bad step.
+//
+//===----------------------------------------------------------------------===//
+
+#include "apistamp/api_usage.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <stdexcept>
+#include <string>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+#include <vector>
+
+namespace {
+
+void apiA() { C10_LOG_API_USAGE_ONCE("helper.a"); }
+void apiB1() { C10_LOG_API_USAGE_ONCE("helper.b"); }
+void apiB2() { C10_LOG_API_USAGE_ONCE("helper.b"); }
+
+/// Writes \p Line and a newline to stdout with one write(2).
+void printLine(const std::string &Line) {
+  std::string Text = Line + "\n";
+  if (write(STDOUT_FILENO, Text.data(), Text.size()) < 0)
+    std::abort();
+}
+
+std::string pidText() { return std::to_string(static_cast<long>(getpid())); }
+
+void flood(int Count, int Size, int Threads) {
+  std::vector<std::thread> Workers;
+  for (int T = 0; T < Threads; ++T)
+    Workers.emplace_back([=] {
+      for (int I = 0; I < Count; ++I) {
+        std::string Name = "flood." + pidText() + "." + std::to_string(T) +
+                           "." + std::to_string(I) + ".";
+        if (static_cast<int>(Name.size()) < Size)
+          Name.append(static_cast<std::size_t>(Size) - Name.size(), 'x');
+        apistamp::LogAPIUsage(Name);
+      }
+    });
+  for (std::thread &W : Workers)
+    W.join();
+}
+
+bool startsWith(const std::string &S, const std::string &Prefix) {
+  return S.compare(0, Prefix.size(), Prefix) == 0;
+}
+
+int run(const std::vector<std::string> &Steps, std::size_t First) {
+  for (std::size_t I = First; I < Steps.size(); ++I) {
+    const std::string &Step = Steps[I];
+    if (Step == "a") {
+      apiA();
+    } else if (Step == "b") {
+      apiB1();
+      apiB2();
+    } else if (startsWith(Step, "log:")) {
+      apistamp::LogAPIUsage(Step.substr(4));
+    } else if (startsWith(Step, "meta:")) {
+      apistamp::LogAPIUsageMetadata(Step.substr(5),
+                                    {{"k", "v"}, {"quote", "\"q\""}});
+    } else if (Step == "install") {
+      apistamp::SetAPIUsageLogger(
+          [](const std::string &Event) { printLine(pidText() + " " + Event); });
+      apistamp::SetAPIUsageMetadataLogger(
+          [](const std::string &Context,
+             const std::map<std::string, std::string> &Metadata) {
+            std::string Line = pidText() + " meta " + Context + " ";
+            for (const auto &Entry : Metadata)
+              Line += Entry.first + "=" + Entry.second + ",";
+            printLine(Line);
+          });
+    } else if (Step == "install-throwing") {
+      apistamp::SetAPIUsageLogger([](const std::string &Event) {
+        throw std::runtime_error("logger failed on " + Event);
+      });
+    } else if (startsWith(Step, "flood:")) {
+      int Count = 0, Size = 0, Threads = 0;
+      if (std::sscanf(Step.c_str(), "flood:%d:%d:%d", &Count, &Size,
+                      &Threads) != 3)
+        return 3;
+      flood(Count, Size, Threads);
+    } else if (Step == "fork") {
+      pid_t Child = fork();
+      if (Child < 0)
+        return 3;
+      if (Child == 0)
+        _exit(run(Steps, I + 1));
+      int Status = 0;
+      waitpid(Child, &Status, 0);
+      if (!WIFEXITED(Status) || WEXITSTATUS(Status) != 0)
+        return 4;
+    } else {
+      std::fprintf(stderr, "helper: bad step '%s'\n", Step.c_str());
+      return 3;
+    }
+  }
+  printLine("done " + pidText());
+  return 0;
+}
+
+} // namespace
+
+int main(int Argc, char **Argv) {
+  return run(std::vector<std::string>(Argv + 1, Argv + Argc), 0);
+}

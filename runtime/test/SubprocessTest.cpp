@@ -1,0 +1,365 @@
+//===- SubprocessTest.cpp - Runtime tests that need a fresh process -------===//
+//
+// Each test runs apistamp_runtime_helper (see Helper.cpp) with a chosen
+// environment: replay to a late logger, the default (silent) and stderr
+// sinks, the JSON-lines sink (every line parsed back), concurrent processes
+// appending to one file, files that cannot be opened or written, a closed
+// pipe, a handler that throws.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Json.h"
+#include "TestUtil.h"
+
+#include <gtest/gtest.h>
+
+#include <climits>
+#include <cstdlib>
+#include <fcntl.h>
+#include <map>
+#include <regex>
+#include <set>
+#include <string>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <vector>
+
+using apistamp::test::JsonValue;
+using apistamp::test::ProcessOptions;
+using apistamp::test::ProcessResult;
+using apistamp::test::TempDir;
+
+namespace {
+
+ProcessResult runHelper(const std::vector<std::string> &Steps,
+                        const std::map<std::string, std::string> &Env = {}) {
+  ProcessOptions Options;
+  Options.Args.push_back(apistamp::test::helperPath());
+  Options.Args.insert(Options.Args.end(), Steps.begin(), Steps.end());
+  Options.Env = Env;
+  return apistamp::test::runProcess(Options);
+}
+
+/// Checks that \p R exited normally with 0, not hung or killed.
+void expectClean(const ProcessResult &R) {
+  EXPECT_FALSE(R.Hung) << "helper hung (deadlock?)";
+  EXPECT_EQ(R.Signal, 0) << "helper killed by signal " << R.Signal;
+  EXPECT_EQ(R.ExitCode, 0) << "stderr: " << R.Err;
+}
+
+std::string pidOf(const ProcessResult &R) {
+  return std::to_string(static_cast<long>(R.Pid));
+}
+
+/// "<pid> <event>" lines for the helper's own pid, and its final line.
+std::vector<std::string> loggerLines(const ProcessResult &R,
+                                     const std::vector<std::string> &Events) {
+  std::vector<std::string> Lines;
+  for (const std::string &Event : Events)
+    Lines.push_back(pidOf(R) + " " + Event);
+  Lines.push_back("done " + pidOf(R));
+  return Lines;
+}
+
+/// Parses every line of a JSON-lines file; a line that does not parse is a
+/// test failure.
+std::vector<JsonValue> parseJsonLines(const std::string &Text) {
+  std::vector<JsonValue> Values;
+  EXPECT_TRUE(Text.empty() || Text.back() == '\n') << "unterminated last line";
+  for (const std::string &Line : apistamp::test::splitLines(Text)) {
+    JsonValue Value;
+    std::string Error;
+    EXPECT_TRUE(apistamp::test::parseJson(Line, Value, Error))
+        << Error << " in line: " << Line.substr(0, 300);
+    EXPECT_EQ(Value.K, JsonValue::Object) << Line.substr(0, 300);
+    Values.push_back(Value);
+  }
+  return Values;
+}
+
+std::string stringField(const JsonValue &Object, const std::string &Key) {
+  const JsonValue *V = Object.get(Key);
+  if (!V || V->K != JsonValue::String)
+    return "<not a string>";
+  return V->Text;
+}
+
+//===----------------------------------------------------------------------===//
+// Replay and default sinks
+//===----------------------------------------------------------------------===//
+
+TEST(Replay, EventsBeforeTheFirstLoggerAreHandedToIt) {
+  ProcessResult R = runHelper({"a", "log:early", "log:early", "a", "b",
+                               "meta:m1", "install", "a", "log:late", "b"});
+  expectClean(R);
+  std::vector<std::string> Expected =
+      loggerLines(R, {"helper.a", "early", "early", "helper.b",
+                      "meta m1 k=v,quote=\"q\",", "late"});
+  EXPECT_EQ(apistamp::test::splitLines(R.Out), Expected);
+  EXPECT_EQ(R.Err, "") << "silent by default";
+}
+
+TEST(Replay, ThePendingBufferIsBounded) {
+  ProcessResult R = runHelper({"flood:3000:10:1", "install", "log:after"});
+  expectClean(R);
+  std::vector<std::string> Lines = apistamp::test::splitLines(R.Out);
+  ASSERT_EQ(Lines.size(), 1024u + 2u);
+  // The first 1024 are kept, in order.
+  EXPECT_EQ(Lines[0].substr(0, Lines[0].find(".0.0.")),
+            pidOf(R) + " flood." + pidOf(R));
+  EXPECT_NE(Lines[1023].find(".0.1023."), std::string::npos) << Lines[1023];
+  EXPECT_EQ(Lines[1024], pidOf(R) + " after");
+}
+
+TEST(DefaultSink, SilentWithoutAnyVariable) {
+  ProcessResult R = runHelper({"a", "b", "log:x", "meta:y"});
+  expectClean(R);
+  EXPECT_EQ(R.Out, "done " + pidOf(R) + "\n");
+  EXPECT_EQ(R.Err, "");
+}
+
+TEST(DefaultSink, StderrLikeC10UntilALoggerIsInstalled) {
+  ProcessResult R = runHelper({"a", "a", "log:x", "meta:y", "install", "b"},
+                              {{"PYTORCH_API_USAGE_STDERR", "1"}});
+  expectClean(R);
+  EXPECT_EQ(R.Err, "PYTORCH_API_USAGE helper.a\nPYTORCH_API_USAGE x\n");
+  // The logger still gets the pending events.
+  EXPECT_EQ(
+      apistamp::test::splitLines(R.Out),
+      loggerLines(R, {"helper.a", "x", "meta y k=v,quote=\"q\",", "helper.b"}));
+}
+
+TEST(DefaultSink, AnEmptyStderrVariableIsUnset) {
+  // An empty value counts as unset: ProcessOptions needs a non-empty value
+  // to set a variable, so set it through env(1).
+  ProcessOptions Options;
+  Options.Args = {"/usr/bin/env",
+                  "PYTORCH_API_USAGE_STDERR=", apistamp::test::helperPath(),
+                  "a", "log:x"};
+  ProcessResult R = apistamp::test::runProcess(Options);
+  expectClean(R);
+  EXPECT_EQ(R.Err, "");
+}
+
+//===----------------------------------------------------------------------===//
+// JSON lines
+//===----------------------------------------------------------------------===//
+
+TEST(JsonSink, EveryLineParsesWithTheDocumentedKeys) {
+  TempDir Dir;
+  std::string Log = Dir.file("events.jsonl");
+  // Quotes, a backslash, a newline, a tab, a control character, UTF-8 and an
+  // invalid byte in an event name.
+  std::string Weird = "w \"q\" \\ \n\t\x01 \xc3\xa9 \xe2\x82\xac \xff end";
+  ProcessResult R = runHelper({"a", "a", "b", "log:" + Weird, "meta:m",
+                               "install", "a", "fork", "a", "log:after-fork"},
+                              {{"APISTAMP_API_USAGE_LOG", Log},
+                               {"RANK", "5"},
+                               {"LOCAL_RANK", "1"},
+                               {"SLURM_JOB_ID", "job42"},
+                               {"TORCHELASTIC_RUN_ID", "elastic"}});
+  expectClean(R);
+  // The forked child prints "done <its pid>" too.
+  std::string ChildPid;
+  for (const std::string &Line : apistamp::test::splitLines(R.Out))
+    if (Line.compare(0, 5, "done ") == 0 && Line != "done " + pidOf(R))
+      ChildPid = Line.substr(5);
+  ASSERT_NE(ChildPid, "") << R.Out;
+
+  std::vector<JsonValue> Lines = parseJsonLines(apistamp::test::readFile(Log));
+  std::vector<std::string> Events, Pids;
+  char Host[HOST_NAME_MAX + 1] = {};
+  gethostname(Host, sizeof(Host) - 1);
+  char Exe[PATH_MAX];
+  ASSERT_NE(realpath(apistamp::test::helperPath().c_str(), Exe), nullptr);
+  std::regex Iso("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{6}Z");
+  for (const JsonValue &Line : Lines) {
+    std::string Event = stringField(Line, "event");
+    std::vector<std::string> Keys = {"event", "time", "pid",   "host",
+                                     "exe",   "rank", "job_id"};
+    if (Event == "m")
+      Keys.push_back("metadata");
+    EXPECT_EQ(Line.keys(), Keys);
+    EXPECT_TRUE(std::regex_match(stringField(Line, "time"), Iso))
+        << stringField(Line, "time");
+    ASSERT_NE(Line.get("pid"), nullptr);
+    EXPECT_EQ(Line.get("pid")->K, JsonValue::Number);
+    EXPECT_EQ(stringField(Line, "host"), Host);
+    EXPECT_EQ(stringField(Line, "exe"), Exe);
+    ASSERT_NE(Line.get("rank"), nullptr);
+    EXPECT_EQ(Line.get("rank")->K, JsonValue::Number);
+    EXPECT_EQ(Line.get("rank")->Text, "5");
+    EXPECT_EQ(stringField(Line, "job_id"), "job42");
+    Events.push_back(Event);
+    Pids.push_back(Line.get("pid")->Text);
+  }
+  std::string WeirdDecoded =
+      "w \"q\" \\ \n\t\x01 \xc3\xa9 \xe2\x82\xac \xef\xbf\xbd end";
+  // The parent logs its events, then the child (after the fork) logs what it
+  // uses once more with its own pid, then the parent logs "after-fork".
+  EXPECT_EQ(Events,
+            (std::vector<std::string>{"helper.a", "helper.b", WeirdDecoded, "m",
+                                      "helper.a", "after-fork", "after-fork"}));
+  EXPECT_EQ(Pids,
+            (std::vector<std::string>{pidOf(R), pidOf(R), pidOf(R), pidOf(R),
+                                      ChildPid, ChildPid, pidOf(R)}));
+  ASSERT_EQ(Lines.size(), 7u);
+  const JsonValue *Metadata = Lines[3].get("metadata");
+  ASSERT_NE(Metadata, nullptr);
+  EXPECT_EQ(Metadata->keys(), (std::vector<std::string>{"k", "quote"}));
+  EXPECT_EQ(stringField(*Metadata, "quote"), "\"q\"");
+}
+
+/// The (rank, job_id) JSON values a helper writes with \p Env.
+std::pair<std::string, std::string>
+rankAndJob(const std::map<std::string, std::string> &Env) {
+  TempDir Dir;
+  std::map<std::string, std::string> WithLog = Env;
+  WithLog["APISTAMP_API_USAGE_LOG"] = Dir.file("e.jsonl");
+  ProcessResult R = runHelper({"a"}, WithLog);
+  expectClean(R);
+  std::vector<JsonValue> Lines =
+      parseJsonLines(apistamp::test::readFile(Dir.file("e.jsonl")));
+  if (Lines.size() != 1)
+    return {"<" + std::to_string(Lines.size()) + " lines>", ""};
+  auto Show = [](const JsonValue *V) -> std::string {
+    if (!V)
+      return "<missing>";
+    if (V->K == JsonValue::Null)
+      return "null";
+    if (V->K == JsonValue::String)
+      return "\"" + V->Text + "\"";
+    return V->Text;
+  };
+  return {Show(Lines[0].get("rank")), Show(Lines[0].get("job_id"))};
+}
+
+TEST(JsonSink, RankAndJobIdFallBackAsDocumented) {
+  typedef std::pair<std::string, std::string> P;
+  EXPECT_EQ(rankAndJob({}), P("null", "null"));
+  EXPECT_EQ(rankAndJob({{"LOCAL_RANK", "3"}}), P("3", "null"));
+  EXPECT_EQ(rankAndJob({{"RANK", "12"}, {"LOCAL_RANK", "3"}}), P("12", "null"));
+  EXPECT_EQ(rankAndJob({{"RANK", "worker-7"}}), P("\"worker-7\"", "null"));
+  EXPECT_EQ(rankAndJob({{"TORCHELASTIC_RUN_ID", "te1"}}), P("null", "\"te1\""));
+  EXPECT_EQ(rankAndJob({{"SLURM_JOB_ID", "s1"}, {"TORCHELASTIC_RUN_ID", "te"}}),
+            P("null", "\"s1\""));
+  // APISTAMP_JOB_ID_ENV replaces the default list; the first set one wins.
+  EXPECT_EQ(rankAndJob({{"APISTAMP_JOB_ID_ENV", "MY_JOB, OTHER_JOB"},
+                        {"OTHER_JOB", "o2"},
+                        {"SLURM_JOB_ID", "s1"}}),
+            P("null", "\"o2\""));
+  EXPECT_EQ(rankAndJob({{"APISTAMP_JOB_ID_ENV", "MY_JOB,OTHER_JOB"},
+                        {"MY_JOB", "m1"},
+                        {"OTHER_JOB", "o2"}}),
+            P("null", "\"m1\""));
+}
+
+TEST(JsonSink, ConcurrentProcessesNeverInterleaveLines) {
+  TempDir Dir;
+  std::string Log = Dir.file("shared.jsonl");
+  const int Processes = 6, Threads = 3, PerThread = 150, Size = 5000;
+  std::vector<apistamp::test::RunningProcess> Running;
+  for (int P = 0; P < Processes; ++P) {
+    ProcessOptions Options;
+    Options.Args = {apistamp::test::helperPath(),
+                    "flood:" + std::to_string(PerThread) + ":" +
+                        std::to_string(Size) + ":" + std::to_string(Threads)};
+    Options.Env = {{"APISTAMP_API_USAGE_LOG", Log}};
+    Running.push_back(apistamp::test::startProcess(Options));
+  }
+  for (const auto &P : Running)
+    expectClean(apistamp::test::waitProcess(P));
+
+  std::vector<JsonValue> Lines = parseJsonLines(apistamp::test::readFile(Log));
+  EXPECT_EQ(Lines.size(),
+            static_cast<std::size_t>(Processes * Threads * PerThread));
+  // Every event is there once, whole; each thread's events are in order.
+  std::set<std::string> Seen;
+  std::map<std::string, int> NextIndex;
+  for (const JsonValue &Line : Lines) {
+    std::string Event = stringField(Line, "event");
+    EXPECT_EQ(Event.size(), static_cast<std::size_t>(Size));
+    EXPECT_TRUE(Seen.insert(Event).second) << "duplicate line";
+    // flood.<pid>.<thread>.<index>.xxx
+    std::size_t Third = Event.find('.', Event.find('.', 6) + 1);
+    std::size_t Fourth = Event.find('.', Third + 1);
+    std::string Stream = Event.substr(0, Third);
+    int Index = std::atoi(Event.substr(Third + 1, Fourth - Third - 1).c_str());
+    EXPECT_EQ(Index, NextIndex[Stream]++) << Stream;
+    EXPECT_EQ(Event.substr(6, Event.find('.', 6) - 6), Line.get("pid")->Text);
+  }
+  EXPECT_EQ(NextIndex.size(), static_cast<std::size_t>(Processes * Threads));
+}
+
+//===----------------------------------------------------------------------===//
+// Failures that must not hurt the host program
+//===----------------------------------------------------------------------===//
+
+TEST(Failures, AnUnwritableLogFileIsReportedOnceAndIgnored) {
+  ProcessResult R = runHelper({"a", "install", "log:x", "b", "meta:m"},
+                              {{"APISTAMP_API_USAGE_LOG", "/dev/full"}});
+  expectClean(R);
+  EXPECT_EQ(
+      apistamp::test::splitLines(R.Out),
+      loggerLines(R, {"helper.a", "x", "helper.b", "meta m k=v,quote=\"q\","}));
+  EXPECT_EQ(apistamp::test::countOccurrences(R.Err, "apistamp: "), 1u) << R.Err;
+  EXPECT_NE(R.Err.find("cannot write API usage log '/dev/full'"),
+            std::string::npos)
+      << R.Err;
+}
+
+TEST(Failures, ALogFileThatCannotBeOpenedIsReportedOnceAndIgnored) {
+  TempDir Dir;
+  for (const std::string &Path :
+       {Dir.file("missing/dir/events.jsonl"), Dir.path()}) {
+    ProcessResult R = runHelper({"a", "log:x", "install", "b"},
+                                {{"APISTAMP_API_USAGE_LOG", Path}});
+    expectClean(R);
+    EXPECT_EQ(apistamp::test::splitLines(R.Out),
+              loggerLines(R, {"helper.a", "x", "helper.b"}));
+    EXPECT_EQ(apistamp::test::countOccurrences(R.Err, "apistamp: "), 1u)
+        << R.Err;
+    EXPECT_NE(R.Err.find("cannot open API usage log"), std::string::npos)
+        << R.Err;
+  }
+}
+
+TEST(Failures, AFifoWithoutReaderNeitherHangsNorKills) {
+  TempDir Dir;
+  std::string Fifo = Dir.file("fifo");
+  ASSERT_EQ(mkfifo(Fifo.c_str(), 0600), 0);
+  ProcessResult R =
+      runHelper({"a", "install", "b"}, {{"APISTAMP_API_USAGE_LOG", Fifo}});
+  expectClean(R);
+  EXPECT_EQ(apistamp::test::splitLines(R.Out),
+            loggerLines(R, {"helper.a", "helper.b"}));
+}
+
+TEST(Failures, AClosedPipeDoesNotKillWithSigpipe) {
+  // stderr is a pipe nobody reads; the stderr sink and the JSON sink (on
+  // /dev/stderr) both write to it.
+  int Pipe[2];
+  ASSERT_EQ(pipe(Pipe), 0);
+  close(Pipe[0]);
+  ProcessOptions Options;
+  Options.Args = {apistamp::test::helperPath(), "a", "log:x", "install", "b"};
+  Options.Env = {{"PYTORCH_API_USAGE_STDERR", "1"},
+                 {"APISTAMP_API_USAGE_LOG", "/dev/stderr"}};
+  Options.StderrFd = Pipe[1];
+  ProcessResult R = apistamp::test::runProcess(Options);
+  close(Pipe[1]);
+  expectClean(R);
+  EXPECT_EQ(apistamp::test::splitLines(R.Out),
+            loggerLines(R, {"helper.a", "x", "helper.b"}));
+}
+
+TEST(Failures, AThrowingLoggerIsReportedOnceAndIgnored) {
+  ProcessResult R = runHelper({"a", "install-throwing", "log:x", "b"});
+  expectClean(R);
+  EXPECT_EQ(R.Out, "done " + pidOf(R) + "\n");
+  EXPECT_EQ(apistamp::test::countOccurrences(R.Err, "apistamp: "), 1u) << R.Err;
+  EXPECT_NE(R.Err.find("logger failed on helper.a"), std::string::npos)
+      << R.Err;
+}
+
+} // namespace
