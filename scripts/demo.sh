@@ -42,3 +42,9 @@ cmake --build build
 
 step "Running it: each API logs its event once"
 ./build/imagelib_demo
+
+step "Running it again with the JSON-lines sink: APISTAMP_API_USAGE_LOG=build/api-usage.jsonl"
+rm -f build/api-usage.jsonl
+APISTAMP_API_USAGE_LOG="$work/build/api-usage.jsonl" ./build/imagelib_demo > /dev/null
+[[ -s build/api-usage.jsonl ]] || { echo "no events in build/api-usage.jsonl"; exit 1; }
+cat build/api-usage.jsonl

@@ -5,7 +5,11 @@ set -euo pipefail
 
 # libgmock-dev: the unit tests include gmock/gmock.h, which libgtest-dev lacks.
 packages=(clang-19 libclang-19-dev llvm-19-dev llvm-19-tools libyaml-cpp-dev
-          libgtest-dev libgmock-dev cmake ninja-build python3 g++ git)
+          libgtest-dev libgmock-dev googletest cmake ninja-build python3 g++ git
+          libtorch-dev libbenchmark-dev pkgconf)
+# libtorch-dev: the runtime's test against the real c10 and the c10 variant of
+# its benchmark; libbenchmark-dev: runtime/bench; pkgconf: the runtime's
+# installed-package check (apistamp.pc).
 
 missing=()
 for p in "${packages[@]}"; do

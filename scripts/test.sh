@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # README command 2: install dependencies, build apistamp and run every test
-# (GoogleTest unit tests, lit tests), ending with a one-line summary.
+# (GoogleTest unit tests, lit tests, the runtime's tests), ending with a
+# one-line summary.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -17,5 +18,34 @@ echo "== unit tests"
 echo "== lit tests"
 python3 /usr/lib/llvm-19/build/utils/lit/lit.py -sv "$build/test/lit" \
   --xunit-xml-output "$results/lit.xml" || status=1
+# The runtime (runtime/): its gtest suites, the same under ThreadSanitizer and
+# AddressSanitizer+UBSan (runtime-only builds in $build-tsan, $build-asan), the
+# test against the real c10, and its checks (headers, installed package).
+echo "== runtime tests"
+runtime/test/run-gtest.sh runtime "$results" "$build/bin/apistampRuntimeTests" || status=1
+echo "== runtime tests against the real c10 (libtorch-dev)"
+runtime/test/run-gtest.sh runtime-c10 "$results" "$build/bin/apistampC10Tests" || status=1
+echo "== runtime checks (headers: g++/clang++, C++11-20, -fno-exceptions -fno-rtti; installed package)"
+ctest --test-dir "$build/runtime" -L runtime-check -j2 --output-on-failure \
+  --output-junit "$(cd "$results" && pwd)/runtime-checks.xml" > "$results/runtime-checks.log" 2>&1 \
+  || { status=1; cat "$results/runtime-checks.log"; }
+grep -E "tests passed" "$results/runtime-checks.log" || true
+for sanitizer in thread address; do
+  sanitized="$build-${sanitizer:0:1}san"
+  echo "== runtime tests under -fsanitize=$sanitizer ($sanitized)"
+  program="$sanitized/bin/apistampRuntimeTests"
+  cmake -S runtime -B "$sanitized" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DAPISTAMP_SANITIZER=$sanitizer > /dev/null && cmake --build "$sanitized" -j2 \
+    || { status=1; program="$program (build failed)"; }
+  TSAN_OPTIONS=second_deadlock_stack=1 ASAN_OPTIONS=detect_leaks=1 \
+    UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+    runtime/test/run-gtest.sh "runtime-${sanitizer:0:1}san" "$results" "$program" || status=1
+done
+# The real project: instrument googletest, rebuild it with its samples and
+# tests against the runtime, run them, read the events (a few minutes).
+echo "== googletest round trip (test/realworld)"
+python3 test/realworld/googletest_roundtrip.py --apistamp "$build/bin/apistamp" \
+  --runtime-include runtime/include --runtime-lib "$build/runtime/libapistamp_runtime.a" \
+  --work "$build/realworld/googletest" --junit "$results/googletest-roundtrip.xml" || status=1
 python3 scripts/summarize-tests.py "$results"/*.xml || status=1
 exit $status
