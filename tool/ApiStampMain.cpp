@@ -29,9 +29,13 @@ cl::SubCommand
                    "Explain rule by rule why the definition at <source>:<line> "
                    "(or --name) is or is not instrumented");
 
+cl::SubCommand CatalogCommand(
+    "catalog", "List every event the rules select, one per definition, with "
+               "its rule, file, line, kind and status");
+
 #define APISTAMP_ALL_COMMANDS                                                  \
   cl::sub(CheckCommand), cl::sub(FixCommand), cl::sub(DiffCommand),            \
-      cl::sub(ExplainCommand)
+      cl::sub(ExplainCommand), cl::sub(CatalogCommand)
 
 cl::opt<std::string>
     RulesFile("rules",
@@ -61,6 +65,16 @@ cl::opt<bool> Verbose("verbose",
 cl::opt<std::string> ExplainName(
     "name", cl::desc("The qualified name of the definition to explain"),
     cl::value_desc("a::b::f"), cl::cat(Category), cl::sub(ExplainCommand));
+cl::opt<apistamp::CatalogFormat>
+    Format("format", cl::desc("Catalog format"),
+           cl::values(clEnumValN(apistamp::CatalogFormat::Text, "text",
+                                 "aligned columns (default)"),
+                      clEnumValN(apistamp::CatalogFormat::Csv, "csv",
+                                 "comma-separated, with a header line"),
+                      clEnumValN(apistamp::CatalogFormat::Json, "json",
+                                 "a JSON array of objects")),
+           cl::init(apistamp::CatalogFormat::Text), cl::cat(Category),
+           cl::sub(CatalogCommand));
 cl::list<std::string> Sources(cl::Positional, cl::desc("<source>..."),
                               cl::cat(Category), APISTAMP_ALL_COMMANDS);
 
@@ -102,9 +116,11 @@ int main(int argc, const char **argv) {
     Opts.RunMode = apistamp::Mode::Diff;
   } else if (ExplainCommand) {
     Opts.RunMode = apistamp::Mode::Explain;
+  } else if (CatalogCommand) {
+    Opts.RunMode = apistamp::Mode::Catalog;
   } else {
-    errs() << "apistamp: error: expected a command: check, fix, diff or "
-              "explain (see apistamp --help)\n";
+    errs() << "apistamp: error: expected a command: check, fix, diff, "
+              "explain or catalog (see apistamp --help)\n";
     return apistamp::ExitBadUsage;
   }
   Opts.RulesFile = RulesFile;
@@ -114,6 +130,7 @@ int main(int argc, const char **argv) {
   Opts.Verbose = Verbose;
   Opts.Sources.assign(Sources.begin(), Sources.end());
   Opts.ExplainName = ExplainName;
+  Opts.Format = Format;
   if (ExplainCommand && ExplainName.empty()) {
     // "<source>:<line>": the definition spanning that line.
     StringRef Source, Line;

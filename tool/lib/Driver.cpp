@@ -478,6 +478,13 @@ int run(const Options &Opts, raw_ostream &Out, raw_ostream &Err) {
 
   std::vector<Site> Sites = mergeSites(Jobs);
   SiteCounts Counts = countSites(Sites);
+  if (Opts.RunMode == Mode::Catalog) {
+    printCatalog(Out, Sites, Display,
+                 Opts.Format == CatalogFormat::Json  ? "json"
+                 : Opts.Format == CatalogFormat::Csv ? "csv"
+                                                     : "text");
+    return Failed ? ExitParseFailed : ExitClean;
+  }
   if (Opts.RunMode == Mode::Check) {
     unsigned Problems = printFindings(Out, Sites, mergeSuppressions(Jobs),
                                       Display, Opts.Verbose);

@@ -3,6 +3,9 @@
 #include "Report.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
 #include <tuple>
 #include <vector>
 
@@ -94,6 +97,67 @@ unsigned printFindings(raw_ostream &OS, ArrayRef<Site> Sites,
     Problems += F.Problem;
   }
   return Problems;
+}
+
+StringRef statusName(SiteStatus Status) {
+  switch (Status) {
+  case SiteStatus::Present:
+    return "present";
+  case SiteStatus::Missing:
+    return "missing";
+  case SiteStatus::Wrong:
+    return "wrong";
+  case SiteStatus::Duplicate:
+    return "duplicate";
+  case SiteStatus::Skipped:
+    return "skipped";
+  case SiteStatus::Suppressed:
+    return "suppressed";
+  }
+  llvm_unreachable("unknown SiteStatus");
+}
+
+static std::string csvField(StringRef Field) {
+  if (Field.find_first_of(",\"\n\r") == StringRef::npos)
+    return Field.str();
+  std::string Quoted = "\"";
+  for (char C : Field)
+    Quoted += C == '"' ? std::string("\"\"") : std::string(1, C);
+  return Quoted + "\"";
+}
+
+void printCatalog(raw_ostream &OS, ArrayRef<Site> Sites,
+                  const PathDisplay &Display, StringRef Format) {
+  if (Format == "json") {
+    json::Array Entries;
+    for (const Site &S : Sites)
+      Entries.push_back(json::Object{{"event", S.Event},
+                                     {"rule", S.RuleId},
+                                     {"file", Display(S.File)},
+                                     {"line", S.Line},
+                                     {"kind", kindName(S.Kind)},
+                                     {"status", statusName(S.Status)},
+                                     {"name", S.QualifiedName}});
+    OS << formatv("{0:2}", json::Value(std::move(Entries))) << "\n";
+    return;
+  }
+  if (Format == "csv") {
+    OS << "event,rule,file,line,kind,status,name\n";
+    for (const Site &S : Sites)
+      OS << csvField(S.Event) << "," << csvField(S.RuleId) << ","
+         << csvField(Display(S.File)) << "," << S.Line << ","
+         << kindName(S.Kind) << "," << statusName(S.Status) << ","
+         << csvField(S.QualifiedName) << "\n";
+    return;
+  }
+  size_t Width = 5;
+  for (const Site &S : Sites)
+    Width = std::max(Width, S.Event.size());
+  for (const Site &S : Sites)
+    OS << left_justify(S.Event, Width) << "  "
+       << left_justify(statusName(S.Status), 10) << "  "
+       << left_justify(kindName(S.Kind), 11) << "  " << Display(S.File) << ":"
+       << S.Line << "  [" << S.RuleId << "]\n";
 }
 
 SiteCounts countSites(ArrayRef<Site> Sites) {

@@ -20,6 +20,14 @@ unsigned printFindings(llvm::raw_ostream &OS, llvm::ArrayRef<Site> Sites,
                        llvm::ArrayRef<Suppression> Suppressions,
                        const PathDisplay &Display, bool Verbose);
 
+/// Spelling of a status in reports and catalogs.
+llvm::StringRef statusName(SiteStatus Status);
+
+/// Prints the catalog of every selected definition (event, rule, file, line,
+/// kind, status) as aligned text, CSV or JSON (an array of objects).
+void printCatalog(llvm::raw_ostream &OS, llvm::ArrayRef<Site> Sites,
+                  const PathDisplay &Display, llvm::StringRef Format);
+
 /// Counts of sites per status.
 struct SiteCounts {
   unsigned Selected = 0, Present = 0, Missing = 0, Wrong = 0, Duplicate = 0,

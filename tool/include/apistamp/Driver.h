@@ -17,7 +17,10 @@
 namespace apistamp {
 
 /// What the user asked for.
-enum class Mode { Check, Fix, Diff, Explain };
+enum class Mode { Check, Fix, Diff, Explain, Catalog };
+
+/// Output format of `catalog`.
+enum class CatalogFormat { Text, Csv, Json };
 
 /// Documented exit codes.
 enum ExitCode : int {
@@ -39,6 +42,7 @@ struct Options {
   /// or ExplainName names the definition.
   unsigned ExplainLine = 0;
   std::string ExplainName;
+  CatalogFormat Format = CatalogFormat::Text;
   std::vector<std::string> Sources;
   /// Compiler arguments after "--"; set when "--" was given.
   std::optional<std::vector<std::string>> CompilerArgs;
