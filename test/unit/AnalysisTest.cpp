@@ -24,8 +24,20 @@ TUResult analyse(llvm::StringRef RulesYaml, llvm::StringRef Code,
   Rules.Root = "/apistamp-test";
   TUResult Result;
   auto Factory = makeAnalysisActionFactory(Rules, Result);
-  clang::tooling::runToolOnCodeWithArgs(
-      Factory->create(), (Prelude + Code).str(), {"-std=c++20"}, File);
+  // In memory, with diagnostics ignored: some tests parse broken code.
+  llvm::IntrusiveRefCntPtr<llvm::vfs::InMemoryFileSystem> FS(
+      new llvm::vfs::InMemoryFileSystem);
+  FS->addFile(File, 0,
+              llvm::MemoryBuffer::getMemBufferCopy((Prelude + Code).str()));
+  llvm::IntrusiveRefCntPtr<clang::FileManager> Files(
+      new clang::FileManager(clang::FileSystemOptions(), FS));
+  clang::tooling::ToolInvocation Invocation(
+      {"clang-tool", "-fsyntax-only", "-std=c++20", File.str()},
+      Factory->create(), Files.get(),
+      std::make_shared<clang::PCHContainerOperations>());
+  clang::IgnoringDiagConsumer IgnoreDiagnostics;
+  Invocation.setDiagnosticConsumer(&IgnoreDiagnostics);
+  Invocation.run();
   return Result;
 }
 
