@@ -11,6 +11,7 @@
 #include "clang/Tooling/ArgumentsAdjusters.h"
 #include "clang/Tooling/CompilationDatabase.h"
 #include "clang/Tooling/Tooling.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
@@ -361,6 +362,31 @@ unsigned writeChanges(ArrayRef<FileChange> Changes, const PathDisplay &Display,
   return Written;
 }
 
+/// In a whole-project run, a rule that selected nothing in any TU is dead
+/// policy: one warning per such rule, at its line in the rules file. Must run
+/// before the sites are merged (moved) out of the jobs.
+std::vector<std::string> unusedRuleWarnings(const Plan &P,
+                                            const PathDisplay &Display) {
+  DenseMap<const RuleSet *, StringSet<>> Used;
+  for (const Job &J : P.Jobs)
+    for (const Site &S : J.Result.Sites)
+      Used[J.Rules].insert(S.RuleId);
+  std::vector<const RuleSet *> Sets;
+  for (const auto &Entry : P.RuleSets)
+    Sets.push_back(Entry.second.get());
+  llvm::sort(Sets, [](const RuleSet *L, const RuleSet *R) {
+    return L->Path < R->Path;
+  });
+  std::vector<std::string> Warnings;
+  for (const RuleSet *Rules : Sets)
+    for (const Rule &R : Rules->Rules)
+      if (!Used[Rules].count(R.Id))
+        Warnings.push_back(Display(Rules->Path) + ":" + std::to_string(R.Line) +
+                           ":5: warning: rule '" + R.Id +
+                           "' selected nothing in this project");
+  return Warnings;
+}
+
 /// Prints what `explain` found: per definition, every rule's verdict and
 /// the outcome. With a line, only the innermost definition spanning it.
 int printExplanations(raw_ostream &Out, raw_ostream &Err,
@@ -476,6 +502,9 @@ int run(const Options &Opts, raw_ostream &Out, raw_ostream &Err) {
   if (Opts.RunMode == Mode::Explain)
     return printExplanations(Out, Err, Jobs, *Target, Display, Failed);
 
+  std::vector<std::string> UnusedRules;
+  if (Opts.RunMode == Mode::Check && Opts.Sources.empty() && !Failed)
+    UnusedRules = unusedRuleWarnings(**Planned, Display);
   std::vector<Site> Sites = mergeSites(Jobs);
   SiteCounts Counts = countSites(Sites);
   if (Opts.RunMode == Mode::Catalog) {
@@ -488,6 +517,9 @@ int run(const Options &Opts, raw_ostream &Out, raw_ostream &Err) {
   if (Opts.RunMode == Mode::Check) {
     unsigned Problems = printFindings(Out, Sites, mergeSuppressions(Jobs),
                                       Display, Opts.Verbose);
+    for (const std::string &Warning : UnusedRules)
+      Out << Warning << "\n";
+    Problems += UnusedRules.size();
     Out << "apistamp: " << Jobs.size() << " TUs, " << Counts.Selected
         << " definitions selected: " << Counts.Present << " instrumented, "
         << Counts.Missing << " missing, " << Counts.Wrong << " wrong, "
