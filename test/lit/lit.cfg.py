@@ -17,6 +17,7 @@ config.substitutions.append(("%exit-code", "python3 " + os.path.join(config.test
 config.substitutions.append(("%split-file", "split-file --leading-lines"))
 config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
 config.substitutions.append(("%cmake", config.cmake_command))
+config.substitutions.append(("%clang_resource_dir", config.clang_resource_dir))
 config.substitutions.append(("%build_dir", config.apistamp_build_dir))
 config.substitutions.append(("%source_dir", config.apistamp_source_dir))
 # Compiler arguments for sources that use no system headers.

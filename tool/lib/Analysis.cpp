@@ -505,7 +505,6 @@ public:
 
   std::unique_ptr<ASTConsumer>
   CreateASTConsumer(CompilerInstance &CI, llvm::StringRef File) override {
-    Result.MainFile = File.str();
     // "N errors generated." would go straight to stderr; diagnostics are
     // collected by the caller instead.
     CI.setVerboseOutputStream(llvm::nulls());

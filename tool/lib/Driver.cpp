@@ -7,6 +7,7 @@
 #include "apistamp/Rules.h"
 #include "apistamp/UnifiedDiff.h"
 #include "clang/Basic/DiagnosticOptions.h"
+#include "clang/Driver/Types.h"
 #include "clang/Frontend/TextDiagnosticPrinter.h"
 #include "clang/Tooling/ArgumentsAdjusters.h"
 #include "clang/Tooling/CompilationDatabase.h"
@@ -39,16 +40,21 @@ struct Job {
   TUResult Result;
 };
 
+/// The driver's idea of a file's language, from its extension.
+driver::types::ID languageOf(StringRef Path) {
+  return driver::types::lookupTypeForExtension(
+      sys::path::extension(Path).drop_front());
+}
+
+/// A C++ source file: not a header, not Objective-C++, CUDA or HIP.
 bool isCppSource(StringRef Path) {
-  StringRef Ext = sys::path::extension(Path);
-  return Ext == ".cpp" || Ext == ".cc" || Ext == ".cxx" || Ext == ".c++" ||
-         Ext == ".C" || Ext == ".cp";
+  return languageOf(Path) == driver::types::TY_CXX;
 }
 
 bool isHeader(StringRef Path) {
-  StringRef Ext = sys::path::extension(Path);
-  return Ext == ".h" || Ext == ".hh" || Ext == ".hpp" || Ext == ".hxx" ||
-         Ext == ".h++" || Ext == ".inl";
+  driver::types::ID Type = languageOf(Path);
+  return Type != driver::types::TY_INVALID &&
+         driver::types::onlyPrecompileType(Type);
 }
 
 /// Clang's builtin headers: the resource directory of the Clang we link.
@@ -88,7 +94,6 @@ ArgumentsAdjuster analysisAdjuster() {
 void analyse(const CompilationDatabase &DB, Job &J,
              const ExplainTarget *Target) {
   TUResult &Result = J.Result;
-  Result.MainFile = J.Source;
   std::vector<CompileCommand> Commands = DB.getCompileCommands(J.Source);
   if (Commands.empty()) {
     Result.ParseFailed = true;

@@ -104,7 +104,6 @@ struct Explanation {
 
 /// What analysing one translation unit produced.
 struct TUResult {
-  std::string MainFile;
   /// The compiler reported errors: nothing from this TU may be applied.
   bool ParseFailed = false;
   /// Compiler diagnostics, rendered as clang prints them.
