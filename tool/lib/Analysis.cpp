@@ -3,6 +3,7 @@
 #include "apistamp/Analysis.h"
 #include "DeclFacts.h"
 #include "Insertion.h"
+#include "apistamp/Paths.h"
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -22,16 +23,6 @@
 using namespace clang;
 
 namespace apistamp {
-
-std::string canonicalPath(llvm::StringRef Path) {
-  llvm::SmallString<256> Real;
-  if (!llvm::sys::fs::real_path(Path, Real))
-    return std::string(Real);
-  llvm::SmallString<256> Absolute(Path);
-  llvm::sys::fs::make_absolute(Absolute);
-  llvm::sys::path::remove_dots(Absolute, /*remove_dot_dot=*/true);
-  return std::string(Absolute);
-}
 
 namespace {
 

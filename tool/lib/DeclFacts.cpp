@@ -78,6 +78,26 @@ static void collectBases(const CXXRecordDecl *RD,
   }
 }
 
+/// Qualified names of every direct and indirect base of \p RD.
+static std::vector<std::string> basesOf(const CXXRecordDecl &RD) {
+  std::vector<std::string> Bases;
+  llvm::SmallPtrSet<const Decl *, 8> Seen;
+  collectBases(&RD, Seen, Bases);
+  return Bases;
+}
+
+/// Facts with the namespaces and classes enclosing \p DC (\p DC included),
+/// or nullopt inside a function (a local class).
+static std::optional<DeclFacts> factsInScope(const DeclContext *DC) {
+  std::deque<std::string> Namespaces, Classes;
+  if (!enclosingScopes(DC, Namespaces, Classes))
+    return std::nullopt;
+  DeclFacts Facts;
+  Facts.Namespaces.assign(Namespaces.begin(), Namespaces.end());
+  Facts.Classes.assign(Classes.begin(), Classes.end());
+  return Facts;
+}
+
 static bool isPublic(AccessSpecifier Access) {
   return Access == AS_public || Access == AS_none;
 }
@@ -114,19 +134,14 @@ std::optional<DeclFacts> classWithoutConstructorBody(const CXXRecordDecl &RD) {
   for (const CXXConstructorDecl *Ctor : RD.ctors())
     if (!Ctor->isImplicit() && !Ctor->isDefaulted() && !Ctor->isDeleted())
       return std::nullopt; // Written somewhere, maybe in another file.
-  DeclFacts Facts;
-  Facts.Kind = DeclKind::Constructor;
-  std::deque<std::string> Namespaces, Classes;
-  if (!enclosingScopes(RD.getDeclContext(), Namespaces, Classes))
+  std::optional<DeclFacts> Facts = factsInScope(&RD);
+  if (!Facts)
     return std::nullopt;
-  Facts.Namespaces.assign(Namespaces.begin(), Namespaces.end());
-  Facts.Classes.assign(Classes.begin(), Classes.end());
-  Facts.Name = componentName(RD);
-  Facts.Classes.push_back(Facts.Name);
-  llvm::SmallPtrSet<const Decl *, 8> Seen;
-  collectBases(&RD, Seen, Facts.Bases);
-  Facts.ExternalLinkage = RD.isExternallyVisible();
-  Facts.Public = isPublicScope(&RD);
+  Facts->Kind = DeclKind::Constructor;
+  Facts->Name = componentName(RD);
+  Facts->Bases = basesOf(RD);
+  Facts->ExternalLinkage = RD.isExternallyVisible();
+  Facts->Public = isPublicScope(&RD);
   return Facts;
 }
 
@@ -140,25 +155,20 @@ std::optional<DeclFacts> extractFacts(const FunctionDecl &FD) {
   if (Method && Method->getParent()->isLambda())
     return std::nullopt;
 
-  DeclFacts Facts;
-  std::deque<std::string> Namespaces, Classes;
-  if (!enclosingScopes(FD.getDeclContext(), Namespaces, Classes))
+  std::optional<DeclFacts> Facts = factsInScope(FD.getDeclContext());
+  if (!Facts)
     return std::nullopt; // Local class member.
-  Facts.Namespaces.assign(Namespaces.begin(), Namespaces.end());
-  Facts.Classes.assign(Classes.begin(), Classes.end());
   if (isa<CXXConstructorDecl>(FD)) {
-    Facts.Kind = DeclKind::Constructor;
-    Facts.Name = componentName(*Method->getParent());
+    Facts->Kind = DeclKind::Constructor;
+    Facts->Name = componentName(*Method->getParent());
   } else {
-    Facts.Kind = Method ? DeclKind::Method : DeclKind::Function;
-    Facts.Name = FD.getNameAsString();
+    Facts->Kind = Method ? DeclKind::Method : DeclKind::Function;
+    Facts->Name = FD.getNameAsString();
   }
-  if (Method) {
-    llvm::SmallPtrSet<const Decl *, 8> Seen;
-    collectBases(Method->getParent(), Seen, Facts.Bases);
-  }
-  Facts.ExternalLinkage = FD.isExternallyVisible();
-  Facts.Public = isEffectivelyPublic(FD);
+  if (Method)
+    Facts->Bases = basesOf(*Method->getParent());
+  Facts->ExternalLinkage = FD.isExternallyVisible();
+  Facts->Public = isEffectivelyPublic(FD);
   return Facts;
 }
 

@@ -4,6 +4,7 @@
 #include "Report.h"
 #include "apistamp/Analysis.h"
 #include "apistamp/FileEdits.h"
+#include "apistamp/Paths.h"
 #include "apistamp/Rules.h"
 #include "apistamp/UnifiedDiff.h"
 #include "clang/Basic/DiagnosticOptions.h"

@@ -6,8 +6,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "apistamp/Rules.h"
-#include "apistamp/Analysis.h"
+#include "apistamp/Paths.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"

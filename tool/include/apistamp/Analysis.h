@@ -124,10 +124,6 @@ std::unique_ptr<clang::tooling::FrontendActionFactory>
 makeAnalysisActionFactory(const RuleSet &Rules, TUResult &Result,
                           const ExplainTarget *Target = nullptr);
 
-/// The canonical spelling of a path: absolute, with symlinks and ".."
-/// resolved when the file exists.
-std::string canonicalPath(llvm::StringRef Path);
-
 } // namespace apistamp
 
 #endif // APISTAMP_ANALYSIS_H

@@ -1,0 +1,20 @@
+//===- Paths.cpp - Canonical file paths -----------------------------------===//
+
+#include "apistamp/Paths.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
+namespace apistamp {
+
+std::string canonicalPath(llvm::StringRef Path) {
+  llvm::SmallString<256> Real;
+  if (!llvm::sys::fs::real_path(Path, Real))
+    return std::string(Real);
+  llvm::SmallString<256> Absolute(Path);
+  llvm::sys::fs::make_absolute(Absolute);
+  llvm::sys::path::remove_dots(Absolute, /*remove_dot_dot=*/true);
+  return std::string(Absolute);
+}
+
+} // namespace apistamp
