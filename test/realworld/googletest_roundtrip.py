@@ -17,10 +17,10 @@ import os
 import pathlib
 import re
 import shutil
-import subprocess
 import sys
 import time
-import xml.etree.ElementTree as ET
+
+from realworld import Steps, sh
 
 RULES = """version: 1
 include: <apistamp/api_usage.h>
@@ -39,53 +39,6 @@ rules:
     namespace: "testing"
     files: *api
 """
-
-
-class Steps:
-    """Runs named steps, records them as JUnit test cases."""
-
-    def __init__(self):
-        self.cases = []
-        self.failed = False
-
-    def run(self, name, function):
-        start = time.monotonic()
-        if self.failed:
-            self.cases.append((name, 0.0, "skipped", "an earlier step failed"))
-            print("SKIP %s" % name, flush=True)
-            return None
-        try:
-            result = function()
-            self.cases.append((name, time.monotonic() - start, "passed", ""))
-            print("PASS %s (%.1f s)" % (name, time.monotonic() - start), flush=True)
-            return result
-        except Exception as error:  # a failed step: record it, stop later steps
-            self.failed = True
-            self.cases.append((name, time.monotonic() - start, "failed", str(error)))
-            print("FAIL %s: %s" % (name, error), flush=True)
-            return None
-
-    def write_junit(self, path):
-        suite = ET.Element("testsuite", name="googletest-roundtrip",
-                           tests=str(len(self.cases)))
-        for name, seconds, status, message in self.cases:
-            case = ET.SubElement(suite, "testcase", classname="realworld",
-                                 name=name, time="%.3f" % seconds)
-            if status == "failed":
-                ET.SubElement(case, "failure", message=message[:2000])
-            elif status == "skipped":
-                ET.SubElement(case, "skipped", message=message)
-        ET.ElementTree(suite).write(path)
-
-
-def sh(args, expect=0, **kwargs):
-    completed = subprocess.run(args, stdout=subprocess.PIPE,
-                               stderr=subprocess.STDOUT, text=True, **kwargs)
-    if expect is not None and completed.returncode != expect:
-        raise RuntimeError("%s exited %d, expected %d:\n%s" % (
-            " ".join(map(str, args)), completed.returncode, expect,
-            completed.stdout[-3000:]))
-    return completed.stdout
 
 
 def tree_digest(root):
@@ -112,7 +65,7 @@ def main():
     work = pathlib.Path(args.work).resolve()
     src, build = work / "src", work / "build"
     events = work / "events.jsonl"
-    steps = Steps()
+    steps = Steps("googletest-roundtrip")
     figures = {}
 
     def prepare():

@@ -153,7 +153,7 @@ public:
     std::optional<DeclFacts> Facts = classWithoutConstructorBody(*RD);
     if (!Facts)
       return true;
-    Facts->RelativePath = File->substr(Root.size() + 1);
+    placeFacts(*Facts, *File, {RD});
     const Rule *R = selectRule(Rules, *Facts);
     if (!R || R->Where != DeclKind::Constructor)
       return true;
@@ -224,7 +224,7 @@ private:
       Result.Explanations.push_back(std::move(E));
       return;
     }
-    Facts->RelativePath = File->substr(Root.size() + 1);
+    placeFacts(*Facts, *File, declarations(FD));
     E.Kind = kindName(Facts->Kind).str();
     for (const Rule &R : Rules.Rules)
       E.Rules.push_back({R.Id, R.Line, evaluateRule(R, *Facts).Rejection});
@@ -274,7 +274,7 @@ private:
     if (!Facts)
       return;
     const Stmt *Body = FD->getBody();
-    Facts->RelativePath = File->substr(Root.size() + 1);
+    placeFacts(*Facts, *File, declarations(*FD));
     const Rule *R = selectRule(Rules, *Facts);
     if (!R)
       return;
@@ -417,6 +417,28 @@ private:
   }
 
   /// The canonical path of \p FID if it is a file under the root.
+  static std::vector<const Decl *> declarations(const FunctionDecl &FD) {
+    std::vector<const Decl *> Decls(FD.redecls_begin(), FD.redecls_end());
+    return Decls;
+  }
+
+  /// Sets the paths in \p Facts: the definition's \p File and the files
+  /// under the root that hold one of \p Declarations.
+  void placeFacts(DeclFacts &Facts, const std::string &File,
+                  llvm::ArrayRef<const Decl *> Declarations) {
+    Facts.RelativePath = File.substr(Root.size() + 1);
+    for (const Decl *D : Declarations) {
+      SourceLocation Loc = SM.getFileLoc(D->getLocation());
+      if (SM.isInSystemHeader(Loc))
+        continue;
+      if (const std::string *DeclFile = fileUnderRoot(SM.getFileID(Loc))) {
+        std::string Relative = DeclFile->substr(Root.size() + 1);
+        if (!llvm::is_contained(Facts.DeclaredIn, Relative))
+          Facts.DeclaredIn.push_back(std::move(Relative));
+      }
+    }
+  }
+
   const std::string *fileUnderRoot(FileID FID) {
     auto It = CanonicalFiles.find(FID);
     if (It == CanonicalFiles.end()) {

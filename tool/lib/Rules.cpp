@@ -210,9 +210,9 @@ std::optional<std::string> RulesParser::oneOf(const YAML::Node &N,
 }
 
 const StringRef RuleKeys[] = {
-    "id",           "where",   "files",         "exclude_files",
-    "namespace",    "name",    "exclude_names", "class",
-    "derived_from", "linkage", "access",        "event"};
+    "id",        "where",  "files",         "exclude_files", "declared_in",
+    "namespace", "name",   "exclude_names", "class",         "derived_from",
+    "linkage",   "access", "event"};
 
 void RulesParser::parseRule(const YAML::Node &N, RuleSet &Rules,
                             StringSet<> &Ids) {
@@ -254,6 +254,7 @@ void RulesParser::parseRule(const YAML::Node &N, RuleSet &Rules,
   };
   EachString("files", PathGlob::create, R.Files);
   EachString("exclude_files", PathGlob::create, R.ExcludeFiles);
+  EachString("declared_in", PathGlob::create, R.DeclaredIn);
   EachString("namespace", NamespacePattern::create, R.Namespaces);
   EachString("exclude_names", NameRegex::create, R.ExcludeNames);
   auto OneRegex = [&](StringRef Key, std::optional<NameRegex> &Out) {

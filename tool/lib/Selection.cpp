@@ -41,6 +41,17 @@ RuleVerdict evaluateRule(const Rule &R, const DeclFacts &Facts) {
     if (G.matches(Facts.RelativePath))
       return Reject("file " + quoted(Facts.RelativePath) + " is excluded by " +
                     quoted(G.pattern()));
+  if (!R.DeclaredIn.empty() &&
+      none_of(Facts.DeclaredIn, [&](const std::string &File) {
+        return any_of(R.DeclaredIn,
+                      [&](const PathGlob &G) { return G.matches(File); });
+      })) {
+    std::vector<std::string> Files;
+    for (const std::string &File : Facts.DeclaredIn)
+      Files.push_back(quoted(File));
+    return Reject("declared only in " + join(Files, ", ") +
+                  ", none of which matches " + describePatterns(R.DeclaredIn));
+  }
   std::string Namespace = Facts.namespaceName();
   if (!R.Namespaces.empty() &&
       none_of(R.Namespaces, [&](const NamespacePattern &P) {

@@ -62,6 +62,8 @@ struct Rule {
   std::optional<DeclKind> Where;
   std::vector<PathGlob> Files;
   std::vector<PathGlob> ExcludeFiles;
+  /// Some declaration is in a matching file (an API declared in a header).
+  std::vector<PathGlob> DeclaredIn;
   std::vector<NamespacePattern> Namespaces; ///< Any of them.
   std::optional<NameRegex> Name;
   std::vector<NameRegex> ExcludeNames;

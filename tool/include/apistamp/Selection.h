@@ -30,6 +30,9 @@ struct DeclFacts {
   bool Public = true;
   /// The definition's file relative to the root, '/'-separated.
   std::string RelativePath;
+  /// Files under the root that hold a declaration of it (the definition
+  /// included), relative to the root; a class's file for its constructors.
+  std::vector<std::string> DeclaredIn;
 
   /// "a::b", "" for the global namespace.
   std::string namespaceName() const;

@@ -1,0 +1,55 @@
+"""Shared by the real-project tests: JUnit-recorded steps and a subprocess helper."""
+import subprocess
+import time
+import xml.etree.ElementTree as ET
+
+
+class Steps:
+    """Runs named steps, records them as JUnit test cases."""
+
+    def __init__(self, suite):
+        self.suite = suite
+        self.cases = []
+        self.failed = False
+
+    def run(self, name, function):
+        start = time.monotonic()
+        if self.failed:
+            self.skip(name, "an earlier step failed")
+            return None
+        try:
+            result = function()
+            self.cases.append((name, time.monotonic() - start, "passed", ""))
+            print("PASS %s (%.1f s)" % (name, time.monotonic() - start), flush=True)
+            return result
+        except Exception as error:  # a failed step: record it, stop later steps
+            self.failed = True
+            self.cases.append((name, time.monotonic() - start, "failed", str(error)))
+            print("FAIL %s: %s" % (name, error), flush=True)
+            return None
+
+    def skip(self, name, reason):
+        self.cases.append((name, 0.0, "skipped", reason))
+        print("SKIP %s: %s" % (name, reason), flush=True)
+
+    def write_junit(self, path):
+        suite = ET.Element("testsuite", name=self.suite,
+                           tests=str(len(self.cases)))
+        for name, seconds, status, message in self.cases:
+            case = ET.SubElement(suite, "testcase", classname="realworld",
+                                 name=name, time="%.3f" % seconds)
+            if status == "failed":
+                ET.SubElement(case, "failure", message=message[:2000])
+            elif status == "skipped":
+                ET.SubElement(case, "skipped", message=message)
+        ET.ElementTree(suite).write(path)
+
+
+def sh(args, expect=0, **kwargs):
+    completed = subprocess.run(args, stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, text=True, **kwargs)
+    if expect is not None and completed.returncode != expect:
+        raise RuntimeError("%s exited %d, expected %d:\n%s" % (
+            " ".join(map(str, args)), completed.returncode, expect,
+            completed.stdout[-3000:]))
+    return completed.stdout

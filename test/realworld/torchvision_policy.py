@@ -1,0 +1,192 @@
+#!/usr/bin/env python3
+"""torchvision policy test: rules/torchvision.yaml against torchvision's own calls.
+
+torchvision 0.14.1 places 18 C10_LOG_API_USAGE_ONCE calls by hand. This test
+takes its source (fetched at set-up by scripts/fetch-torchvision.sh; skipped
+with a message when it is absent), deletes every call, runs `apistamp fix` with
+rules/torchvision.yaml over every C++ file that compiles here against Debian's
+libtorch-dev 1.13, and compares the result with upstream: the same calls, with
+the same event strings, in the same places, and nothing else changed. Files
+that need what cannot be installed here (CUDA, nvjpeg, NVDEC) are listed as not
+checked, with the upstream calls they hold. The instrumented files must still
+compile. Prints precision and recall; each step is a JUnit test case.
+"""
+import argparse
+import concurrent.futures
+import fnmatch
+import json
+import os
+import pathlib
+import re
+import shutil
+import sys
+import time
+
+from realworld import Steps, sh
+
+DEFAULT_SOURCE = "/var/cache/apistamp/pytorch-vision/vision-0.14.1"
+CALL = re.compile(r'^[ \t]*C10_LOG_API_USAGE_ONCE\(\s*"([^"]*)"\s*\);[ \t]*\n',
+                  re.MULTILINE)
+# Files whose active code needs a library that Debian 12 cannot provide here.
+NOT_CHECKABLE = [
+    ("torchvision/csrc/io/image/cuda/*", "needs CUDA and nvjpeg (NVJPEG_FOUND)"),
+    ("torchvision/csrc/io/decoder/gpu/*", "needs CUDA and NVDEC"),
+    ("torchvision/csrc/ops/cuda/*", "CUDA kernels"),
+    ("*.cu", "CUDA source"),
+]
+COMPILE_FLAGS = ["-std=c++17", "-DJPEG_FOUND=1", "-DPNG_FOUND=1",
+                 "-DNVJPEG_FOUND=0", "-isystem",
+                 "/usr/include/torch/csrc/api/include"]
+
+
+def calls_by_position(text):
+    """[(position, event)], position = lines before the call that are not calls.
+
+    Positions are line numbers in the text with every call deleted, so the
+    calls of upstream's file and of apistamp's output compare directly.
+    """
+    calls, position = [], 0
+    normal = CALL.sub(lambda m: "\0%s\n" % m.group(1), text)
+    for line in normal.splitlines():
+        if line.startswith("\0"):
+            calls.append((position, line[1:]))
+        else:
+            position += 1
+    return calls
+
+
+def not_checkable_reason(relative):
+    for pattern, reason in NOT_CHECKABLE:
+        if fnmatch.fnmatch(relative, pattern):
+            return reason
+    return None
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--apistamp", required=True)
+    parser.add_argument("--rules", required=True)
+    parser.add_argument("--source", default=DEFAULT_SOURCE)
+    parser.add_argument("--work", required=True)
+    parser.add_argument("--junit", required=True)
+    parser.add_argument("--jobs", type=int, default=2)
+    args = parser.parse_args()
+    for name in ("apistamp", "rules", "junit"):
+        setattr(args, name, os.path.abspath(getattr(args, name)))
+    work = pathlib.Path(args.work).resolve()
+    source = pathlib.Path(args.source)
+    src, build = work / "src", work / "build"
+    steps = Steps("torchvision-policy")
+    state = {}
+
+    step_names = ["strip upstream's calls", "apistamp fix",
+                  "same calls as upstream, nothing extra", "check exits 0",
+                  "instrumented files compile"]
+    if not (source / "torchvision/csrc/vision.cpp").exists():
+        reason = ("torchvision 0.14.1 source not found at %s; run "
+                  "scripts/fetch-torchvision.sh (needs deb.debian.org)" % source)
+        for name in step_names:
+            steps.skip(name, reason)
+        steps.write_junit(args.junit)
+        return 0
+
+    def strip():
+        shutil.rmtree(work, ignore_errors=True)
+        build.mkdir(parents=True)
+        shutil.copytree(source / "torchvision", src / "torchvision")
+        upstream, checked, unchecked = {}, [], {}
+        for path in sorted((src / "torchvision/csrc").rglob("*")):
+            if path.suffix not in (".cpp", ".h", ".cu"):
+                continue
+            relative = str(path.relative_to(src))
+            text = path.read_text()
+            calls = calls_by_position(text)
+            if calls:
+                upstream[relative] = calls
+                path.write_text(CALL.sub("", text))
+            if text.count("C10_LOG_API_USAGE_ONCE") != len(calls):
+                raise RuntimeError("%s: a call this test cannot parse" % relative)
+            reason = not_checkable_reason(relative)
+            if reason:
+                unchecked[relative] = reason
+            elif path.suffix == ".cpp":
+                checked.append(relative)
+        commands = [{"directory": str(src), "file": str(src / f),
+                     "arguments": ["clang++", *COMPILE_FLAGS, "-I", str(src),
+                                   "-c", str(src / f)]} for f in checked]
+        (build / "compile_commands.json").write_text(json.dumps(commands, indent=1))
+        state.update(upstream=upstream, checked=checked, unchecked=unchecked)
+        total = sum(len(c) for c in upstream.values())
+        print("  upstream calls: %d in %d files; %d C++ TUs checked"
+              % (total, len(upstream), len(checked)))
+        if total != 18:
+            raise RuntimeError("expected torchvision 0.14.1's 18 calls, found %d"
+                               % total)
+
+    def fix():
+        start = time.monotonic()
+        output = sh([args.apistamp, "fix", "--rules", args.rules, "--root", src,
+                     "-j%d" % args.jobs, "-p", build])
+        state["fix seconds"] = time.monotonic() - start
+        print("  " + output.strip().splitlines()[-1])
+        state["fix output"] = output
+
+    def compare():
+        upstream, ours = [], []
+        changed = []
+        for relative, reason in sorted(state["unchecked"].items()):
+            for position, event in state["upstream"].get(relative, []):
+                print("  not checked: %s (%s): upstream logs %s"
+                      % (relative, reason, event))
+        for path in sorted((src / "torchvision/csrc").rglob("*")):
+            relative = str(path.relative_to(src))
+            if path.suffix not in (".cpp", ".h") or relative in state["unchecked"]:
+                continue
+            text = path.read_text()
+            stripped = CALL.sub("", text)
+            original = (source / relative).read_text()
+            if stripped != CALL.sub("", original):
+                raise RuntimeError("%s: apistamp changed more than calls" % relative)
+            if text != stripped:
+                changed.append(relative)
+            upstream += [(relative, *c) for c in calls_by_position(original)]
+            ours += [(relative, *c) for c in calls_by_position(text)]
+        matched = set(upstream) & set(ours)
+        precision = len(matched) / len(ours) if ours else 0.0
+        recall = len(matched) / len(upstream) if upstream else 0.0
+        state["changed"] = changed
+        print("  checked upstream calls: %d; inserted: %d; matching: %d"
+              % (len(upstream), len(ours), len(matched)))
+        print("  precision %.1f%%, recall %.1f%%" % (100 * precision, 100 * recall))
+        problems = ["  extra: %s:%d %s" % c for c in sorted(set(ours) - matched)]
+        problems += ["  missed: %s:%d %s" % c for c in sorted(set(upstream) - matched)]
+        if problems or not upstream:
+            raise RuntimeError("differs from upstream (line = position with "
+                               "calls deleted):\n" + "\n".join(problems))
+
+    def check():
+        sh([args.apistamp, "check", "--rules", args.rules, "--root", src,
+            "-j%d" % args.jobs, "-p", build], expect=0)
+
+    def compile_changed():
+        def syntax_check(relative):
+            return sh(["clang++-19", "-fsyntax-only", *COMPILE_FLAGS, "-I", str(src),
+                       str(src / relative)], expect=None), relative
+        failures = []
+        with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+            for output, relative in pool.map(syntax_check, state["changed"]):
+                if "error:" in output:
+                    failures.append(output)
+        print("  %d instrumented files compile" % (len(state["changed"]) - len(failures)))
+        if failures or not state["changed"]:
+            raise RuntimeError("\n".join(failures)[-3000:] or "nothing was instrumented")
+
+    for name, function in zip(step_names, (strip, fix, compare, check,
+                                           compile_changed)):
+        steps.run(name, function)
+    steps.write_junit(args.junit)
+    return 1 if steps.failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
