@@ -52,6 +52,21 @@ TEST(SelectionTest, FirstMatchingRuleWins) {
   EXPECT_EQ(selected(R, freeFunction("roi", {})), "broad");
 }
 
+TEST(SelectionTest, DeclaredInWantsADeclarationInAMatchingFile) {
+  RuleSet R = rules("  - id: api\n    declared_in: \"include/**/*.h\"\n");
+  DeclFacts Api = freeFunction("blur", {"lib"});
+  Api.DeclaredIn = {"src/a.cpp", "include/lib/ops.h"};
+  EXPECT_EQ(selected(R, Api), "api");
+
+  DeclFacts Helper = freeFunction("helper", {"lib"});
+  Helper.DeclaredIn = {"src/a.cpp", "src/internal.h"};
+  RuleVerdict Verdict = evaluateRule(R.Rules[0], Helper);
+  EXPECT_FALSE(Verdict.Selected);
+  EXPECT_EQ(Verdict.Rejection,
+            "declared only in 'src/a.cpp', 'src/internal.h', none of which "
+            "matches 'include/**/*.h'");
+}
+
 TEST(SelectionTest, NamespaceExactAndNested) {
   RuleSet Exact = rules("  - id: r\n    namespace: vision::ops\n");
   EXPECT_EQ(selected(Exact, freeFunction("f", {"vision", "ops"})), "r");
