@@ -33,9 +33,15 @@ cl::SubCommand CatalogCommand(
     "catalog", "List every event the rules select, one per definition, with "
                "its rule, file, line, kind and status");
 
+cl::SubCommand VerifyCommand(
+    "verify", "Test rules: compare what they select with the '// "
+              "expect-event: <event>', '// expect-no-event' and '// "
+              "expect-skipped: <reason>' comments in the sources; exit 1 on "
+              "any mismatch");
+
 #define APISTAMP_ALL_COMMANDS                                                  \
   cl::sub(CheckCommand), cl::sub(FixCommand), cl::sub(DiffCommand),            \
-      cl::sub(ExplainCommand), cl::sub(CatalogCommand)
+      cl::sub(ExplainCommand), cl::sub(CatalogCommand), cl::sub(VerifyCommand)
 
 cl::opt<std::string>
     RulesFile("rules",
@@ -99,8 +105,10 @@ int main(int argc, const char **argv) {
           argc, argv,
           "apistamp: insert API usage events where policy rules say they "
           "belong\n\n"
-          "  apistamp check|fix|diff [options] [<source>...] [-- <compiler "
-          "args>]\n\n"
+          "  apistamp check|fix|diff|catalog|verify [options] [<source>...] "
+          "[-- <compiler args>]\n"
+          "  apistamp explain [options] <source>:<line> | --name <name> "
+          "[-- <compiler args>]\n\n"
           "Exit codes: 0 clean or done, 1 check found something (or fix "
           "could not write a file), 2 bad usage or bad rules file, 3 a "
           "source failed to parse.\n",
@@ -118,9 +126,11 @@ int main(int argc, const char **argv) {
     Opts.RunMode = apistamp::Mode::Explain;
   } else if (CatalogCommand) {
     Opts.RunMode = apistamp::Mode::Catalog;
+  } else if (VerifyCommand) {
+    Opts.RunMode = apistamp::Mode::Verify;
   } else {
     errs() << "apistamp: error: expected a command: check, fix, diff, "
-              "explain or catalog (see apistamp --help)\n";
+              "explain, catalog or verify (see apistamp --help)\n";
     return apistamp::ExitBadUsage;
   }
   Opts.RulesFile = RulesFile;

@@ -82,17 +82,20 @@ private:
   llvm::DenseMap<FileID, std::vector<MacroUse>> &Uses;
 };
 
-/// An "apistamp-ignore" comment as the lexer saw it.
-struct IgnoreComment {
+/// An "apistamp-ignore" or "expect-..." comment as the lexer saw it.
+struct DirectiveComment {
   FileID File;
   unsigned Offset = 0, Line = 0, Column = 0;
-  std::string Reason;
+  /// "apistamp-ignore", "expect-event", "expect-no-event", "expect-skipped".
+  std::string Directive;
+  std::string Argument; ///< After the ':', trimmed; "" if none.
 };
 
-/// Collects comments that start with "apistamp-ignore".
-class IgnoreCommentCollector : public CommentHandler {
+/// Collects comments that start with "apistamp-ignore" (suppressions) or
+/// "expect-event", "expect-no-event" or "expect-skipped" (for verify).
+class DirectiveCommentCollector : public CommentHandler {
 public:
-  explicit IgnoreCommentCollector(std::vector<IgnoreComment> &Comments)
+  explicit DirectiveCommentCollector(std::vector<DirectiveComment> &Comments)
       : Comments(Comments) {}
 
   bool HandleComment(Preprocessor &PP, SourceRange Range) override {
@@ -106,21 +109,29 @@ public:
     if (Text.starts_with("/*"))
       Body.consume_back("*/");
     Body = Body.ltrim();
-    if (!Body.consume_front("apistamp-ignore"))
+    llvm::StringRef Directive;
+    for (llvm::StringRef Known : {"apistamp-ignore", "expect-event",
+                                  "expect-no-event", "expect-skipped"})
+      if (Body.consume_front(Known))
+        Directive = Known;
+    // "expect-events" or "apistamp-ignored" are other words.
+    if (Directive.empty() || (!Body.empty() && !Body.starts_with(":") &&
+                              !llvm::isSpace(Body.front())))
       return false;
-    IgnoreComment C;
+    DirectiveComment C;
     C.File = SM.getFileID(Begin);
     C.Offset = SM.getFileOffset(Begin);
     C.Line = SM.getSpellingLineNumber(Begin);
     C.Column = SM.getSpellingColumnNumber(Begin);
+    C.Directive = Directive.str();
     if (Body.consume_front(":"))
-      C.Reason = Body.trim().str();
+      C.Argument = Body.trim().str();
     Comments.push_back(std::move(C));
     return false;
   }
 
 private:
-  std::vector<IgnoreComment> &Comments;
+  std::vector<DirectiveComment> &Comments;
 };
 
 /// Walks the AST and turns every selected definition into a Site.
@@ -128,16 +139,31 @@ class SiteCollector : public RecursiveASTVisitor<SiteCollector> {
 public:
   SiteCollector(ASTContext &Ctx, const RuleSet &Rules,
                 const llvm::DenseMap<FileID, std::vector<MacroUse>> &Uses,
-                const std::vector<IgnoreComment> &Comments, TUResult &Result,
+                const std::vector<DirectiveComment> &Comments, TUResult &Result,
                 const ExplainTarget *Target)
       : Ctx(Ctx), SM(Ctx.getSourceManager()), Rules(Rules), Uses(Uses),
         Result(Result), Target(Target), Root(canonicalPath(Rules.Root)) {
-    for (const IgnoreComment &C : Comments)
-      if (const std::string *File = fileUnderRoot(C.File)) {
+    for (const DirectiveComment &C : Comments) {
+      const std::string *File = fileUnderRoot(C.File);
+      if (!File)
+        continue;
+      if (C.Directive == "apistamp-ignore") {
         SuppressionIndex[{C.File, C.Line}] = Result.Suppressions.size();
         Result.Suppressions.push_back(
-            Suppression{*File, C.Offset, C.Line, C.Column, C.Reason, false});
+            Suppression{*File, C.Offset, C.Line, C.Column, C.Argument, false});
+        continue;
       }
+      Expectation E;
+      E.Kind = C.Directive == "expect-event"      ? Expectation::Event
+               : C.Directive == "expect-no-event" ? Expectation::NoEvent
+                                                  : Expectation::Skipped;
+      E.File = *File;
+      E.Line = C.Line;
+      E.Column = C.Column;
+      E.Value = C.Argument;
+      ExpectationIndex[{C.File, C.Line}] = Result.Expectations.size();
+      Result.Expectations.push_back(std::move(E));
+    }
   }
 
   /// A class that a constructor rule selects but that has no constructor
@@ -150,6 +176,8 @@ public:
     const std::string *File = fileUnderRoot(CurrentFile);
     if (!File)
       return true;
+    if (RD->isThisDeclarationADefinition())
+      bindExpectation(*RD, NameLoc, {RD->getOuterLocStart()});
     std::optional<DeclFacts> Facts = classWithoutConstructorBody(*RD);
     if (!Facts)
       return true;
@@ -270,6 +298,11 @@ private:
     const std::string *File = fileUnderRoot(CurrentFile);
     if (!File)
       return;
+    const Decl *Outer = FD;
+    if (const FunctionTemplateDecl *T = FD->getDescribedFunctionTemplate())
+      Outer = T;
+    bindExpectation(*FD, NameLoc,
+                    {Outer->getBeginLoc(), FD->getOuterLocStart()});
     std::optional<DeclFacts> Facts = extractFacts(*FD);
     if (!Facts)
       return;
@@ -280,9 +313,6 @@ private:
       return;
 
     Site S = newSite(*File, NameLoc, *Facts, *R, qualifiedName(*FD));
-    const Decl *Outer = FD;
-    if (const FunctionTemplateDecl *T = FD->getDescribedFunctionTemplate())
-      Outer = T;
     if (suppress(S, {Outer->getBeginLoc(), FD->getOuterLocStart()})) {
       record(std::move(S));
       return;
@@ -375,8 +405,38 @@ private:
     S.Kind = Facts.Kind;
     S.QualifiedName = std::move(Qualified);
     S.RuleId = R.Id;
+    for (const Rule *Later = &R + 1;
+         Later != Rules.Rules.data() + Rules.Rules.size(); ++Later)
+      if (evaluateRule(*Later, Facts).Selected)
+        S.AlsoSelectedBy.push_back(Later->Id);
     S.Event = R.Event.expand(Facts);
     return S;
+  }
+
+  /// Binds an expectation comment on the first line of a definition or the
+  /// line before it (\p Starts as for suppress) to the definition.
+  void bindExpectation(const NamedDecl &D, SourceLocation NameLoc,
+                       std::initializer_list<SourceLocation> Starts) {
+    if (ExpectationIndex.empty())
+      return;
+    for (SourceLocation Start : Starts) {
+      Start = SM.getFileLoc(Start);
+      if (SM.getFileID(Start) != CurrentFile)
+        continue;
+      unsigned Line = SM.getSpellingLineNumber(Start);
+      for (unsigned Candidate : {Line, Line - 1}) {
+        auto It = ExpectationIndex.find({CurrentFile, Candidate});
+        if (It == ExpectationIndex.end())
+          continue;
+        Expectation &E = Result.Expectations[It->second];
+        if (E.DefinitionLine)
+          return; // The first (outermost) definition keeps it.
+        E.DefinitionLine = SM.getSpellingLineNumber(NameLoc);
+        E.DefinitionColumn = SM.getSpellingColumnNumber(NameLoc);
+        E.Definition = qualifiedName(D);
+        return;
+      }
+    }
   }
 
   /// Applies an apistamp-ignore comment on the first line of the definition
@@ -416,7 +476,6 @@ private:
     S.ReportColumn = SM.getSpellingColumnNumber(Loc);
   }
 
-  /// The canonical path of \p FID if it is a file under the root.
   static std::vector<const Decl *> declarations(const FunctionDecl &FD) {
     std::vector<const Decl *> Decls(FD.redecls_begin(), FD.redecls_end());
     return Decls;
@@ -439,6 +498,7 @@ private:
     }
   }
 
+  /// The canonical path of \p FID if it is a file under the root.
   const std::string *fileUnderRoot(FileID FID) {
     auto It = CanonicalFiles.find(FID);
     if (It == CanonicalFiles.end()) {
@@ -478,6 +538,7 @@ private:
   std::string Root;
   llvm::DenseMap<FileID, std::optional<std::string>> CanonicalFiles;
   std::map<std::pair<FileID, unsigned>, size_t> SuppressionIndex;
+  std::map<std::pair<FileID, unsigned>, size_t> ExpectationIndex;
   FileID CurrentFile;
 };
 
@@ -485,7 +546,7 @@ class AnalysisConsumer : public ASTConsumer {
 public:
   AnalysisConsumer(const RuleSet &Rules, TUResult &Result,
                    llvm::DenseMap<FileID, std::vector<MacroUse>> &Uses,
-                   std::vector<IgnoreComment> &Comments,
+                   std::vector<DirectiveComment> &Comments,
                    const ExplainTarget *Target)
       : Rules(Rules), Result(Result), Uses(Uses), Comments(Comments),
         Target(Target) {}
@@ -506,7 +567,7 @@ private:
   const RuleSet &Rules;
   TUResult &Result;
   llvm::DenseMap<FileID, std::vector<MacroUse>> &Uses;
-  std::vector<IgnoreComment> &Comments;
+  std::vector<DirectiveComment> &Comments;
   const ExplainTarget *Target;
 };
 
@@ -539,8 +600,8 @@ private:
   TUResult &Result;
   const ExplainTarget *Target;
   llvm::DenseMap<FileID, std::vector<MacroUse>> Uses;
-  std::vector<IgnoreComment> Comments;
-  IgnoreCommentCollector CommentCollector{Comments};
+  std::vector<DirectiveComment> Comments;
+  DirectiveCommentCollector CommentCollector{Comments};
 };
 
 class AnalysisActionFactory : public tooling::FrontendActionFactory {

@@ -7,6 +7,7 @@
 #include "apistamp/Paths.h"
 #include "apistamp/Rules.h"
 #include "apistamp/UnifiedDiff.h"
+#include "apistamp/Verify.h"
 #include "clang/Basic/DiagnosticOptions.h"
 #include "clang/Driver/Types.h"
 #include "clang/Frontend/TextDiagnosticPrinter.h"
@@ -25,6 +26,7 @@
 #include "llvm/Support/xxhash.h"
 #include <map>
 #include <optional>
+#include <set>
 
 using namespace llvm;
 using namespace clang;
@@ -196,6 +198,14 @@ std::vector<Suppression> mergeSuppressions(const std::vector<Job> &Jobs) {
   for (auto &Entry : Unique)
     Result.push_back(std::move(Entry.second));
   return Result;
+}
+
+std::vector<Expectation> collectExpectations(const std::vector<Job> &Jobs) {
+  std::vector<Expectation> All;
+  for (const Job &J : Jobs)
+    if (!J.Result.ParseFailed)
+      llvm::append_range(All, J.Result.Expectations);
+  return All;
 }
 
 /// A file to change: what the analysis saw and what it becomes.
@@ -519,6 +529,23 @@ int run(const Options &Opts, raw_ostream &Out, raw_ostream &Err) {
                  : Opts.Format == CatalogFormat::Csv ? "csv"
                                                      : "text");
     return Failed ? ExitParseFailed : ExitClean;
+  }
+  if (Opts.RunMode == Mode::Verify) {
+    std::vector<Expectation> Expectations = collectExpectations(Jobs);
+    std::vector<VerifyMismatch> Mismatches =
+        verifyExpectations(Sites, Expectations);
+    for (const VerifyMismatch &M : Mismatches)
+      Out << Display(M.File) << ":" << M.Line << ":" << M.Column
+          << ": error: " << M.Message << "\n";
+    std::set<std::pair<std::string, unsigned>> Comments;
+    for (const Expectation &E : Expectations)
+      Comments.insert({E.File, E.Line});
+    Out << "apistamp verify: " << Jobs.size() << " TUs, " << Comments.size()
+        << " expectations, " << Counts.Selected << " definitions selected, "
+        << Mismatches.size() << " mismatches" << Notes << "\n";
+    if (Failed)
+      return ExitParseFailed;
+    return Mismatches.empty() ? ExitClean : ExitFindings;
   }
   if (Opts.RunMode == Mode::Check) {
     unsigned Problems = printFindings(Out, Sites, mergeSuppressions(Jobs),

@@ -53,6 +53,8 @@ struct Site {
   DeclKind Kind = DeclKind::Function;
   std::string QualifiedName;
   std::string RuleId;
+  /// Later rules that would also select it; the first rule wins.
+  std::vector<std::string> AlsoSelectedBy;
   std::string Event; ///< The expected event.
   SiteStatus Status = SiteStatus::Missing;
   /// Events already in the body, in order.
@@ -74,6 +76,21 @@ struct Suppression {
   unsigned Line = 0, Column = 0;
   std::string Reason; ///< Empty if the comment gives none (an error).
   bool Used = false;  ///< It excluded a selected definition.
+};
+
+/// An expectation comment for `apistamp verify`, on the line before a
+/// definition (or its first line): "// expect-event: <event>",
+/// "// expect-no-event" or "// expect-skipped: <reason>".
+struct Expectation {
+  enum KindType { Event, NoEvent, Skipped };
+  KindType Kind = Event;
+  std::string File; ///< Canonical absolute path.
+  unsigned Line = 0, Column = 0;
+  std::string Value; ///< The event or skip reason; "" for NoEvent.
+  /// Where the name of the definition it applies to is; 0 if it precedes
+  /// no definition.
+  unsigned DefinitionLine = 0, DefinitionColumn = 0;
+  std::string Definition; ///< Its qualified name.
 };
 
 /// Which definition `apistamp explain` asks about: the one whose text spans
@@ -110,6 +127,7 @@ struct TUResult {
   std::string Diagnostics;
   std::vector<Site> Sites;
   std::vector<Suppression> Suppressions;
+  std::vector<Expectation> Expectations;
   /// For `explain`: the definitions that match the target.
   std::vector<Explanation> Explanations;
   /// A hash (xxh3) of the contents the analysis saw, for every file that has

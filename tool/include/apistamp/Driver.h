@@ -17,7 +17,7 @@
 namespace apistamp {
 
 /// What the user asked for.
-enum class Mode { Check, Fix, Diff, Explain, Catalog };
+enum class Mode { Check, Fix, Diff, Explain, Catalog, Verify };
 
 /// Output format of `catalog`.
 enum class CatalogFormat { Text, Csv, Json };
@@ -25,7 +25,8 @@ enum class CatalogFormat { Text, Csv, Json };
 /// Documented exit codes.
 enum ExitCode : int {
   ExitClean = 0,       ///< Clean, or the requested change was made.
-  ExitFindings = 1,    ///< check found something missing or wrong.
+  ExitFindings = 1,    ///< check found something missing or wrong, or
+                       ///< verify a mismatch.
   ExitBadUsage = 2,    ///< Bad command line or bad rules file.
   ExitParseFailed = 3, ///< A source failed to parse.
 };
