@@ -379,14 +379,20 @@ unsigned writeChanges(ArrayRef<FileChange> Changes, const PathDisplay &Display,
 }
 
 /// In a whole-project run, a rule that selected nothing in any TU is dead
-/// policy: one warning per such rule, at its line in the rules file. Must run
-/// before the sites are merged (moved) out of the jobs.
+/// policy: one warning per such rule, at its line in the rules file, naming
+/// the earlier rules that took what it matches. Must run before the sites are
+/// merged (moved) out of the jobs.
 std::vector<std::string> unusedRuleWarnings(const Plan &P,
                                             const PathDisplay &Display) {
   DenseMap<const RuleSet *, StringSet<>> Used;
+  // Per rule set and rule: the earlier rules that won what it also selects.
+  DenseMap<const RuleSet *, StringMap<std::set<std::string>>> ShadowedBy;
   for (const Job &J : P.Jobs)
-    for (const Site &S : J.Result.Sites)
+    for (const Site &S : J.Result.Sites) {
       Used[J.Rules].insert(S.RuleId);
+      for (const std::string &Loser : S.AlsoSelectedBy)
+        ShadowedBy[J.Rules][Loser].insert(S.RuleId);
+    }
   std::vector<const RuleSet *> Sets;
   for (const auto &Entry : P.RuleSets)
     Sets.push_back(Entry.second.get());
@@ -396,11 +402,44 @@ std::vector<std::string> unusedRuleWarnings(const Plan &P,
   std::vector<std::string> Warnings;
   for (const RuleSet *Rules : Sets)
     for (const Rule &R : Rules->Rules)
-      if (!Used[Rules].count(R.Id))
-        Warnings.push_back(Display(Rules->Path) + ":" + std::to_string(R.Line) +
-                           ":5: warning: rule '" + R.Id +
-                           "' selected nothing in this project");
+      if (!Used[Rules].count(R.Id)) {
+        std::string Warning = Display(Rules->Path) + ":" +
+                              std::to_string(R.Line) + ":5: warning: rule '" +
+                              R.Id + "' selected nothing in this project";
+        auto Winners = ShadowedBy[Rules].find(R.Id);
+        if (Winners != ShadowedBy[Rules].end()) {
+          std::vector<std::string> Quoted;
+          for (const std::string &Id : Winners->second)
+            Quoted.push_back("'" + Id + "'");
+          Warning += ": everything it matches is taken by the earlier rule" +
+                     std::string(Quoted.size() > 1 ? "s " : " ") +
+                     join(Quoted, ", ");
+        }
+        Warnings.push_back(std::move(Warning));
+      }
   return Warnings;
+}
+
+/// In a whole-project run, each definition that several rules select, once,
+/// with the rule that won: the overlap is often deliberate (a narrow rule
+/// before a broad one), so these are notes.
+std::vector<std::string> overlapNotes(ArrayRef<Site> Sites,
+                                      const PathDisplay &Display) {
+  std::vector<std::string> Notes;
+  for (const Site &S : Sites) {
+    if (S.AlsoSelectedBy.empty())
+      continue;
+    std::vector<std::string> Others;
+    for (const std::string &Id : S.AlsoSelectedBy)
+      Others.push_back("'" + Id + "'");
+    Notes.push_back(Display(S.File) + ":" + std::to_string(S.Line) + ":" +
+                    std::to_string(S.Column) + ": note: '" + S.QualifiedName +
+                    "' is selected by rule '" + S.RuleId +
+                    "', which wins, and "
+                    "also by " +
+                    join(Others, ", ") + " [" + S.RuleId + "]");
+  }
+  return Notes;
 }
 
 /// Prints what `explain` found: per definition, every rule's verdict and
@@ -552,6 +591,9 @@ int run(const Options &Opts, raw_ostream &Out, raw_ostream &Err) {
                                       Display, Opts.Verbose);
     for (const std::string &Warning : UnusedRules)
       Out << Warning << "\n";
+    if (Opts.Sources.empty() && !Failed)
+      for (const std::string &Note : overlapNotes(Sites, Display))
+        Out << Note << "\n";
     Problems += UnusedRules.size();
     Out << "apistamp: " << Jobs.size() << " TUs, " << Counts.Selected
         << " definitions selected: " << Counts.Present << " instrumented, "
