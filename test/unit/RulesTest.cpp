@@ -219,3 +219,41 @@ TEST(RulesTest, LoadSetsRootAndReportsMissingFile) {
 }
 
 } // namespace
+
+namespace {
+
+TEST(RulesTest, MatcherIsParsedAndReplacesSelectionKeys) {
+  RuleSet R = valueOrFail(parseRules("version: 1\nrules:\n"
+                                     "  - id: m\n"
+                                     "    matcher: cxxMethodDecl(isPublic())\n"
+                                     "    files: src/**\n",
+                                     "r.yaml"));
+  ASSERT_EQ(R.Rules.size(), 1u);
+  EXPECT_NE(R.Rules[0].Matcher, nullptr);
+  EXPECT_EQ(R.Rules[0].Files.size(), 1u);
+
+  EXPECT_EQ(errorOf(parseRules("version: 1\nrules:\n"
+                               "  - id: m\n"
+                               "    access: any\n"
+                               "    matcher: functionDecl()\n",
+                               "r.yaml")),
+            "r.yaml:4:13: error: 'access' cannot be combined with 'matcher', "
+            "which does all the selecting; say it in the matcher (only "
+            "'files', 'exclude_files' and 'event' apply too)");
+}
+
+TEST(RulesTest, MatcherParseErrorPointsIntoTheExpression) {
+  EXPECT_EQ(errorOf(parseRules("version: 1\nrules:\n"
+                               "  - id: m\n"
+                               "    matcher: functionDecl(isPublik())\n",
+                               "r.yaml")),
+            "r.yaml:4:27: error: in matcher: Matcher not found: isPublik; did "
+            "you mean 'isPublic'?");
+  EXPECT_THAT(errorOf(parseRules("version: 1\nrules:\n"
+                                 "  - id: m\n"
+                                 "    matcher: functionDecl(\n",
+                                 "r.yaml")),
+              HasSubstr("r.yaml:4:"));
+}
+
+} // namespace

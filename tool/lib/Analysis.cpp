@@ -3,6 +3,7 @@
 #include "apistamp/Analysis.h"
 #include "DeclFacts.h"
 #include "Insertion.h"
+#include "Matcher.h"
 #include "apistamp/Paths.h"
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"
@@ -253,6 +254,7 @@ private:
       return;
     }
     placeFacts(*Facts, *File, declarations(FD));
+    Facts->MatchesMatcher = matcherTest(FD);
     E.Kind = kindName(Facts->Kind).str();
     for (const Rule &R : Rules.Rules)
       E.Rules.push_back({R.Id, R.Line, evaluateRule(R, *Facts).Rejection});
@@ -308,6 +310,7 @@ private:
       return;
     const Stmt *Body = FD->getBody();
     placeFacts(*Facts, *File, declarations(*FD));
+    Facts->MatchesMatcher = matcherTest(*FD);
     const Rule *R = selectRule(Rules, *Facts);
     if (!R)
       return;
@@ -479,6 +482,14 @@ private:
   static std::vector<const Decl *> declarations(const FunctionDecl &FD) {
     std::vector<const Decl *> Decls(FD.redecls_begin(), FD.redecls_end());
     return Decls;
+  }
+
+  /// Tests a rule's matcher against \p FD.
+  std::function<bool(const CompiledMatcher &)>
+  matcherTest(const FunctionDecl &FD) {
+    return [this, &FD](const CompiledMatcher &M) {
+      return matchesFunction(M, FD, Ctx);
+    };
   }
 
   /// Sets the paths in \p Facts: the definition's \p File and the files

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "apistamp/Rules.h"
+#include "Matcher.h"
 #include "apistamp/Paths.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -115,8 +116,10 @@ private:
   std::optional<std::string> oneOf(const YAML::Node &N, StringRef Key,
                                    ArrayRef<StringRef> Allowed);
   void parseRule(const YAML::Node &N, RuleSet &Rules, StringSet<> &Ids);
+  void parseMatcher(const YAML::Node &N, Rule &R);
 
   std::string Path;
+  std::vector<StringRef> Lines; ///< Of the rules file, for block scalars.
   std::vector<std::string> Errors;
 };
 
@@ -212,7 +215,52 @@ std::optional<std::string> RulesParser::oneOf(const YAML::Node &N,
 const StringRef RuleKeys[] = {
     "id",        "where",  "files",         "exclude_files", "declared_in",
     "namespace", "name",   "exclude_names", "class",         "derived_from",
-    "linkage",   "access", "event"};
+    "linkage",   "access", "event",         "matcher"};
+
+/// Keys that `matcher:` replaces.
+const StringRef SelectionKeys[] = {"where",        "declared_in",   "namespace",
+                                   "name",         "exclude_names", "class",
+                                   "derived_from", "linkage",       "access"};
+
+void RulesParser::parseMatcher(const YAML::Node &N, Rule &R) {
+  YAML::Node M = N["matcher"];
+  std::optional<std::string> Code = scalar(M, "matcher");
+  if (!Code)
+    return;
+  for (StringRef Key : SelectionKeys)
+    if (YAML::Node Replaced = N[Key.str()])
+      error(Replaced, "'" + Key +
+                          "' cannot be combined with 'matcher', which does "
+                          "all the selecting; say it in the matcher (only "
+                          "'files', 'exclude_files' and 'event' apply too)");
+  MatcherErrorPosition At;
+  Expected<std::shared_ptr<const CompiledMatcher>> Compiled =
+      parseFunctionMatcher(*Code, At);
+  if (Compiled) {
+    R.Matcher = std::move(*Compiled);
+    return;
+  }
+  YAML::Mark Mark = M.Mark();
+  StringRef MarkLine = Mark.line >= 0 && size_t(Mark.line) < Lines.size()
+                           ? Lines[Mark.line]
+                           : StringRef();
+  bool Block = Mark.column >= 0 && size_t(Mark.column) < MarkLine.size() &&
+               (MarkLine[Mark.column] == '|' || MarkLine[Mark.column] == '>');
+  if (!Block || At.Line == 1) {
+    unsigned Offset = Block ? 0 : textOffset(M) + At.Column - 1;
+    error(M, toString(Compiled.takeError()), Offset);
+    return;
+  }
+  // A literal block: the expression's line N is the file's line N after the
+  // indicator's, and its columns start after the block's indentation.
+  size_t Line = Mark.line + At.Line;
+  StringRef First =
+      size_t(Mark.line + 1) < Lines.size() ? Lines[Mark.line + 1] : "";
+  size_t Indent = First.size() - First.ltrim().size();
+  Errors.push_back(Path + ":" + std::to_string(Line + 1) + ":" +
+                   std::to_string(Indent + At.Column) +
+                   ": error: " + toString(Compiled.takeError()));
+}
 
 void RulesParser::parseRule(const YAML::Node &N, RuleSet &Rules,
                             StringSet<> &Ids) {
@@ -283,6 +331,8 @@ void RulesParser::parseRule(const YAML::Node &N, RuleSet &Rules,
   if (YAML::Node A = N["access"])
     if (std::optional<std::string> V = oneOf(A, "access", {"public", "any"}))
       R.PublicOnly = *V == "public";
+  if (N["matcher"])
+    parseMatcher(N, R);
   if (YAML::Node E = N["event"])
     if (std::optional<std::string> Text = scalar(E, "event")) {
       size_t Column = 0;
@@ -297,6 +347,9 @@ void RulesParser::parseRule(const YAML::Node &N, RuleSet &Rules,
 Expected<RuleSet> RulesParser::parse(StringRef Text) {
   RuleSet Rules;
   Rules.Path = Path;
+  SmallVector<StringRef, 64> Split;
+  Text.split(Split, '\n');
+  Lines.assign(Split.begin(), Split.end());
   YAML::Node Doc;
   try {
     Doc = YAML::Load(Text.str());

@@ -41,6 +41,11 @@ RuleVerdict evaluateRule(const Rule &R, const DeclFacts &Facts) {
     if (G.matches(Facts.RelativePath))
       return Reject("file " + quoted(Facts.RelativePath) + " is excluded by " +
                     quoted(G.pattern()));
+  if (R.Matcher) { // It replaces the remaining keys; files apply first.
+    if (!Facts.MatchesMatcher || !Facts.MatchesMatcher(*R.Matcher))
+      return Reject("the matcher does not match");
+    return RuleVerdict{true, ""};
+  }
   if (!R.DeclaredIn.empty() &&
       none_of(Facts.DeclaredIn, [&](const std::string &File) {
         return any_of(R.DeclaredIn,

@@ -55,6 +55,9 @@ private:
   bool Nested = false;
 };
 
+/// A rule's `matcher:` expression, parsed (see tool/lib/Matcher.h).
+struct CompiledMatcher;
+
 /// One policy rule. Every filter that is absent does not filter.
 struct Rule {
   std::string Id;
@@ -71,6 +74,9 @@ struct Rule {
   std::optional<std::string> DerivedFrom;
   bool ExternalLinkageOnly = true; ///< linkage: external (default) | any
   bool PublicOnly = true;          ///< access: public (default) | any
+  /// `matcher:` replaces the selection keys above but Files and
+  /// ExcludeFiles.
+  std::shared_ptr<const CompiledMatcher> Matcher;
   EventTemplate Event;
 };
 

@@ -9,6 +9,7 @@
 #define APISTAMP_SELECTION_H
 
 #include "apistamp/Rules.h"
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -33,6 +34,9 @@ struct DeclFacts {
   /// Files under the root that hold a declaration of it (the definition
   /// included), relative to the root; a class's file for its constructors.
   std::vector<std::string> DeclaredIn;
+  /// Whether a rule's `matcher:` matches the declaration; set by the
+  /// analysis, which has the AST. Unset: no matcher matches.
+  std::function<bool(const CompiledMatcher &)> MatchesMatcher;
 
   /// "a::b", "" for the global namespace.
   std::string namespaceName() const;

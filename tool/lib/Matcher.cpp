@@ -1,0 +1,87 @@
+//===- Matcher.cpp - Raw clang-query matchers in rules --------------------===//
+
+#include "Matcher.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "clang/ASTMatchers/Dynamic/Diagnostics.h"
+#include "clang/ASTMatchers/Dynamic/Parser.h"
+#include "clang/ASTMatchers/Dynamic/Registry.h"
+
+using namespace clang;
+using namespace clang::ast_matchers;
+
+namespace apistamp {
+
+/// The registered matcher name closest to \p Name, or "".
+static std::string closestMatcherName(StringRef Name) {
+  std::string Best;
+  unsigned BestDistance = std::max<unsigned>(2, Name.size() / 3) + 1;
+  // Node matchers and the narrowing and traversal matchers that apply to
+  // the declarations and types a function matcher usually goes through.
+  std::vector<dynamic::ArgKind> Kinds =
+      dynamic::Registry::getAcceptedCompletionTypes({});
+  for (ASTNodeKind Kind : {ASTNodeKind::getFromNodeKind<CXXConstructorDecl>(),
+                           ASTNodeKind::getFromNodeKind<CXXRecordDecl>(),
+                           ASTNodeKind::getFromNodeKind<NamespaceDecl>(),
+                           ASTNodeKind::getFromNodeKind<ParmVarDecl>(),
+                           ASTNodeKind::getFromNodeKind<QualType>(),
+                           ASTNodeKind::getFromNodeKind<Stmt>()})
+    Kinds.push_back(dynamic::ArgKind::MakeMatcherArg(Kind));
+  for (const dynamic::MatcherCompletion &C :
+       dynamic::Registry::getMatcherCompletions(Kinds)) {
+    StringRef Candidate = StringRef(C.TypedText).split('(').first;
+    unsigned Distance = Name.edit_distance(Candidate);
+    if (Distance < BestDistance) {
+      BestDistance = Distance;
+      Best = Candidate.str();
+    }
+  }
+  return Best;
+}
+
+llvm::Expected<std::shared_ptr<const CompiledMatcher>>
+parseFunctionMatcher(StringRef Code, MatcherErrorPosition &At) {
+  dynamic::Diagnostics Diag;
+  StringRef Remaining = Code;
+  std::optional<internal::DynTypedMatcher> Parsed =
+      dynamic::Parser::parseMatcherExpression(Remaining, &Diag);
+  if (!Parsed) {
+    std::string Message = "bad matcher";
+    if (!Diag.errors().empty() && !Diag.errors().front().Messages.empty()) {
+      const auto &First = Diag.errors().front().Messages.front();
+      At.Line = std::max(1u, First.Range.Start.Line);
+      At.Column = std::max(1u, First.Range.Start.Column);
+      // toString() gives "line:col: message", then the context stack.
+      std::string Text = Diag.toString();
+      Message = StringRef(Text).split('\n').first.split(": ").second.str();
+      if (First.Type == dynamic::Diagnostics::ET_RegistryMatcherNotFound &&
+          !First.Args.empty()) {
+        std::string Suggestion = closestMatcherName(First.Args.front());
+        if (!Suggestion.empty())
+          Message += "; did you mean '" + Suggestion + "'?";
+      }
+    }
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "in matcher: " + Message);
+  }
+  ASTNodeKind Function = ASTNodeKind::getFromNodeKind<FunctionDecl>();
+  // varDecl() is a Decl matcher restricted to VarDecl: the restriction is
+  // what says which nodes it can match (getID() is where it is exposed).
+  ASTNodeKind Supported = Parsed->getID().first;
+  if (!Function.isBaseOf(Supported) && !Supported.isBaseOf(Function))
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(),
+        "the matcher must match function declarations (functionDecl(...), "
+        "cxxMethodDecl(...), cxxConstructorDecl(...)), not '" +
+            Supported.asStringRef() + "'");
+  auto Result = std::make_shared<CompiledMatcher>(CompiledMatcher{
+      Code.str(), Parsed->dynCastTo(ASTNodeKind::getFromNodeKind<Decl>())
+                      .unconditionalConvertTo<Decl>()});
+  return std::shared_ptr<const CompiledMatcher>(std::move(Result));
+}
+
+bool matchesFunction(const CompiledMatcher &M, const FunctionDecl &FD,
+                     ASTContext &Ctx) {
+  return !match(M.Matcher, static_cast<const Decl &>(FD), Ctx).empty();
+}
+
+} // namespace apistamp

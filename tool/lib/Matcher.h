@@ -1,0 +1,42 @@
+//===- Matcher.h - Raw clang-query matchers in rules --------------*- C++
+//-*-===//
+//
+// The `matcher:` escape hatch: a rule selects with an AST matcher expression
+// (clang-query syntax), parsed by clang's dynamic matcher parser.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef APISTAMP_LIB_MATCHER_H
+#define APISTAMP_LIB_MATCHER_H
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
+#include "clang/ASTMatchers/ASTMatchers.h"
+#include "llvm/Support/Error.h"
+#include <memory>
+#include <string>
+
+namespace apistamp {
+
+/// A parsed matcher expression that can match function declarations.
+struct CompiledMatcher {
+  std::string Text;
+  clang::ast_matchers::internal::Matcher<clang::Decl> Matcher;
+};
+
+/// Where in the expression a parse error is, 1-based.
+struct MatcherErrorPosition {
+  unsigned Line = 1, Column = 1;
+};
+
+/// Parses \p Code; on error, \p At is where the problem is in \p Code.
+llvm::Expected<std::shared_ptr<const CompiledMatcher>>
+parseFunctionMatcher(llvm::StringRef Code, MatcherErrorPosition &At);
+
+/// Whether \p M matches \p FD.
+bool matchesFunction(const CompiledMatcher &M, const clang::FunctionDecl &FD,
+                     clang::ASTContext &Ctx);
+
+} // namespace apistamp
+
+#endif // APISTAMP_LIB_MATCHER_H
