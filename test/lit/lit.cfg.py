@@ -13,10 +13,15 @@ config.test_exec_root = os.path.join(config.apistamp_build_dir, "test", "lit")
 config.environment["PATH"] = os.pathsep.join(
     [config.apistamp_bin_dir, config.llvm_tools_dir, config.environment.get("PATH", "")])
 config.substitutions.append(("%apistamp", os.path.join(config.apistamp_bin_dir, "apistamp")))
+# rules/ is a suite of its own that uses the shipped rule-author configuration
+# (tool/lit/apistamp.cfg.py); it finds the binary under test through this.
+os.environ["APISTAMP"] = os.path.join(config.apistamp_bin_dir, "apistamp")
 config.substitutions.append(("%exit-code", "python3 " + os.path.join(config.test_source_root, "Inputs", "exit-code.py")))
 config.substitutions.append(("%split-file", "split-file --leading-lines"))
 config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
 config.substitutions.append(("%cmake", config.cmake_command))
+config.substitutions.append(("%lit", "python3 " + os.path.join(
+    os.path.dirname(config.llvm_tools_dir), "build", "utils", "lit", "lit.py")))
 config.substitutions.append(("%clang_resource_dir", config.clang_resource_dir))
 config.substitutions.append(("%build_dir", config.apistamp_build_dir))
 config.substitutions.append(("%source_dir", config.apistamp_source_dir))
