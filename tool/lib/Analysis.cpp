@@ -416,53 +416,52 @@ private:
     return S;
   }
 
-  /// Binds an expectation comment on the first line of a definition or the
-  /// line before it (\p Starts as for suppress) to the definition.
-  void bindExpectation(const NamedDecl &D, SourceLocation NameLoc,
-                       std::initializer_list<SourceLocation> Starts) {
-    if (ExpectationIndex.empty())
-      return;
+  using CommentIndex = std::map<std::pair<FileID, unsigned>, size_t>;
+
+  /// The comment of \p Index on the first line of a definition or the line
+  /// before it; \p Starts are where the definition may be said to begin (a
+  /// template's header, or the declaration after it).
+  std::optional<size_t>
+  commentAtStart(const CommentIndex &Index,
+                 std::initializer_list<SourceLocation> Starts) {
     for (SourceLocation Start : Starts) {
       Start = SM.getFileLoc(Start);
       if (SM.getFileID(Start) != CurrentFile)
         continue;
       unsigned Line = SM.getSpellingLineNumber(Start);
       for (unsigned Candidate : {Line, Line - 1}) {
-        auto It = ExpectationIndex.find({CurrentFile, Candidate});
-        if (It == ExpectationIndex.end())
-          continue;
-        Expectation &E = Result.Expectations[It->second];
-        if (E.DefinitionLine)
-          return; // The first (outermost) definition keeps it.
-        E.DefinitionLine = SM.getSpellingLineNumber(NameLoc);
-        E.DefinitionColumn = SM.getSpellingColumnNumber(NameLoc);
-        E.Definition = qualifiedName(D);
-        return;
+        auto It = Index.find({CurrentFile, Candidate});
+        if (It != Index.end())
+          return It->second;
       }
     }
+    return std::nullopt;
   }
 
-  /// Applies an apistamp-ignore comment on the first line of the definition
-  /// or the line before it; \p Starts are where it may be said to begin
-  /// (a template's header, or the declaration after it).
+  /// Binds the expectation comment at the start of a definition to it.
+  void bindExpectation(const NamedDecl &D, SourceLocation NameLoc,
+                       std::initializer_list<SourceLocation> Starts) {
+    std::optional<size_t> Found = commentAtStart(ExpectationIndex, Starts);
+    if (!Found)
+      return;
+    Expectation &E = Result.Expectations[*Found];
+    if (E.DefinitionLine)
+      return; // The first (outermost) definition keeps it.
+    E.DefinitionLine = SM.getSpellingLineNumber(NameLoc);
+    E.DefinitionColumn = SM.getSpellingColumnNumber(NameLoc);
+    E.Definition = qualifiedName(D);
+  }
+
+  /// Applies the apistamp-ignore comment at the start of a definition.
   bool suppress(Site &S, std::initializer_list<SourceLocation> Starts) {
-    for (SourceLocation Start : Starts) {
-      Start = SM.getFileLoc(Start);
-      if (SM.getFileID(Start) != CurrentFile)
-        continue;
-      unsigned Line = SM.getSpellingLineNumber(Start);
-      for (unsigned Candidate : {Line, Line - 1}) {
-        auto It = SuppressionIndex.find({CurrentFile, Candidate});
-        if (It == SuppressionIndex.end())
-          continue;
-        Suppression &Comment = Result.Suppressions[It->second];
-        Comment.Used = true;
-        S.Status = SiteStatus::Suppressed;
-        S.SkipReason = Comment.Reason;
-        return true;
-      }
-    }
-    return false;
+    std::optional<size_t> Found = commentAtStart(SuppressionIndex, Starts);
+    if (!Found)
+      return false;
+    Suppression &Comment = Result.Suppressions[*Found];
+    Comment.Used = true;
+    S.Status = SiteStatus::Suppressed;
+    S.SkipReason = Comment.Reason;
+    return true;
   }
 
   bool record(Site S) {
@@ -548,8 +547,8 @@ private:
   const ExplainTarget *Target;
   std::string Root;
   llvm::DenseMap<FileID, std::optional<std::string>> CanonicalFiles;
-  std::map<std::pair<FileID, unsigned>, size_t> SuppressionIndex;
-  std::map<std::pair<FileID, unsigned>, size_t> ExpectationIndex;
+  CommentIndex SuppressionIndex;
+  CommentIndex ExpectationIndex;
   FileID CurrentFile;
 };
 
