@@ -71,16 +71,27 @@ cl::opt<bool> Verbose("verbose",
 cl::opt<std::string> ExplainName(
     "name", cl::desc("The qualified name of the definition to explain"),
     cl::value_desc("a::b::f"), cl::cat(Category), cl::sub(ExplainCommand));
-cl::opt<apistamp::CatalogFormat>
-    Format("format", cl::desc("Catalog format"),
-           cl::values(clEnumValN(apistamp::CatalogFormat::Text, "text",
-                                 "aligned columns (default)"),
-                      clEnumValN(apistamp::CatalogFormat::Csv, "csv",
-                                 "comma-separated, with a header line"),
-                      clEnumValN(apistamp::CatalogFormat::Json, "json",
-                                 "a JSON array of objects")),
-           cl::init(apistamp::CatalogFormat::Text), cl::cat(Category),
-           cl::sub(CatalogCommand));
+cl::opt<apistamp::OutputFormat> Format(
+    "format", cl::desc("Output format"),
+    cl::values(
+        clEnumValN(apistamp::OutputFormat::Text, "text",
+                   "clang-style diagnostics, or aligned columns (default)"),
+        clEnumValN(apistamp::OutputFormat::Csv, "csv",
+                   "catalog: comma-separated, with a header line"),
+        clEnumValN(apistamp::OutputFormat::Json, "json",
+                   "findings with fixes and a summary (check), or an array "
+                   "of events (catalog)"),
+        clEnumValN(apistamp::OutputFormat::Sarif, "sarif",
+                   "check: a SARIF 2.1.0 log with rules, locations and "
+                   "fixes")),
+    cl::init(apistamp::OutputFormat::Text), cl::cat(Category),
+    cl::sub(CatalogCommand), cl::sub(CheckCommand));
+cl::opt<std::string> ExportFixes(
+    "export-fixes",
+    cl::desc("Also write the replacements fix makes to this file, as YAML "
+             "for clang-apply-replacements"),
+    cl::value_desc("file"), cl::cat(Category), cl::sub(CheckCommand),
+    cl::sub(FixCommand), cl::sub(DiffCommand));
 cl::list<std::string> Sources(cl::Positional, cl::desc("<source>..."),
                               cl::cat(Category), APISTAMP_ALL_COMMANDS);
 
@@ -141,6 +152,15 @@ int main(int argc, const char **argv) {
   Opts.Sources.assign(Sources.begin(), Sources.end());
   Opts.ExplainName = ExplainName;
   Opts.Format = Format;
+  Opts.ExportFixes = ExportFixes;
+  if ((CheckCommand && Format == apistamp::OutputFormat::Csv) ||
+      (CatalogCommand && Format == apistamp::OutputFormat::Sarif)) {
+    errs() << "apistamp: error: --format="
+           << (Format == apistamp::OutputFormat::Csv ? "csv" : "sarif")
+           << " is not a format of this command; check takes text, json or "
+              "sarif, catalog text, csv or json\n";
+    return apistamp::ExitBadUsage;
+  }
   if (ExplainCommand && ExplainName.empty()) {
     // "<source>:<line>": the definition spanning that line.
     StringRef Source, Line;

@@ -2,6 +2,7 @@
 
 #include "apistamp/Driver.h"
 #include "Report.h"
+#include "StructuredReport.h"
 #include "apistamp/Analysis.h"
 #include "apistamp/FileEdits.h"
 #include "apistamp/Paths.h"
@@ -13,17 +14,20 @@
 #include "clang/Frontend/TextDiagnosticPrinter.h"
 #include "clang/Tooling/ArgumentsAdjusters.h"
 #include "clang/Tooling/CompilationDatabase.h"
+#include "clang/Tooling/ReplacementsYaml.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/Threading.h"
 #include "llvm/Support/VirtualFileSystem.h"
 #include "llvm/Support/xxhash.h"
+#include <chrono>
 #include <map>
 #include <optional>
 #include <set>
@@ -213,6 +217,8 @@ struct FileChange {
   std::string Path;
   std::string Before;
   std::string After;
+  /// What turns Before into After, the #include included.
+  std::vector<TextEdit> Replacements;
 };
 
 Error usageError(const Twine &Message) {
@@ -245,6 +251,17 @@ struct Plan {
   StringMap<std::unique_ptr<RuleSet>> RuleSets;
   std::vector<Job> Jobs;
   unsigned WithoutRules = 0; ///< Skipped: no .apistamp.yaml above them.
+
+  /// The rules files in use, by path.
+  std::vector<const RuleSet *> sortedRuleSets() const {
+    std::vector<const RuleSet *> Sets;
+    for (const auto &Entry : RuleSets)
+      Sets.push_back(Entry.second.get());
+    llvm::sort(Sets, [](const RuleSet *L, const RuleSet *R) {
+      return L->Path < R->Path;
+    });
+    return Sets;
+  }
 };
 
 /// Finds and loads the rules of every source: one file for all, or the
@@ -337,15 +354,19 @@ std::vector<FileChange> computeChanges(ArrayRef<Site> Sites,
     }
     const RuleSet &Rules = *RulesOfFile.lookup(Path);
     StringRef Before = (*Buffer)->getBuffer();
-    Expected<std::string> After = applyEdits(
+    Expected<std::vector<TextEdit>> Replacements = fileReplacements(
         Path, Before, std::move(Edits), Rules.Include, Rules.IncludeAngled);
+    Expected<std::string> After =
+        Replacements ? applyEdits(Path, Before, *Replacements, "", false)
+                     : Replacements.takeError();
     if (!After) {
       Err << "apistamp: error: " << toString(After.takeError()) << "\n";
       Errors = true;
       continue;
     }
     if (*After != Before)
-      Changes.push_back({Path, Before.str(), std::move(*After)});
+      Changes.push_back(
+          {Path, Before.str(), std::move(*After), std::move(*Replacements)});
   }
   return Changes;
 }
@@ -382,8 +403,7 @@ unsigned writeChanges(ArrayRef<FileChange> Changes, const PathDisplay &Display,
 /// policy: one warning per such rule, at its line in the rules file, naming
 /// the earlier rules that took what it matches. Must run before the sites are
 /// merged (moved) out of the jobs.
-std::vector<std::string> unusedRuleWarnings(const Plan &P,
-                                            const PathDisplay &Display) {
+std::vector<Finding> unusedRuleWarnings(const Plan &P) {
   DenseMap<const RuleSet *, StringSet<>> Used;
   // Per rule set and rule: the earlier rules that won what it also selects.
   DenseMap<const RuleSet *, StringMap<std::set<std::string>>> ShadowedBy;
@@ -393,19 +413,12 @@ std::vector<std::string> unusedRuleWarnings(const Plan &P,
       for (const std::string &Loser : S.AlsoSelectedBy)
         ShadowedBy[J.Rules][Loser].insert(S.RuleId);
     }
-  std::vector<const RuleSet *> Sets;
-  for (const auto &Entry : P.RuleSets)
-    Sets.push_back(Entry.second.get());
-  llvm::sort(Sets, [](const RuleSet *L, const RuleSet *R) {
-    return L->Path < R->Path;
-  });
-  std::vector<std::string> Warnings;
-  for (const RuleSet *Rules : Sets)
+  std::vector<Finding> Warnings;
+  for (const RuleSet *Rules : P.sortedRuleSets())
     for (const Rule &R : Rules->Rules)
       if (!Used[Rules].count(R.Id)) {
-        std::string Warning = Display(Rules->Path) + ":" +
-                              std::to_string(R.Line) + ":5: warning: rule '" +
-                              R.Id + "' selected nothing in this project";
+        std::string Warning =
+            "rule '" + R.Id + "' selected nothing in this project";
         auto Winners = ShadowedBy[Rules].find(R.Id);
         if (Winners != ShadowedBy[Rules].end()) {
           std::vector<std::string> Quoted;
@@ -415,7 +428,8 @@ std::vector<std::string> unusedRuleWarnings(const Plan &P,
                      std::string(Quoted.size() > 1 ? "s " : " ") +
                      join(Quoted, ", ");
         }
-        Warnings.push_back(std::move(Warning));
+        Warnings.push_back({Rules->Path, R.Line, 5, "warning",
+                            std::move(Warning), R.Id, true, nullptr});
       }
   return Warnings;
 }
@@ -423,21 +437,19 @@ std::vector<std::string> unusedRuleWarnings(const Plan &P,
 /// In a whole-project run, each definition that several rules select, once,
 /// with the rule that won: the overlap is often deliberate (a narrow rule
 /// before a broad one), so these are notes.
-std::vector<std::string> overlapNotes(ArrayRef<Site> Sites,
-                                      const PathDisplay &Display) {
-  std::vector<std::string> Notes;
+std::vector<Finding> overlapNotes(ArrayRef<Site> Sites) {
+  std::vector<Finding> Notes;
   for (const Site &S : Sites) {
     if (S.AlsoSelectedBy.empty())
       continue;
     std::vector<std::string> Others;
     for (const std::string &Id : S.AlsoSelectedBy)
       Others.push_back("'" + Id + "'");
-    Notes.push_back(Display(S.File) + ":" + std::to_string(S.Line) + ":" +
-                    std::to_string(S.Column) + ": note: '" + S.QualifiedName +
-                    "' is selected by rule '" + S.RuleId +
-                    "', which wins, and "
-                    "also by " +
-                    join(Others, ", ") + " [" + S.RuleId + "]");
+    Notes.push_back({S.File, S.Line, S.Column, "note",
+                     "'" + S.QualifiedName + "' is selected by rule '" +
+                         S.RuleId + "', which wins, and also by " +
+                         join(Others, ", "),
+                     S.RuleId, false, &S});
   }
   return Notes;
 }
@@ -488,9 +500,55 @@ int printExplanations(raw_ostream &Out, raw_ostream &Err,
   return Failed ? ExitParseFailed : ExitClean;
 }
 
+/// Writes the replacements of \p Changes for clang-apply-replacements.
+bool exportFixes(StringRef Path, ArrayRef<FileChange> Changes,
+                 raw_ostream &Err) {
+  tooling::TranslationUnitReplacements Fixes;
+  for (const FileChange &C : Changes)
+    for (const TextEdit &E : C.Replacements)
+      Fixes.Replacements.emplace_back(E.File, E.Offset, E.Length, E.Text);
+  Error Written = writeToOutput(Path, [&](raw_ostream &OS) {
+    yaml::Output YAML(OS);
+    YAML << Fixes;
+    return Error::success();
+  });
+  if (Written) {
+    Err << "apistamp: error: cannot write '" << Path
+        << "': " << toString(std::move(Written)) << "\n";
+    return false;
+  }
+  return true;
+}
+
+/// "apistamp: skipped: 23 no constructor body to instrument, 1 constexpr
+/// function", if anything was skipped.
+void printSkipReasons(raw_ostream &Out, const SiteCounts &Counts) {
+  if (Counts.SkippedByReason.empty())
+    return;
+  std::vector<std::pair<unsigned, std::string>> ByCount;
+  for (const auto &[Reason, Count] : Counts.SkippedByReason)
+    ByCount.push_back({Count, Reason});
+  llvm::stable_sort(
+      ByCount, [](const auto &L, const auto &R) { return L.first > R.first; });
+  Out << "apistamp: skipped:";
+  for (size_t I = 0; I < ByCount.size(); ++I)
+    Out << (I ? ", " : " ") << ByCount[I].first << " " << ByCount[I].second;
+  Out << "\n";
+}
+
+/// Wall time goes to stderr, so that stdout is the same for every -j.
+void printWallTime(raw_ostream &Err, size_t TUs,
+                   std::chrono::steady_clock::time_point Start) {
+  std::chrono::duration<double> Elapsed =
+      std::chrono::steady_clock::now() - Start;
+  Err << "apistamp: " << TUs << " TUs in " << formatv("{0:f1}", Elapsed.count())
+      << " s\n";
+}
+
 } // namespace
 
 int run(const Options &Opts, raw_ostream &Out, raw_ostream &Err) {
+  auto Start = std::chrono::steady_clock::now();
   if (Opts.Sources.empty() && Opts.BuildDir.empty()) {
     Err << "apistamp: error: no sources given; pass source files or -p "
            "BUILD_DIR to process every C++ file of a compilation database\n";
@@ -557,16 +615,16 @@ int run(const Options &Opts, raw_ostream &Out, raw_ostream &Err) {
   if (Opts.RunMode == Mode::Explain)
     return printExplanations(Out, Err, Jobs, *Target, Display, Failed);
 
-  std::vector<std::string> UnusedRules;
+  std::vector<Finding> UnusedRules;
   if (Opts.RunMode == Mode::Check && Opts.Sources.empty() && !Failed)
-    UnusedRules = unusedRuleWarnings(**Planned, Display);
+    UnusedRules = unusedRuleWarnings(**Planned);
   std::vector<Site> Sites = mergeSites(Jobs);
   SiteCounts Counts = countSites(Sites);
   if (Opts.RunMode == Mode::Catalog) {
     printCatalog(Out, Sites, Display,
-                 Opts.Format == CatalogFormat::Json  ? "json"
-                 : Opts.Format == CatalogFormat::Csv ? "csv"
-                                                     : "text");
+                 Opts.Format == OutputFormat::Json  ? "json"
+                 : Opts.Format == OutputFormat::Csv ? "csv"
+                                                    : "text");
     return Failed ? ExitParseFailed : ExitClean;
   }
   if (Opts.RunMode == Mode::Verify) {
@@ -586,33 +644,64 @@ int run(const Options &Opts, raw_ostream &Out, raw_ostream &Err) {
       return ExitParseFailed;
     return Mismatches.empty() ? ExitClean : ExitFindings;
   }
-  if (Opts.RunMode == Mode::Check) {
-    unsigned Problems = printFindings(Out, Sites, mergeSuppressions(Jobs),
-                                      Display, Opts.Verbose);
-    for (const std::string &Warning : UnusedRules)
-      Out << Warning << "\n";
-    if (Opts.Sources.empty() && !Failed)
-      for (const std::string &Note : overlapNotes(Sites, Display))
-        Out << Note << "\n";
-    Problems += UnusedRules.size();
-    Out << "apistamp: " << Jobs.size() << " TUs, " << Counts.Selected
-        << " definitions selected: " << Counts.Present << " instrumented, "
-        << Counts.Missing << " missing, " << Counts.Wrong << " wrong, "
-        << Counts.Duplicate << " duplicate, " << Counts.Skipped << " skipped, "
-        << Counts.Suppressed << " suppressed" << Notes << "\n";
-    if (Failed)
-      return ExitParseFailed;
-    return Problems ? ExitFindings : ExitClean;
-  }
 
   bool Errors = false;
-  std::vector<FileChange> Changes =
-      computeChanges(Sites, Jobs, Display, Err, Errors);
+  bool Structured =
+      Opts.RunMode == Mode::Check && Opts.Format != OutputFormat::Text;
+  std::vector<FileChange> Changes;
+  if (Opts.RunMode != Mode::Check || Structured || !Opts.ExportFixes.empty())
+    Changes = computeChanges(Sites, Jobs, Display, Err, Errors);
+  if (!Opts.ExportFixes.empty() && !exportFixes(Opts.ExportFixes, Changes, Err))
+    Errors = true;
+
+  if (Opts.RunMode == Mode::Check) {
+    std::vector<Finding> Findings =
+        collectFindings(Sites, mergeSuppressions(Jobs), Opts.Verbose);
+    std::vector<Finding> Overlaps;
+    if (Opts.Sources.empty() && !Failed)
+      Overlaps = overlapNotes(Sites);
+    unsigned Problems = UnusedRules.size();
+    for (const Finding &F : Findings)
+      Problems += F.Problem;
+    if (Structured) {
+      ReportInput In;
+      append_range(Findings, UnusedRules);
+      append_range(Findings, Overlaps);
+      In.Findings = Findings;
+      In.Counts = Counts;
+      In.TUs = Jobs.size();
+      In.ParseFailures = Failed;
+      for (const FileChange &C : Changes)
+        In.FileFixes[C.Path] = C.Replacements;
+      In.RuleSets = (*Planned)->sortedRuleSets();
+      if (Opts.Format == OutputFormat::Json)
+        printJsonReport(Out, In, Display);
+      else
+        printSarifReport(Out, In, CWD);
+    } else {
+      printFindings(Out, Findings, Display);
+      printFindings(Out, UnusedRules, Display);
+      printFindings(Out, Overlaps, Display);
+      Out << "apistamp: " << Jobs.size() << " TUs, " << Counts.Selected
+          << " definitions selected: " << Counts.Present << " instrumented, "
+          << Counts.Missing << " missing, " << Counts.Wrong << " wrong, "
+          << Counts.Duplicate << " duplicate, " << Counts.Skipped
+          << " skipped, " << Counts.Suppressed << " suppressed" << Notes
+          << "\n";
+      printSkipReasons(Out, Counts);
+    }
+    printWallTime(Err, Jobs.size(), Start);
+    if (Failed)
+      return ExitParseFailed;
+    return Problems || Errors ? ExitFindings : ExitClean;
+  }
+
   std::vector<Site> Duplicates;
   llvm::copy_if(Sites, std::back_inserter(Duplicates), [](const Site &S) {
     return S.Status == SiteStatus::Duplicate;
   });
-  printFindings(Err, Duplicates, {}, Display, /*Verbose=*/false);
+  printFindings(Err, collectFindings(Duplicates, {}, /*Verbose=*/false),
+                Display);
 
   if (Opts.RunMode == Mode::Diff) {
     for (const FileChange &C : Changes)
@@ -627,7 +716,9 @@ int run(const Options &Opts, raw_ostream &Out, raw_ostream &Err) {
                                    " duplicates need a manual fix"
                              : "")
         << Notes << "\n";
+    printSkipReasons(Out, Counts);
   }
+  printWallTime(Err, Jobs.size(), Start);
   if (Failed)
     return ExitParseFailed;
   return Errors ? ExitFindings : ExitClean;

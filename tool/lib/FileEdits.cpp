@@ -46,9 +46,9 @@ static std::optional<tooling::Replacement> includeInsertion(StringRef Path,
                               Insertion->getLength(), WithCRLF);
 }
 
-Expected<std::string> applyEdits(StringRef Path, StringRef Code,
-                                 std::vector<TextEdit> Edits, StringRef Header,
-                                 bool HeaderAngled) {
+static Expected<tooling::Replacements>
+replacementsFor(StringRef Path, StringRef Code, std::vector<TextEdit> Edits,
+                StringRef Header, bool HeaderAngled) {
   llvm::sort(Edits);
   Edits.erase(std::unique(Edits.begin(), Edits.end()), Edits.end());
   tooling::Replacements Replaces;
@@ -70,7 +70,32 @@ Expected<std::string> applyEdits(StringRef Path, StringRef Code,
         return createStringError(inconvertibleErrorCode(),
                                  "cannot insert #include in '" + Path +
                                      "': " + toString(std::move(Err)));
-  return tooling::applyAllReplacements(Code, Replaces);
+  return Replaces;
+}
+
+Expected<std::vector<TextEdit>> fileReplacements(StringRef Path, StringRef Code,
+                                                 std::vector<TextEdit> Edits,
+                                                 StringRef Header,
+                                                 bool HeaderAngled) {
+  Expected<tooling::Replacements> Replaces =
+      replacementsFor(Path, Code, std::move(Edits), Header, HeaderAngled);
+  if (!Replaces)
+    return Replaces.takeError();
+  std::vector<TextEdit> Result;
+  for (const tooling::Replacement &R : *Replaces)
+    Result.push_back(TextEdit{Path.str(), R.getOffset(), R.getLength(),
+                              R.getReplacementText().str()});
+  return Result;
+}
+
+Expected<std::string> applyEdits(StringRef Path, StringRef Code,
+                                 std::vector<TextEdit> Edits, StringRef Header,
+                                 bool HeaderAngled) {
+  Expected<tooling::Replacements> Replaces =
+      replacementsFor(Path, Code, std::move(Edits), Header, HeaderAngled);
+  if (!Replaces)
+    return Replaces.takeError();
+  return tooling::applyAllReplacements(Code, *Replaces);
 }
 
 } // namespace apistamp

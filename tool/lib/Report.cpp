@@ -20,80 +20,75 @@ static std::string joinQuoted(ArrayRef<std::string> Events) {
   return Result;
 }
 
-namespace {
-/// One line of output at a source location.
-struct Finding {
-  std::string File;
-  unsigned Line, Column;
-  std::string Text; ///< After "file:line:col: ".
-  bool Problem;
-};
-} // namespace
-
 static void siteFindings(const Site &S, bool Verbose,
                          std::vector<Finding> &Out) {
-  std::string Rule = " [" + S.RuleId + "]";
-  auto Add = [&](std::string Text, bool Problem) {
-    Out.push_back({S.File, S.ReportLine, S.ReportColumn, Text + Rule, Problem});
+  auto Add = [&](StringRef Severity, std::string Message) {
+    Out.push_back({S.File, S.ReportLine, S.ReportColumn, Severity.str(),
+                   std::move(Message), S.RuleId, Severity != "note", &S});
   };
   switch (S.Status) {
   case SiteStatus::Missing:
-    Add("warning: missing API usage event '" + S.Event + "'", true);
+    Add("warning", "missing API usage event '" + S.Event + "'");
     break;
   case SiteStatus::Wrong:
-    Add("warning: wrong API usage event '" + S.FoundEvents.front() +
-            "', expected '" + S.Event + "'",
-        true);
+    Add("warning", "wrong API usage event '" + S.FoundEvents.front() +
+                       "', expected '" + S.Event + "'");
     break;
   case SiteStatus::Duplicate:
-    Add("warning: duplicate API usage events " + joinQuoted(S.FoundEvents) +
-            " in one body, expected one '" + S.Event + "'",
-        true);
+    Add("warning", "duplicate API usage events " + joinQuoted(S.FoundEvents) +
+                       " in one body, expected one '" + S.Event + "'");
     break;
   case SiteStatus::Skipped:
     if (Verbose)
-      Add("note: skipped " + S.QualifiedName + ": " + S.SkipReason, false);
+      Add("note", "skipped " + S.QualifiedName + ": " + S.SkipReason);
     break;
   case SiteStatus::Present:
     if (Verbose)
-      Add("note: instrumented '" + S.Event + "'", false);
+      Add("note", "instrumented '" + S.Event + "'");
     break;
   case SiteStatus::Suppressed:
     if (Verbose)
-      Add("note: suppressed " + S.QualifiedName + ": " +
-              (S.SkipReason.empty() ? "(no reason given)" : S.SkipReason),
-          false);
+      Add("note",
+          "suppressed " + S.QualifiedName + ": " +
+              (S.SkipReason.empty() ? "(no reason given)" : S.SkipReason));
     break;
   }
 }
 
-unsigned printFindings(raw_ostream &OS, ArrayRef<Site> Sites,
-                       ArrayRef<Suppression> Suppressions,
-                       const PathDisplay &Display, bool Verbose) {
+std::vector<Finding> collectFindings(ArrayRef<Site> Sites,
+                                     ArrayRef<Suppression> Suppressions,
+                                     bool Verbose) {
   std::vector<Finding> Findings;
   for (const Site &S : Sites)
     siteFindings(S, Verbose, Findings);
   for (const Suppression &S : Suppressions) {
     if (S.Reason.empty())
-      Findings.push_back({S.File, S.Line, S.Column,
-                          "error: apistamp-ignore needs a reason: '// "
+      Findings.push_back({S.File, S.Line, S.Column, "error",
+                          "apistamp-ignore needs a reason: '// "
                           "apistamp-ignore: <why this is not instrumented>'",
-                          true});
+                          "apistamp-ignore", true, nullptr});
     if (!S.Used)
-      Findings.push_back({S.File, S.Line, S.Column,
-                          "warning: apistamp-ignore suppresses nothing: no "
-                          "definition that a rule selects starts on this line "
-                          "or the next",
-                          true});
+      Findings.push_back({S.File, S.Line, S.Column, "warning",
+                          "apistamp-ignore suppresses nothing: no definition "
+                          "that a rule selects starts on this line or the next",
+                          "apistamp-ignore", true, nullptr});
   }
   llvm::stable_sort(Findings, [](const Finding &L, const Finding &R) {
     return std::tie(L.File, L.Line, L.Column) <
            std::tie(R.File, R.Line, R.Column);
   });
+  return Findings;
+}
+
+unsigned printFindings(raw_ostream &OS, ArrayRef<Finding> Findings,
+                       const PathDisplay &Display) {
   unsigned Problems = 0;
   for (const Finding &F : Findings) {
-    OS << Display(F.File) << ":" << F.Line << ":" << F.Column << ": " << F.Text
-       << "\n";
+    OS << Display(F.File) << ":" << F.Line << ":" << F.Column << ": "
+       << F.Severity << ": " << F.Message;
+    if (F.FromSite)
+      OS << " [" << F.RuleId << "]";
+    OS << "\n";
     Problems += F.Problem;
   }
   return Problems;
@@ -160,6 +155,14 @@ void printCatalog(raw_ostream &OS, ArrayRef<Site> Sites,
        << S.Line << "  [" << S.RuleId << "]\n";
 }
 
+/// "body comes from macro 'X'" -> "body comes from macro".
+static std::string skipReasonKind(StringRef Reason) {
+  return Reason
+      .take_until([](char C) { return C == ':' || C == '\'' || C == '('; })
+      .rtrim()
+      .str();
+}
+
 SiteCounts countSites(ArrayRef<Site> Sites) {
   SiteCounts Counts;
   StringSet<> Files;
@@ -181,6 +184,7 @@ SiteCounts countSites(ArrayRef<Site> Sites) {
       break;
     case SiteStatus::Skipped:
       ++Counts.Skipped;
+      ++Counts.SkippedByReason[skipReasonKind(S.SkipReason)];
       break;
     case SiteStatus::Suppressed:
       ++Counts.Suppressed;

@@ -6,19 +6,37 @@
 #include "apistamp/Analysis.h"
 #include "llvm/Support/raw_ostream.h"
 #include <functional>
+#include <map>
 
 namespace apistamp {
 
 /// Maps a canonical path to the spelling shown to the user.
 using PathDisplay = std::function<std::string(llvm::StringRef)>;
 
-/// Prints one clang-style diagnostic per site that needs attention and per
-/// suppression without a reason or that excluded nothing, in source order;
-/// with \p Verbose also notes for instrumented, skipped and suppressed sites.
-/// Returns the number of problems printed (notes are not problems).
-unsigned printFindings(llvm::raw_ostream &OS, llvm::ArrayRef<Site> Sites,
-                       llvm::ArrayRef<Suppression> Suppressions,
-                       const PathDisplay &Display, bool Verbose);
+/// One diagnostic of a report, at a source location.
+struct Finding {
+  std::string File; ///< Canonical absolute path.
+  unsigned Line = 0, Column = 0;
+  std::string Severity; ///< "error", "warning" or "note".
+  std::string Message;
+  /// The rule that selected the site, or "apistamp-ignore" for a problem with
+  /// a suppression comment.
+  std::string RuleId;
+  bool Problem = false;           ///< Makes check fail; notes do not.
+  const Site *FromSite = nullptr; ///< Null for suppression problems.
+};
+
+/// One finding per site that needs attention and per suppression without a
+/// reason or that excluded nothing, in source order; with \p Verbose also
+/// notes for instrumented, skipped and suppressed sites.
+std::vector<Finding> collectFindings(llvm::ArrayRef<Site> Sites,
+                                     llvm::ArrayRef<Suppression> Suppressions,
+                                     bool Verbose);
+
+/// Prints \p Findings as clang-style diagnostics. Returns the number of
+/// problems (notes are not problems).
+unsigned printFindings(llvm::raw_ostream &OS, llvm::ArrayRef<Finding> Findings,
+                       const PathDisplay &Display);
 
 /// Spelling of a status in reports and catalogs.
 llvm::StringRef statusName(SiteStatus Status);
@@ -32,6 +50,9 @@ void printCatalog(llvm::raw_ostream &OS, llvm::ArrayRef<Site> Sites,
 struct SiteCounts {
   unsigned Selected = 0, Present = 0, Missing = 0, Wrong = 0, Duplicate = 0,
            Skipped = 0, Suppressed = 0, Files = 0;
+  /// Skipped sites per reason, the reason without its details ("body comes
+  /// from macro", "constexpr function").
+  std::map<std::string, unsigned> SkippedByReason;
 };
 SiteCounts countSites(llvm::ArrayRef<Site> Sites);
 

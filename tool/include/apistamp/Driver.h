@@ -19,8 +19,9 @@ namespace apistamp {
 /// What the user asked for.
 enum class Mode { Check, Fix, Diff, Explain, Catalog, Verify };
 
-/// Output format of `catalog`.
-enum class CatalogFormat { Text, Csv, Json };
+/// Output format: `catalog` takes text, csv or json; `check` text, json or
+/// sarif.
+enum class OutputFormat { Text, Csv, Json, Sarif };
 
 /// Documented exit codes.
 enum ExitCode : int {
@@ -43,7 +44,10 @@ struct Options {
   /// or ExplainName names the definition.
   unsigned ExplainLine = 0;
   std::string ExplainName;
-  CatalogFormat Format = CatalogFormat::Text;
+  OutputFormat Format = OutputFormat::Text;
+  /// check, diff, fix: also write the replacements fix makes, as YAML for
+  /// clang-apply-replacements, to this file.
+  std::string ExportFixes;
   std::vector<std::string> Sources;
   /// Compiler arguments after "--"; set when "--" was given.
   std::optional<std::vector<std::string>> CompilerArgs;

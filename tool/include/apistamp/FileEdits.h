@@ -15,9 +15,17 @@
 
 namespace apistamp {
 
-/// Applies \p Edits (all for \p Path, possibly with duplicates) to \p Code
-/// and, if \p Header is not empty, makes sure \p Code includes it.
-/// Conflicting edits are an error.
+/// The edits that turn \p Code into what applyEdits returns: \p Edits
+/// (all for \p Path, possibly with duplicates) deduplicated and sorted, and,
+/// if \p Header is not empty, the insertion of its #include unless \p Code
+/// has it. Conflicting edits are an error.
+llvm::Expected<std::vector<TextEdit>>
+fileReplacements(llvm::StringRef Path, llvm::StringRef Code,
+                 std::vector<TextEdit> Edits, llvm::StringRef Header,
+                 bool HeaderAngled);
+
+/// Applies \p Edits and the #include of \p Header to \p Code, as
+/// fileReplacements computes them.
 llvm::Expected<std::string> applyEdits(llvm::StringRef Path,
                                        llvm::StringRef Code,
                                        std::vector<TextEdit> Edits,

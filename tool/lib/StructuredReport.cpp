@@ -1,0 +1,172 @@
+//===- StructuredReport.cpp - check's JSON and SARIF reports --------------===//
+
+#include "StructuredReport.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/JSON.h"
+#include <set>
+
+using namespace llvm;
+
+namespace apistamp {
+
+std::vector<TextEdit> fixOf(const Finding &F, ArrayRef<Finding> Findings,
+                            const ReportInput &In) {
+  if (!F.FromSite || F.FromSite->Edits.empty())
+    return {};
+  std::vector<TextEdit> Fix = F.FromSite->Edits;
+  auto File = In.FileFixes.find(F.File);
+  if (File == In.FileFixes.end())
+    return Fix;
+  // The file's replacements that no site made: the #include, given with the
+  // first finding of the file that has a fix.
+  const Finding *First = nullptr;
+  std::set<TextEdit> SiteEdits;
+  for (const Finding &Other : Findings)
+    if (Other.File == F.File && Other.FromSite) {
+      if (!First && !Other.FromSite->Edits.empty())
+        First = &Other;
+      SiteEdits.insert(Other.FromSite->Edits.begin(),
+                       Other.FromSite->Edits.end());
+    }
+  if (First == &F)
+    for (const TextEdit &E : File->second)
+      if (!SiteEdits.count(E))
+        Fix.push_back(E);
+  llvm::sort(Fix);
+  return Fix;
+}
+
+static json::Object countsObject(const ReportInput &In) {
+  json::Object Skipped;
+  for (const auto &[Reason, Count] : In.Counts.SkippedByReason)
+    Skipped[Reason] = Count;
+  return json::Object{{"tus", In.TUs},
+                      {"parse_failures", In.ParseFailures},
+                      {"selected", In.Counts.Selected},
+                      {"instrumented", In.Counts.Present},
+                      {"missing", In.Counts.Missing},
+                      {"wrong", In.Counts.Wrong},
+                      {"duplicate", In.Counts.Duplicate},
+                      {"skipped", In.Counts.Skipped},
+                      {"skipped_by_reason", std::move(Skipped)},
+                      {"suppressed", In.Counts.Suppressed}};
+}
+
+void printJsonReport(raw_ostream &OS, const ReportInput &In,
+                     const PathDisplay &Display) {
+  json::Array Findings;
+  for (const Finding &F : In.Findings) {
+    json::Object Entry{{"file", Display(F.File)}, {"line", F.Line},
+                       {"column", F.Column},      {"severity", F.Severity},
+                       {"message", F.Message},    {"rule", F.RuleId}};
+    if (const Site *S = F.FromSite) {
+      Entry["status"] = statusName(S->Status);
+      Entry["event"] = S->Event;
+      Entry["name"] = S->QualifiedName;
+      Entry["kind"] = kindName(S->Kind);
+    }
+    json::Array Fix;
+    for (const TextEdit &E : fixOf(F, In.Findings, In))
+      Fix.push_back(json::Object{{"file", Display(E.File)},
+                                 {"offset", E.Offset},
+                                 {"length", E.Length},
+                                 {"text", E.Text}});
+    if (!Fix.empty())
+      Entry["fix"] = std::move(Fix);
+    Findings.push_back(std::move(Entry));
+  }
+  json::Value Report = json::Object{{"version", 1},
+                                    {"findings", std::move(Findings)},
+                                    {"summary", countsObject(In)}};
+  OS << formatv("{0:2}", Report) << "\n";
+}
+
+static json::Object artifactLocation(StringRef Path, StringRef Base) {
+  if (!Base.empty() && Path.starts_with(Base) &&
+      Path.substr(Base.size()).starts_with("/"))
+    return json::Object{{"uri", Path.substr(Base.size() + 1)},
+                        {"uriBaseId", "SRCROOT"}};
+  return json::Object{{"uri", "file://" + Path.str()}};
+}
+
+void printSarifReport(raw_ostream &OS, const ReportInput &In,
+                      StringRef BaseDirectory) {
+  json::Array Rules;
+  StringMap<unsigned> RuleIndex;
+  auto AddRule = [&](StringRef Id, std::string Description) {
+    if (RuleIndex.try_emplace(Id, Rules.size()).second)
+      Rules.push_back(
+          json::Object{{"id", Id},
+                       {"shortDescription",
+                        json::Object{{"text", std::move(Description)}}}});
+  };
+  for (const RuleSet *Set : In.RuleSets)
+    for (const Rule &R : Set->Rules)
+      AddRule(R.Id, "API usage events selected by rule '" + R.Id + "' of " +
+                        Set->Path + ":" + std::to_string(R.Line));
+  AddRule("apistamp-ignore", "apistamp-ignore comments without a reason, or "
+                             "that suppress nothing");
+
+  json::Array Results;
+  for (const Finding &F : In.Findings) {
+    if (!RuleIndex.count(F.RuleId))
+      AddRule(F.RuleId, "rule '" + F.RuleId + "'");
+    json::Object Result{
+        {"ruleId", F.RuleId},
+        {"ruleIndex", RuleIndex.lookup(F.RuleId)},
+        {"level", F.Severity},
+        {"message", json::Object{{"text", F.Message}}},
+        {"locations",
+         json::Array{json::Object{
+             {"physicalLocation",
+              json::Object{
+                  {"artifactLocation", artifactLocation(F.File, BaseDirectory)},
+                  {"region", json::Object{{"startLine", F.Line},
+                                          {"startColumn", F.Column}}}}}}}}};
+    std::vector<TextEdit> Fix = fixOf(F, In.Findings, In);
+    if (!Fix.empty()) {
+      json::Array Replacements;
+      for (const TextEdit &E : Fix)
+        Replacements.push_back(json::Object{
+            {"deletedRegion",
+             json::Object{{"byteOffset", E.Offset}, {"byteLength", E.Length}}},
+            {"insertedContent", json::Object{{"text", E.Text}}}});
+      Result["fixes"] = json::Array{json::Object{
+          {"description",
+           json::Object{
+               {"text", F.FromSite->Status == SiteStatus::Wrong
+                            ? "Correct the event to '" + F.FromSite->Event + "'"
+                            : "Insert the event '" + F.FromSite->Event + "'"}}},
+          {"artifactChanges",
+           json::Array{json::Object{
+               {"artifactLocation", artifactLocation(F.File, BaseDirectory)},
+               {"replacements", std::move(Replacements)}}}}}};
+    }
+    if (F.FromSite)
+      Result["properties"] =
+          json::Object{{"event", F.FromSite->Event},
+                       {"status", statusName(F.FromSite->Status)},
+                       {"name", F.FromSite->QualifiedName}};
+    Results.push_back(std::move(Result));
+  }
+
+  json::Object Run{
+      {"tool",
+       json::Object{{"driver", json::Object{{"name", "apistamp"},
+                                            {"version", APISTAMP_VERSION},
+                                            {"rules", std::move(Rules)}}}}},
+      {"results", std::move(Results)},
+      {"properties", json::Object{{"summary", countsObject(In)}}}};
+  if (!BaseDirectory.empty())
+    Run["originalUriBaseIds"] = json::Object{
+        {"SRCROOT",
+         json::Object{{"uri", "file://" + BaseDirectory.str() + "/"}}}};
+  json::Value Log =
+      json::Object{{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
+                   {"version", "2.1.0"},
+                   {"runs", json::Array{std::move(Run)}}};
+  OS << formatv("{0:2}", Log) << "\n";
+}
+
+} // namespace apistamp

@@ -1,0 +1,46 @@
+//===- StructuredReport.h - check's JSON and SARIF reports ------*- C++ -*-===//
+
+#ifndef APISTAMP_LIB_STRUCTUREDREPORT_H
+#define APISTAMP_LIB_STRUCTUREDREPORT_H
+
+#include "Report.h"
+#include "apistamp/Rules.h"
+#include <map>
+#include <vector>
+
+namespace apistamp {
+
+/// Everything a structured report of one run says.
+struct ReportInput {
+  llvm::ArrayRef<Finding> Findings;
+  SiteCounts Counts;
+  unsigned TUs = 0;
+  unsigned ParseFailures = 0;
+  /// Per file with changes, every replacement fix would make, the #include
+  /// included (FileEdits' fileReplacements).
+  std::map<std::string, std::vector<TextEdit>> FileFixes;
+  /// The rules files in use, for SARIF's rule descriptors.
+  std::vector<const RuleSet *> RuleSets;
+};
+
+/// The replacements that fix the site of \p F: its own edits, and for the
+/// first such finding in a file also the #include the file needs.
+/// \p Findings must be the whole list \p F belongs to.
+std::vector<TextEdit> fixOf(const Finding &F, llvm::ArrayRef<Finding> Findings,
+                            const ReportInput &In);
+
+/// {"version": 1, "findings": [...], "summary": {...}}: every finding with
+/// its location, severity, rule, event, status and fix (byte offsets), and
+/// the counts.
+void printJsonReport(llvm::raw_ostream &OS, const ReportInput &In,
+                     const PathDisplay &Display);
+
+/// A SARIF 2.1.0 log: one run of the tool "apistamp", a rule descriptor per
+/// rule, one result per finding with its location and fix. Paths are
+/// relative to \p BaseDirectory (uriBaseId "SRCROOT") when under it.
+void printSarifReport(llvm::raw_ostream &OS, const ReportInput &In,
+                      llvm::StringRef BaseDirectory);
+
+} // namespace apistamp
+
+#endif // APISTAMP_LIB_STRUCTUREDREPORT_H
