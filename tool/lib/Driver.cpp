@@ -28,7 +28,9 @@
 #include "llvm/Support/VirtualFileSystem.h"
 #include "llvm/Support/xxhash.h"
 #include <chrono>
+#include <cstdlib>
 #include <map>
+#include <mutex>
 #include <optional>
 #include <set>
 
@@ -303,17 +305,56 @@ planJobs(const Options &Opts, ArrayRef<std::string> Sources, raw_ostream &Err) {
 }
 
 /// Analyses every job, \p Threads at a time; results stay in job order.
+/// "[37/120] path" on one terminal line, redrawn as TUs finish.
+class Progress {
+public:
+  Progress(raw_ostream &Err, size_t Total, bool Enabled,
+           const PathDisplay &Display)
+      : Err(Err), Total(Total), Enabled(Enabled), Display(Display) {}
+  ~Progress() {
+    if (Enabled && Done)
+      Err << "\r\x1b[K";
+  }
+  void finished(StringRef Source) {
+    if (!Enabled)
+      return;
+    std::lock_guard<std::mutex> Lock(Mutex);
+    ++Done;
+    Err << "\r\x1b[K[" << Done << "/" << Total << "] " << Display(Source);
+    Err.flush();
+  }
+
+private:
+  raw_ostream &Err;
+  std::mutex Mutex;
+  size_t Total, Done = 0;
+  bool Enabled;
+  const PathDisplay &Display;
+};
+
+/// Progress is for people: only on a terminal, and never under CI=true.
+bool wantsProgress(raw_ostream &Err) {
+  const char *CI = std::getenv("CI");
+  return Err.is_displayed() && !(CI && StringRef(CI) == "true");
+}
+
 void analyseAll(const CompilationDatabase &DB, std::vector<Job> &Jobs,
-                unsigned Threads, const ExplainTarget *Target) {
+                unsigned Threads, const ExplainTarget *Target,
+                Progress &Shown) {
   Threads = std::max(1u, std::min<unsigned>(Threads, Jobs.size()));
   if (Threads == 1) {
-    for (Job &J : Jobs)
+    for (Job &J : Jobs) {
       analyse(DB, J, Target);
+      Shown.finished(J.Source);
+    }
     return;
   }
   DefaultThreadPool Pool(hardware_concurrency(Threads));
   for (Job &J : Jobs)
-    Pool.async([&DB, &J, Target] { analyse(DB, J, Target); });
+    Pool.async([&DB, &J, Target, &Shown] {
+      analyse(DB, J, Target);
+      Shown.finished(J.Source);
+    });
   Pool.wait();
 }
 
@@ -585,17 +626,20 @@ int run(const Options &Opts, raw_ostream &Out, raw_ostream &Err) {
   if (Opts.RunMode == Mode::Explain)
     Target = ExplainTarget{Opts.ExplainName.empty() ? (*Sources).front() : "",
                            Opts.ExplainLine, Opts.ExplainName};
-  analyseAll(**DB, Jobs,
-             Opts.Jobs ? Opts.Jobs
-                       : hardware_concurrency().compute_thread_count(),
-             Target ? &*Target : nullptr);
-
   std::string CWD = currentDirectory();
   PathDisplay Display = [&CWD](StringRef Path) {
     if (!CWD.empty() && Path.starts_with(CWD + "/"))
       return Path.substr(CWD.size() + 1).str();
     return Path.str();
   };
+  {
+    Progress Shown(Err, Jobs.size(), wantsProgress(Err), Display);
+    analyseAll(**DB, Jobs,
+               Opts.Jobs ? Opts.Jobs
+                         : hardware_concurrency().compute_thread_count(),
+               Target ? &*Target : nullptr, Shown);
+  }
+
   unsigned Failed = 0;
   for (const Job &J : Jobs)
     if (J.Result.ParseFailed) {
