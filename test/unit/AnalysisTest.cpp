@@ -62,7 +62,8 @@ TEST(AnalysisTest, MissingEventGetsAnInsertion) {
   ASSERT_EQ(S.Edits.size(), 1u);
   EXPECT_EQ(S.Edits[0].Text, "\n  LOG(\"a.f\");");
   EXPECT_EQ(S.File, "/apistamp-test/src/a.cpp");
-  EXPECT_EQ(R.FileHashes.count(S.File), 1u);
+  ASSERT_EQ(R.FileContents.count(S.File), 1u);
+  EXPECT_EQ(R.FileContents.at(S.File).substr(0, 16), "#define LOG(...)");
 }
 
 TEST(AnalysisTest, PresentWrongAndDuplicate) {

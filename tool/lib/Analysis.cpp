@@ -19,7 +19,6 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/xxhash.h"
 
 using namespace clang;
 
@@ -465,9 +464,8 @@ private:
   }
 
   bool record(Site S) {
-    if (!Result.FileHashes.count(S.File))
-      Result.FileHashes[S.File] =
-          llvm::xxh3_64bits(SM.getBufferData(CurrentFile));
+    if (!Result.FileContents.count(S.File))
+      Result.FileContents[S.File] = SM.getBufferData(CurrentFile).str();
     Result.Sites.push_back(std::move(S));
     return true;
   }

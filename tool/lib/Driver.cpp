@@ -17,16 +17,17 @@
 #include "clang/Tooling/ReplacementsYaml.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/Threading.h"
 #include "llvm/Support/VirtualFileSystem.h"
-#include "llvm/Support/xxhash.h"
 #include <chrono>
 #include <cstdlib>
 #include <map>
@@ -338,44 +339,70 @@ bool wantsProgress(raw_ostream &Err) {
   return Err.is_displayed() && !(CI && StringRef(CI) == "true");
 }
 
+/// One copy of the bytes each file with sites had when it was parsed, taken
+/// from the TUs as they finish (a header is seen by many).
+class ParsedFiles {
+public:
+  void absorb(Job &J) {
+    std::lock_guard<std::mutex> Lock(Mutex);
+    if (!J.Result.ParseFailed)
+      for (auto &[Path, Contents] : J.Result.FileContents) {
+        auto [It, New] = Files.try_emplace(Path, File{J.Rules, Contents});
+        if (!New && It->second.Contents != Contents)
+          Inconsistent.insert(Path); // It changed between two TUs' parses.
+      }
+    J.Result.FileContents.clear();
+  }
+  /// What \p Path held when parsed, or null if TUs saw different bytes.
+  const std::string *contents(StringRef Path) const {
+    auto It = Files.find(Path);
+    if (It == Files.end() || Inconsistent.count(Path))
+      return nullptr;
+    return &It->second.Contents;
+  }
+  /// The rules of the first TU that had sites in \p Path.
+  const RuleSet *rules(StringRef Path) const {
+    auto It = Files.find(Path);
+    return It == Files.end() ? nullptr : It->second.Rules;
+  }
+
+private:
+  struct File {
+    const RuleSet *Rules;
+    std::string Contents;
+  };
+  std::mutex Mutex;
+  StringMap<File> Files;
+  StringSet<> Inconsistent;
+};
+
 void analyseAll(const CompilationDatabase &DB, std::vector<Job> &Jobs,
-                unsigned Threads, const ExplainTarget *Target,
-                Progress &Shown) {
+                unsigned Threads, const ExplainTarget *Target, Progress &Shown,
+                ParsedFiles &Parsed) {
+  auto Run = [&DB, Target, &Shown, &Parsed](Job &J) {
+    analyse(DB, J, Target);
+    Parsed.absorb(J);
+    Shown.finished(J.Source);
+  };
   Threads = std::max(1u, std::min<unsigned>(Threads, Jobs.size()));
   if (Threads == 1) {
-    for (Job &J : Jobs) {
-      analyse(DB, J, Target);
-      Shown.finished(J.Source);
-    }
+    for (Job &J : Jobs)
+      Run(J);
     return;
   }
   DefaultThreadPool Pool(hardware_concurrency(Threads));
   for (Job &J : Jobs)
-    Pool.async([&DB, &J, Target, &Shown] {
-      analyse(DB, J, Target);
-      Shown.finished(J.Source);
-    });
+    Pool.async([&Run, &J] { Run(J); });
   Pool.wait();
 }
 
-/// The new contents of every file with edits, computed in memory. Edits are
-/// offsets into the bytes that were parsed: a file whose bytes differ now, or
-/// differed between TUs, is left alone.
+/// The new contents of every file with edits, computed in memory from the
+/// bytes that were parsed (edits are offsets into them). A file that TUs saw
+/// with different bytes is left alone.
 std::vector<FileChange> computeChanges(ArrayRef<Site> Sites,
-                                       const std::vector<Job> &Jobs,
+                                       const ParsedFiles &Parsed,
                                        const PathDisplay &Display,
                                        raw_ostream &Err, bool &Errors) {
-  StringMap<const RuleSet *> RulesOfFile;
-  StringMap<uint64_t> ParsedHash;
-  StringSet<> ChangedDuringRun;
-  for (const Job &J : Jobs)
-    if (!J.Result.ParseFailed)
-      for (const auto &[File, Hash] : J.Result.FileHashes) {
-        RulesOfFile.try_emplace(File, J.Rules);
-        if (!ParsedHash.try_emplace(File, Hash).second &&
-            ParsedHash[File] != Hash)
-          ChangedDuringRun.insert(File);
-      }
   std::map<std::string, std::vector<TextEdit>> EditsByFile;
   for (const Site &S : Sites)
     for (const TextEdit &E : S.Edits)
@@ -383,18 +410,15 @@ std::vector<FileChange> computeChanges(ArrayRef<Site> Sites,
 
   std::vector<FileChange> Changes;
   for (auto &[Path, Edits] : EditsByFile) {
-    ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer =
-        MemoryBuffer::getFile(Path, /*IsText=*/false,
-                              /*RequiresNullTerminator=*/false);
-    if (!Buffer || ChangedDuringRun.count(Path) ||
-        xxh3_64bits((*Buffer)->getBuffer()) != ParsedHash.lookup(Path)) {
+    const std::string *Contents = Parsed.contents(Path);
+    if (!Contents) {
       Err << "apistamp: error: '" << Display(Path)
           << "' changed while apistamp ran; it was not changed\n";
       Errors = true;
       continue;
     }
-    const RuleSet &Rules = *RulesOfFile.lookup(Path);
-    StringRef Before = (*Buffer)->getBuffer();
+    const RuleSet &Rules = *Parsed.rules(Path);
+    StringRef Before = *Contents;
     Expected<std::vector<TextEdit>> Replacements = fileReplacements(
         Path, Before, std::move(Edits), Rules.Include, Rules.IncludeAngled);
     Expected<std::string> After =
@@ -413,13 +437,53 @@ std::vector<FileChange> computeChanges(ArrayRef<Site> Sites,
 }
 
 /// Writes each change atomically, unless the file changed since it was read.
+/// Opens \p Path and locks it; retries if another process replaced the file
+/// (rename) between the open and the lock. Returns the locked descriptor.
+Expected<int> openLocked(StringRef Path) {
+  for (;;) {
+    int FD;
+    // fcntl's write locks need a descriptor open for writing.
+    if (std::error_code EC = sys::fs::openFileForReadWrite(
+            Path, FD, sys::fs::CD_OpenExisting, sys::fs::OF_None))
+      return errorCodeToError(EC);
+    if (std::error_code EC = sys::fs::lockFile(FD)) {
+      sys::Process::SafelyCloseFileDescriptor(FD);
+      return errorCodeToError(EC);
+    }
+    sys::fs::file_status Locked;
+    sys::fs::UniqueID Current;
+    if (!sys::fs::status(FD, Locked) && !sys::fs::getUniqueID(Path, Current) &&
+        Locked.getUniqueID() == Current)
+      return FD;
+    sys::fs::unlockFile(FD);
+    sys::Process::SafelyCloseFileDescriptor(FD);
+  }
+}
+
+/// Writes every change whose file still holds what was parsed. Concurrent
+/// runs (two pre-commit batches sharing a header) cannot lose an update: the
+/// file is locked, re-read and compared before it is replaced, and a file
+/// that another run already changed to the same result counts as done.
 unsigned writeChanges(ArrayRef<FileChange> Changes, const PathDisplay &Display,
                       raw_ostream &Err, bool &Errors) {
   unsigned Written = 0;
   for (const FileChange &C : Changes) {
+    Expected<int> FD = openLocked(C.Path);
+    if (!FD) {
+      Err << "apistamp: error: cannot open '" << Display(C.Path)
+          << "': " << toString(FD.takeError()) << "\n";
+      Errors = true;
+      continue;
+    }
+    auto Unlock = llvm::make_scope_exit([&] {
+      sys::fs::unlockFile(*FD);
+      sys::Process::SafelyCloseFileDescriptor(*FD);
+    });
     ErrorOr<std::unique_ptr<MemoryBuffer>> Now =
         MemoryBuffer::getFile(C.Path, /*IsText=*/false,
                               /*RequiresNullTerminator=*/false);
+    if (Now && (*Now)->getBuffer() == C.After)
+      continue; // Another run made the same change.
     if (!Now || (*Now)->getBuffer() != C.Before) {
       Err << "apistamp: error: '" << Display(C.Path)
           << "' changed while apistamp ran; it was not written\n";
@@ -632,12 +696,13 @@ int run(const Options &Opts, raw_ostream &Out, raw_ostream &Err) {
       return Path.substr(CWD.size() + 1).str();
     return Path.str();
   };
+  ParsedFiles Parsed;
   {
     Progress Shown(Err, Jobs.size(), wantsProgress(Err), Display);
     analyseAll(**DB, Jobs,
                Opts.Jobs ? Opts.Jobs
                          : hardware_concurrency().compute_thread_count(),
-               Target ? &*Target : nullptr, Shown);
+               Target ? &*Target : nullptr, Shown, Parsed);
   }
 
   unsigned Failed = 0;
@@ -694,7 +759,7 @@ int run(const Options &Opts, raw_ostream &Out, raw_ostream &Err) {
       Opts.RunMode == Mode::Check && Opts.Format != OutputFormat::Text;
   std::vector<FileChange> Changes;
   if (Opts.RunMode != Mode::Check || Structured || !Opts.ExportFixes.empty())
-    Changes = computeChanges(Sites, Jobs, Display, Err, Errors);
+    Changes = computeChanges(Sites, Parsed, Display, Err, Errors);
   if (!Opts.ExportFixes.empty() && !exportFixes(Opts.ExportFixes, Changes, Err))
     Errors = true;
 

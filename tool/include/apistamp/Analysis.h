@@ -130,9 +130,9 @@ struct TUResult {
   std::vector<Expectation> Expectations;
   /// For `explain`: the definitions that match the target.
   std::vector<Explanation> Explanations;
-  /// A hash (xxh3) of the contents the analysis saw, for every file that has
-  /// sites: edits are only applied to a file whose bytes are still the same.
-  std::map<std::string, uint64_t> FileHashes;
+  /// The contents the analysis saw of every file that has sites: edits are
+  /// offsets into these bytes.
+  std::map<std::string, std::string> FileContents;
 };
 
 /// Creates the factory for a FrontendAction that analyses a TU against
