@@ -8,11 +8,12 @@ packages=(clang-19 libclang-19-dev llvm-19-dev llvm-19-tools libyaml-cpp-dev
           libgtest-dev libgmock-dev googletest cmake ninja-build python3 g++ git
           libtorch-dev libbenchmark-dev pkgconf libjpeg-dev libpng-dev
           libavcodec-dev libavformat-dev libavutil-dev libswscale-dev
-          libswresample-dev)
+          libswresample-dev pre-commit)
 # libtorch-dev: the runtime's test against the real c10 and the c10 variant of
 # its benchmark; libbenchmark-dev: runtime/bench; pkgconf: the runtime's
 # installed-package check (apistamp.pc); libjpeg, libpng and ffmpeg: the
-# torchvision policy test compiles torchvision's image and video sources.
+# torchvision policy test compiles torchvision's image and video sources;
+# pre-commit: the hooks are tested with the real framework.
 
 missing=()
 for p in "${packages[@]}"; do

@@ -92,6 +92,10 @@ cl::opt<std::string> ExportFixes(
              "for clang-apply-replacements"),
     cl::value_desc("file"), cl::cat(Category), cl::sub(CheckCommand),
     cl::sub(FixCommand), cl::sub(DiffCommand));
+cl::opt<bool> FailOnChange(
+    "fail-on-change",
+    cl::desc("Exit 1 when a file was changed (for pre-commit hooks)"),
+    cl::cat(Category), cl::sub(FixCommand));
 cl::list<std::string> Sources(cl::Positional, cl::desc("<source>..."),
                               cl::cat(Category), APISTAMP_ALL_COMMANDS);
 
@@ -153,6 +157,7 @@ int main(int argc, const char **argv) {
   Opts.ExplainName = ExplainName;
   Opts.Format = Format;
   Opts.ExportFixes = ExportFixes;
+  Opts.FailOnChange = FailOnChange;
   if ((CheckCommand && Format == apistamp::OutputFormat::Csv) ||
       (CatalogCommand && Format == apistamp::OutputFormat::Sarif)) {
     errs() << "apistamp: error: --format="

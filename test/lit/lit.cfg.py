@@ -28,3 +28,11 @@ config.substitutions.append(("%source_dir", config.apistamp_source_dir))
 # Compiler arguments for sources that use no system headers.
 config.substitutions.append(("%cxxflags", "-std=c++17 -nostdinc++ -I" +
                              os.path.join(config.test_source_root, "Inputs", "include")))
+
+# Optional tools: tests that need them say REQUIRES; scripts/install-deps.sh
+# installs them, so CI runs every test.
+import shutil
+if shutil.which("pre-commit"):
+    config.available_features.add("pre-commit")
+if shutil.which("git"):
+    config.available_features.add("git")

@@ -819,6 +819,8 @@ int run(const Options &Opts, raw_ostream &Out, raw_ostream &Err) {
         << " to correct, in " << Changes.size() << " files" << Notes << "\n";
   } else {
     unsigned Written = writeChanges(Changes, Display, Err, Errors);
+    if (Opts.FailOnChange && Written)
+      Errors = true;
     Out << "apistamp: inserted " << Counts.Missing << ", corrected "
         << Counts.Wrong << " API usage events in " << Written << " files"
         << (Counts.Duplicate ? "; " + std::to_string(Counts.Duplicate) +

@@ -27,7 +27,8 @@ enum class OutputFormat { Text, Csv, Json, Sarif };
 enum ExitCode : int {
   ExitClean = 0,       ///< Clean, or the requested change was made.
   ExitFindings = 1,    ///< check found something missing or wrong, or
-                       ///< verify a mismatch.
+                       ///< verify a mismatch, or fix --fail-on-change
+                       ///< changed a file.
   ExitBadUsage = 2,    ///< Bad command line or bad rules file.
   ExitParseFailed = 3, ///< A source failed to parse.
 };
@@ -48,6 +49,8 @@ struct Options {
   /// check, diff, fix: also write the replacements fix makes, as YAML for
   /// clang-apply-replacements, to this file.
   std::string ExportFixes;
+  /// fix: exit 1 when a file was changed (for pre-commit, as formatters do).
+  bool FailOnChange = false;
   std::vector<std::string> Sources;
   /// Compiler arguments after "--"; set when "--" was given.
   std::optional<std::vector<std::string>> CompilerArgs;
