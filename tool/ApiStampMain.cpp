@@ -96,6 +96,12 @@ cl::opt<bool> FailOnChange(
     "fail-on-change",
     cl::desc("Exit 1 when a file was changed (for pre-commit hooks)"),
     cl::cat(Category), cl::sub(FixCommand));
+cl::opt<std::string> ChangedSince(
+    "changed-since",
+    cl::desc("Only definitions whose lines changed since this git revision "
+             "(committed, staged, unstaged or untracked)"),
+    cl::value_desc("git-ref"), cl::cat(Category), cl::sub(CheckCommand),
+    cl::sub(FixCommand), cl::sub(DiffCommand), cl::sub(CatalogCommand));
 cl::list<std::string> Sources(cl::Positional, cl::desc("<source>..."),
                               cl::cat(Category), APISTAMP_ALL_COMMANDS);
 
@@ -158,6 +164,7 @@ int main(int argc, const char **argv) {
   Opts.Format = Format;
   Opts.ExportFixes = ExportFixes;
   Opts.FailOnChange = FailOnChange;
+  Opts.ChangedSince = ChangedSince;
   if ((CheckCommand && Format == apistamp::OutputFormat::Csv) ||
       (CatalogCommand && Format == apistamp::OutputFormat::Sarif)) {
     errs() << "apistamp: error: --format="

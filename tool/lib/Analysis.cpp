@@ -186,6 +186,7 @@ public:
     if (!R || R->Where != DeclKind::Constructor)
       return true;
     Site S = newSite(*File, NameLoc, *Facts, *R, qualifiedName(*RD));
+    setSpan(S, RD->getOuterLocStart(), RD->getEndLoc());
     if (suppress(S, {RD->getOuterLocStart()}))
       return record(std::move(S));
     S.Status = SiteStatus::Skipped;
@@ -315,6 +316,7 @@ private:
       return;
 
     Site S = newSite(*File, NameLoc, *Facts, *R, qualifiedName(*FD));
+    setSpan(S, Outer->getBeginLoc(), FD->getEndLoc());
     if (suppress(S, {Outer->getBeginLoc(), FD->getOuterLocStart()})) {
       record(std::move(S));
       return;
@@ -395,6 +397,17 @@ private:
   }
 
 private:
+  /// The lines from \p Begin to \p End, where they are in the site's file.
+  void setSpan(Site &S, SourceLocation Begin, SourceLocation End) {
+    Begin = SM.getFileLoc(Begin);
+    End = SM.getFileLoc(End);
+    S.BeginLine = SM.getFileID(Begin) == CurrentFile
+                      ? SM.getSpellingLineNumber(Begin)
+                      : S.Line;
+    S.EndLine = SM.getFileID(End) == CurrentFile ? SM.getSpellingLineNumber(End)
+                                                 : S.Line;
+  }
+
   Site newSite(const std::string &File, SourceLocation NameLoc,
                const DeclFacts &Facts, const Rule &R, std::string Qualified) {
     Site S;

@@ -4,6 +4,7 @@
 #include "Report.h"
 #include "StructuredReport.h"
 #include "apistamp/Analysis.h"
+#include "apistamp/ChangedLines.h"
 #include "apistamp/FileEdits.h"
 #include "apistamp/Paths.h"
 #include "apistamp/Rules.h"
@@ -724,10 +725,31 @@ int run(const Options &Opts, raw_ostream &Out, raw_ostream &Err) {
   if (Opts.RunMode == Mode::Explain)
     return printExplanations(Out, Err, Jobs, *Target, Display, Failed);
 
+  // Hygiene is about the whole project, not a part of it.
+  bool WholeProject = Opts.Sources.empty() && Opts.ChangedSince.empty();
   std::vector<Finding> UnusedRules;
-  if (Opts.RunMode == Mode::Check && Opts.Sources.empty() && !Failed)
+  if (Opts.RunMode == Mode::Check && WholeProject && !Failed)
     UnusedRules = unusedRuleWarnings(**Planned);
   std::vector<Site> Sites = mergeSites(Jobs);
+  std::vector<Suppression> Suppressions = mergeSuppressions(Jobs);
+  if (!Opts.ChangedSince.empty()) {
+    Expected<ChangedLines> Changed =
+        changedLinesSince(Opts.ChangedSince, CWD.empty() ? "." : CWD);
+    if (!Changed) {
+      Err << "apistamp: error: " << toString(Changed.takeError()) << "\n";
+      return ExitBadUsage;
+    }
+    size_t Before = Sites.size();
+    llvm::erase_if(Sites, [&](const Site &S) {
+      return !Changed->intersects(S.File, S.BeginLine, S.EndLine);
+    });
+    llvm::erase_if(Suppressions, [&](const Suppression &S) {
+      return !Changed->intersects(S.File, S.Line, S.Line + 1);
+    });
+    Notes += "; " + std::to_string(Before - Sites.size()) +
+             " selected definitions unchanged since " + Opts.ChangedSince +
+             " not considered";
+  }
   SiteCounts Counts = countSites(Sites);
   if (Opts.RunMode == Mode::Catalog) {
     printCatalog(Out, Sites, Display,
@@ -765,9 +787,9 @@ int run(const Options &Opts, raw_ostream &Out, raw_ostream &Err) {
 
   if (Opts.RunMode == Mode::Check) {
     std::vector<Finding> Findings =
-        collectFindings(Sites, mergeSuppressions(Jobs), Opts.Verbose);
+        collectFindings(Sites, Suppressions, Opts.Verbose);
     std::vector<Finding> Overlaps;
-    if (Opts.Sources.empty() && !Failed)
+    if (WholeProject && !Failed)
       Overlaps = overlapNotes(Sites);
     unsigned Problems = UnusedRules.size();
     for (const Finding &F : Findings)

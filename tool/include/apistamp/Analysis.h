@@ -50,6 +50,8 @@ struct Site {
   std::string File;    ///< Canonical absolute path of the definition.
   unsigned Offset = 0; ///< Of the declaration's name; the site's identity.
   unsigned Line = 0, Column = 0;
+  /// The lines the definition spans, a template's header included.
+  unsigned BeginLine = 0, EndLine = 0;
   DeclKind Kind = DeclKind::Function;
   std::string QualifiedName;
   std::string RuleId;

@@ -51,6 +51,8 @@ struct Options {
   std::string ExportFixes;
   /// fix: exit 1 when a file was changed (for pre-commit, as formatters do).
   bool FailOnChange = false;
+  /// Only definitions whose lines changed since this git revision.
+  std::string ChangedSince;
   std::vector<std::string> Sources;
   /// Compiler arguments after "--"; set when "--" was given.
   std::optional<std::vector<std::string>> CompilerArgs;
