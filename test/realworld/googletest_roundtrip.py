@@ -80,6 +80,21 @@ def main():
             "-DCMAKE_CXX_FLAGS=-I" + args.runtime_include,
             "-DCMAKE_CXX_STANDARD_LIBRARIES=%s -lpthread" % args.runtime_lib])
 
+    def same_output_for_every_j():
+        outputs = {}
+        for jobs in ("1", "2"):
+            start = time.monotonic()
+            outputs[jobs] = sh([args.apistamp, "check", "--format=json",
+                                "--verbose", "-j" + jobs, "-p", build],
+                               expect=1, stderr_to_stdout=False)
+            figures["check -j%s wall time (s)" % jobs] = round(
+                time.monotonic() - start, 1)
+        if outputs["1"] != outputs["2"]:
+            raise RuntimeError("check -j1 and -j2 printed different reports")
+        report = json.loads(outputs["1"])
+        figures["check -j1/-j2 report"] = "%d bytes, %d findings, identical" % (
+            len(outputs["1"]), len(report["findings"]))
+
     def fix():
         start = time.monotonic()
         output = sh([args.apistamp, "fix", "-j" + args.jobs, "-p", build])
@@ -131,6 +146,8 @@ def main():
             len(records), len(names), len({r["pid"] for r in records}))
 
     steps.run("copy and configure googletest", prepare)
+    steps.run("check -j1 and -j2 print byte-identical reports",
+              same_output_for_every_j)
     steps.run("apistamp fix", fix)
     steps.run("second fix changes nothing", fix_again)
     steps.run("check exits 0", check)

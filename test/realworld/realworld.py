@@ -45,11 +45,14 @@ class Steps:
         ET.ElementTree(suite).write(path)
 
 
-def sh(args, expect=0, **kwargs):
-    completed = subprocess.run(args, stdout=subprocess.PIPE,
-                               stderr=subprocess.STDOUT, text=True, **kwargs)
+def sh(args, expect=0, stderr_to_stdout=True, **kwargs):
+    """Runs args; returns stdout (with stderr unless stderr_to_stdout=False)."""
+    completed = subprocess.run(
+        args, stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT if stderr_to_stdout else subprocess.PIPE,
+        text=True, **kwargs)
     if expect is not None and completed.returncode != expect:
         raise RuntimeError("%s exited %d, expected %d:\n%s" % (
             " ".join(map(str, args)), completed.returncode, expect,
-            completed.stdout[-3000:]))
+            completed.stdout[-3000:] + (completed.stderr or "")[-3000:]))
     return completed.stdout
