@@ -18,6 +18,11 @@ echo "== unit tests"
 echo "== lit tests"
 python3 /usr/lib/llvm-19/build/utils/lit/lit.py -sv "$build/test/lit" \
   --xunit-xml-output "$results/lit.xml" || status=1
+# The same tests with every function body parsed (--no-skip-bodies): skipping
+# the bodies no rule can select must not change any result.
+echo "== lit tests, every function body parsed"
+APISTAMP_NO_SKIP_BODIES=1 python3 /usr/lib/llvm-19/build/utils/lit/lit.py -sv "$build/test/lit" \
+  --xunit-xml-output "$results/lit-no-skip-bodies.xml" || status=1
 # The runtime (runtime/): its gtest suites, the same under ThreadSanitizer and
 # AddressSanitizer+UBSan (runtime-only builds in $build-tsan, $build-asan), the
 # test against the real c10, and its checks (headers, installed package).

@@ -9,6 +9,7 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/raw_ostream.h"
+#include <cstdlib>
 
 using namespace llvm;
 
@@ -102,6 +103,12 @@ cl::opt<std::string> ChangedSince(
              "(committed, staged, unstaged or untracked)"),
     cl::value_desc("git-ref"), cl::cat(Category), cl::sub(CheckCommand),
     cl::sub(FixCommand), cl::sub(DiffCommand), cl::sub(CatalogCommand));
+cl::opt<bool> NoSkipBodies(
+    "no-skip-bodies",
+    cl::desc("Parse every function body, also those no rule can select "
+             "(slower, the same results; for comparison). The environment "
+             "variable APISTAMP_NO_SKIP_BODIES=1 does the same"),
+    cl::cat(Category), APISTAMP_ALL_COMMANDS);
 cl::list<std::string> Sources(cl::Positional, cl::desc("<source>..."),
                               cl::cat(Category), APISTAMP_ALL_COMMANDS);
 
@@ -165,6 +172,9 @@ int main(int argc, const char **argv) {
   Opts.ExportFixes = ExportFixes;
   Opts.FailOnChange = FailOnChange;
   Opts.ChangedSince = ChangedSince;
+  const char *NoSkipEnv = std::getenv("APISTAMP_NO_SKIP_BODIES");
+  Opts.SkipBodies =
+      !NoSkipBodies && !(NoSkipEnv && StringRef(NoSkipEnv) == "1");
   if ((CheckCommand && Format == apistamp::OutputFormat::Csv) ||
       (CatalogCommand && Format == apistamp::OutputFormat::Sarif)) {
     errs() << "apistamp: error: --format="

@@ -79,7 +79,9 @@ def main():
     steps = Steps("torchvision-policy")
     state = {}
 
-    step_names = ["strip upstream's calls", "apistamp fix",
+    step_names = ["strip upstream's calls",
+                  "skipping bodies no rule can select changes no result",
+                  "apistamp fix",
                   "same calls as upstream, nothing extra", "check exits 0",
                   "instrumented files compile"]
     if not (source / "torchvision/csrc/vision.cpp").exists():
@@ -122,6 +124,19 @@ def main():
         if total != 18:
             raise RuntimeError("expected torchvision 0.14.1's 18 calls, found %d"
                                % total)
+
+    def same_with_every_body():
+        reports = []
+        for extra in ([], ["--no-skip-bodies"]):
+            start = time.monotonic()
+            reports.append(sh([args.apistamp, "check", "--format=json", "--verbose",
+                               "--rules", args.rules, "--root", src,
+                               "-j%d" % args.jobs, "-p", build, *extra],
+                              expect=1, stderr_to_stdout=False))
+            print("  check %s: %.1f s" % (" ".join(extra) or "(bodies skipped)",
+                                          time.monotonic() - start))
+        if reports[0] != reports[1]:
+            raise RuntimeError("reports differ with --no-skip-bodies")
 
     def fix():
         start = time.monotonic()
@@ -181,8 +196,8 @@ def main():
         if failures or not state["changed"]:
             raise RuntimeError("\n".join(failures)[-3000:] or "nothing was instrumented")
 
-    for name, function in zip(step_names, (strip, fix, compare, check,
-                                           compile_changed)):
+    for name, function in zip(step_names, (strip, same_with_every_body, fix,
+                                           compare, check, compile_changed)):
         steps.run(name, function)
     steps.write_junit(args.junit)
     return 1 if steps.failed else 0

@@ -290,8 +290,9 @@ private:
 
   void visitFunction(FunctionDecl *FD) {
     // Where first: it is cheap, and most declarations are in headers that
-    // no rule can select.
-    if (!FD->doesThisDeclarationHaveABody())
+    // no rule can select. A body that was skipped is a body for expectation
+    // comments (verify), though no rule can select it.
+    if (!FD->doesThisDeclarationHaveABody() && !FD->hasSkippedBody())
       return;
     SourceLocation NameLoc = SM.getFileLoc(FD->getLocation());
     if (SM.isInSystemHeader(NameLoc))
@@ -570,7 +571,28 @@ public:
                    std::vector<DirectiveComment> &Comments,
                    const ExplainTarget *Target)
       : Rules(Rules), Result(Result), Uses(Uses), Comments(Comments),
-        Target(Target) {}
+        Target(Target), Root(canonicalPath(Rules.Root)) {}
+
+  /// Called only with FrontendOptions::SkipFunctionBodies: as clangd does
+  /// for preambles, bodies that no rule can select are not parsed.
+  bool shouldSkipFunctionBody(Decl *D) override {
+    const SourceManager &SM = D->getASTContext().getSourceManager();
+    SourceLocation Loc = SM.getFileLoc(D->getLocation());
+    if (SM.isInSystemHeader(Loc)) {
+      ++Result.SkippedBodies;
+      return true;
+    }
+    FileID FID = SM.getFileID(Loc);
+    auto [It, New] = Selectable.try_emplace(FID, false);
+    if (New)
+      if (OptionalFileEntryRef FE = SM.getFileEntryRefForID(FID)) {
+        std::string Path = SM.getFileManager().getCanonicalName(*FE).str();
+        It->second = llvm::StringRef(Path).starts_with(Root + "/") &&
+                     fileCanBeSelected(Rules, Path.substr(Root.size() + 1));
+      }
+    Result.SkippedBodies += !It->second;
+    return !It->second;
+  }
 
   void HandleTranslationUnit(ASTContext &Ctx) override {
     // Nothing from a TU that did not compile may be applied.
@@ -590,19 +612,23 @@ private:
   llvm::DenseMap<FileID, std::vector<MacroUse>> &Uses;
   std::vector<DirectiveComment> &Comments;
   const ExplainTarget *Target;
+  std::string Root;
+  llvm::DenseMap<FileID, bool> Selectable;
 };
 
 class AnalysisAction : public ASTFrontendAction {
 public:
   AnalysisAction(const RuleSet &Rules, TUResult &Result,
-                 const ExplainTarget *Target)
-      : Rules(Rules), Result(Result), Target(Target) {}
+                 const ExplainTarget *Target, bool SkipBodies)
+      : Rules(Rules), Result(Result), Target(Target), SkipBodies(SkipBodies) {}
 
   std::unique_ptr<ASTConsumer>
   CreateASTConsumer(CompilerInstance &CI, llvm::StringRef File) override {
     // "N errors generated." would go straight to stderr; diagnostics are
     // collected by the caller instead.
     CI.setVerboseOutputStream(llvm::nulls());
+    // explain reports on any definition, so it parses every body.
+    CI.getFrontendOpts().SkipFunctionBodies = SkipBodies && !Target;
     Preprocessor &PP = CI.getPreprocessor();
     PP.addPPCallbacks(
         std::make_unique<MacroUseRecorder>(PP, Rules.Macro, Uses));
@@ -620,6 +646,7 @@ private:
   const RuleSet &Rules;
   TUResult &Result;
   const ExplainTarget *Target;
+  bool SkipBodies;
   llvm::DenseMap<FileID, std::vector<MacroUse>> Uses;
   std::vector<DirectiveComment> Comments;
   DirectiveCommentCollector CommentCollector{Comments};
@@ -628,24 +655,26 @@ private:
 class AnalysisActionFactory : public tooling::FrontendActionFactory {
 public:
   AnalysisActionFactory(const RuleSet &Rules, TUResult &Result,
-                        const ExplainTarget *Target)
-      : Rules(Rules), Result(Result), Target(Target) {}
+                        const ExplainTarget *Target, bool SkipBodies)
+      : Rules(Rules), Result(Result), Target(Target), SkipBodies(SkipBodies) {}
   std::unique_ptr<FrontendAction> create() override {
-    return std::make_unique<AnalysisAction>(Rules, Result, Target);
+    return std::make_unique<AnalysisAction>(Rules, Result, Target, SkipBodies);
   }
 
 private:
   const RuleSet &Rules;
   TUResult &Result;
   const ExplainTarget *Target;
+  bool SkipBodies;
 };
 
 } // namespace
 
 std::unique_ptr<tooling::FrontendActionFactory>
 makeAnalysisActionFactory(const RuleSet &Rules, TUResult &Result,
-                          const ExplainTarget *Target) {
-  return std::make_unique<AnalysisActionFactory>(Rules, Result, Target);
+                          const ExplainTarget *Target, bool SkipBodies) {
+  return std::make_unique<AnalysisActionFactory>(Rules, Result, Target,
+                                                 SkipBodies);
 }
 
 } // namespace apistamp

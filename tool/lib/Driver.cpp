@@ -102,8 +102,8 @@ ArgumentsAdjuster analysisAdjuster() {
 }
 
 /// Parses \p J.Source with its compile command and runs the analysis.
-void analyse(const CompilationDatabase &DB, Job &J,
-             const ExplainTarget *Target) {
+void analyse(const CompilationDatabase &DB, Job &J, const ExplainTarget *Target,
+             bool SkipBodies) {
   TUResult &Result = J.Result;
   std::vector<CompileCommand> Commands = DB.getCompileCommands(J.Source);
   if (Commands.empty()) {
@@ -128,7 +128,7 @@ void analyse(const CompilationDatabase &DB, Job &J,
   IntrusiveRefCntPtr<FileManager> Files =
       new FileManager(FileSystemOptions(), FS);
   std::unique_ptr<FrontendActionFactory> Factory =
-      makeAnalysisActionFactory(*J.Rules, Result, Target);
+      makeAnalysisActionFactory(*J.Rules, Result, Target, SkipBodies);
   raw_string_ostream DiagStream(Result.Diagnostics);
   TextDiagnosticPrinter Printer(DiagStream, new DiagnosticOptions());
   ToolInvocation Invocation(Adjust(Command.CommandLine, Command.Filename),
@@ -378,10 +378,10 @@ private:
 };
 
 void analyseAll(const CompilationDatabase &DB, std::vector<Job> &Jobs,
-                unsigned Threads, const ExplainTarget *Target, Progress &Shown,
-                ParsedFiles &Parsed) {
-  auto Run = [&DB, Target, &Shown, &Parsed](Job &J) {
-    analyse(DB, J, Target);
+                unsigned Threads, const ExplainTarget *Target, bool SkipBodies,
+                Progress &Shown, ParsedFiles &Parsed) {
+  auto Run = [&DB, Target, SkipBodies, &Shown, &Parsed](Job &J) {
+    analyse(DB, J, Target, SkipBodies);
     Parsed.absorb(J);
     Shown.finished(J.Source);
   };
@@ -643,12 +643,16 @@ void printSkipReasons(raw_ostream &Out, const SiteCounts &Counts) {
 }
 
 /// Wall time goes to stderr, so that stdout is the same for every -j.
-void printWallTime(raw_ostream &Err, size_t TUs,
+void printWallTime(raw_ostream &Err, const std::vector<Job> &Jobs,
                    std::chrono::steady_clock::time_point Start) {
   std::chrono::duration<double> Elapsed =
       std::chrono::steady_clock::now() - Start;
-  Err << "apistamp: " << TUs << " TUs in " << formatv("{0:f1}", Elapsed.count())
-      << " s\n";
+  unsigned Skipped = 0;
+  for (const Job &J : Jobs)
+    Skipped += J.Result.SkippedBodies;
+  Err << "apistamp: " << Jobs.size() << " TUs in "
+      << formatv("{0:f1}", Elapsed.count()) << " s; " << Skipped
+      << " function bodies no rule can select were not parsed\n";
 }
 
 } // namespace
@@ -703,7 +707,7 @@ int run(const Options &Opts, raw_ostream &Out, raw_ostream &Err) {
     analyseAll(**DB, Jobs,
                Opts.Jobs ? Opts.Jobs
                          : hardware_concurrency().compute_thread_count(),
-               Target ? &*Target : nullptr, Shown, Parsed);
+               Target ? &*Target : nullptr, Opts.SkipBodies, Shown, Parsed);
   }
 
   unsigned Failed = 0;
@@ -821,7 +825,7 @@ int run(const Options &Opts, raw_ostream &Out, raw_ostream &Err) {
           << "\n";
       printSkipReasons(Out, Counts);
     }
-    printWallTime(Err, Jobs.size(), Start);
+    printWallTime(Err, Jobs, Start);
     if (Failed)
       return ExitParseFailed;
     return Problems || Errors ? ExitFindings : ExitClean;
@@ -851,7 +855,7 @@ int run(const Options &Opts, raw_ostream &Out, raw_ostream &Err) {
         << Notes << "\n";
     printSkipReasons(Out, Counts);
   }
-  printWallTime(Err, Jobs.size(), Start);
+  printWallTime(Err, Jobs, Start);
   if (Failed)
     return ExitParseFailed;
   return Errors ? ExitFindings : ExitClean;

@@ -96,6 +96,17 @@ RuleVerdict evaluateRule(const Rule &R, const DeclFacts &Facts) {
   return RuleVerdict{true, ""};
 }
 
+bool fileCanBeSelected(const RuleSet &Rules, StringRef RelativePath) {
+  return any_of(Rules.Rules, [&](const Rule &R) {
+    return (R.Files.empty() || any_of(R.Files,
+                                      [&](const PathGlob &G) {
+                                        return G.matches(RelativePath);
+                                      })) &&
+           none_of(R.ExcludeFiles,
+                   [&](const PathGlob &G) { return G.matches(RelativePath); });
+  });
+}
+
 const Rule *selectRule(const RuleSet &Rules, const DeclFacts &Facts) {
   for (const Rule &R : Rules.Rules)
     if (evaluateRule(R, Facts).Selected)

@@ -64,6 +64,8 @@ _rules_dir = (getattr(config, "apistamp_rules_dir", None)
 config.environment["PATH"] = os.pathsep.join(
     [os.path.dirname(_filecheck), os.path.dirname(_apistamp),
      os.environ.get("PATH", "")])
+if os.environ.get("APISTAMP_NO_SKIP_BODIES"):
+    config.environment["APISTAMP_NO_SKIP_BODIES"] = os.environ["APISTAMP_NO_SKIP_BODIES"]
 config.substitutions.append(("%apistamp", _apistamp))
 config.substitutions.append(("%rules", os.path.abspath(_rules_dir)))
 config.substitutions.append(("%split-file", _split_file + " --leading-lines"))

@@ -135,14 +135,20 @@ struct TUResult {
   /// The contents the analysis saw of every file that has sites: edits are
   /// offsets into these bytes.
   std::map<std::string, std::string> FileContents;
+  /// Function bodies not parsed because no rule can select them.
+  unsigned SkippedBodies = 0;
 };
 
 /// Creates the factory for a FrontendAction that analyses a TU against
 /// \p Rules and stores its findings in \p Result; with \p Target, it also
-/// explains the definitions it names. All must outlive the factory.
+/// explains the definitions it names. With \p SkipBodies, the bodies of
+/// functions that no rule can select (in system headers, outside the root,
+/// in files no rule's `files` matches) are not parsed; results are the same.
+/// All must outlive the factory.
 std::unique_ptr<clang::tooling::FrontendActionFactory>
 makeAnalysisActionFactory(const RuleSet &Rules, TUResult &Result,
-                          const ExplainTarget *Target = nullptr);
+                          const ExplainTarget *Target = nullptr,
+                          bool SkipBodies = true);
 
 } // namespace apistamp
 

@@ -51,6 +51,9 @@ struct Options {
   std::string ExportFixes;
   /// fix: exit 1 when a file was changed (for pre-commit, as formatters do).
   bool FailOnChange = false;
+  /// Do not parse the bodies of functions no rule can select (faster; the
+  /// same results).
+  bool SkipBodies = true;
   /// Only definitions whose lines changed since this git revision.
   std::string ChangedSince;
   std::vector<std::string> Sources;

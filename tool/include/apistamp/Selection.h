@@ -54,6 +54,10 @@ struct RuleVerdict {
 /// Tests every filter of \p R against \p Facts.
 RuleVerdict evaluateRule(const Rule &R, const DeclFacts &Facts);
 
+/// Whether some rule's files and exclude_files let it select definitions
+/// written in \p RelativePath (relative to the root).
+bool fileCanBeSelected(const RuleSet &Rules, llvm::StringRef RelativePath);
+
 /// The first rule of \p Rules that selects \p Facts, or nullptr.
 const Rule *selectRule(const RuleSet &Rules, const DeclFacts &Facts);
 
