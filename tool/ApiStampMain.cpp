@@ -109,6 +109,13 @@ cl::opt<bool> NoSkipBodies(
              "(slower, the same results; for comparison). The environment "
              "variable APISTAMP_NO_SKIP_BODIES=1 does the same"),
     cl::cat(Category), APISTAMP_ALL_COMMANDS);
+cl::opt<std::string> Shard(
+    "shard",
+    cl::desc("Process only part I of N of the translation units (1 <= I <= "
+             "N); N runs with --export-fixes cover a project, merged by "
+             "clang-apply-replacements"),
+    cl::value_desc("I/N"), cl::cat(Category), cl::sub(CheckCommand),
+    cl::sub(FixCommand), cl::sub(DiffCommand), cl::sub(CatalogCommand));
 cl::list<std::string> Sources(cl::Positional, cl::desc("<source>..."),
                               cl::cat(Category), APISTAMP_ALL_COMMANDS);
 
@@ -172,6 +179,17 @@ int main(int argc, const char **argv) {
   Opts.ExportFixes = ExportFixes;
   Opts.FailOnChange = FailOnChange;
   Opts.ChangedSince = ChangedSince;
+  if (!Shard.empty()) {
+    auto [Index, Count] = StringRef(Shard).split('/');
+    if (Index.getAsInteger(10, Opts.ShardIndex) ||
+        Count.getAsInteger(10, Opts.ShardCount) || Opts.ShardCount == 0 ||
+        Opts.ShardIndex == 0 || Opts.ShardIndex > Opts.ShardCount) {
+      errs() << "apistamp: error: --shard wants I/N with 1 <= I <= N, e.g. "
+                "--shard 2/4, not '"
+             << Shard << "'\n";
+      return apistamp::ExitBadUsage;
+    }
+  }
   const char *NoSkipEnv = std::getenv("APISTAMP_NO_SKIP_BODIES");
   Opts.SkipBodies =
       !NoSkipBodies && !(NoSkipEnv && StringRef(NoSkipEnv) == "1");

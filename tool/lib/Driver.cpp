@@ -15,7 +15,6 @@
 #include "clang/Frontend/TextDiagnosticPrinter.h"
 #include "clang/Tooling/ArgumentsAdjusters.h"
 #include "clang/Tooling/CompilationDatabase.h"
-#include "clang/Tooling/ReplacementsYaml.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/ScopeExit.h"
@@ -606,26 +605,6 @@ int printExplanations(raw_ostream &Out, raw_ostream &Err,
   return Failed ? ExitParseFailed : ExitClean;
 }
 
-/// Writes the replacements of \p Changes for clang-apply-replacements.
-bool exportFixes(StringRef Path, ArrayRef<FileChange> Changes,
-                 raw_ostream &Err) {
-  tooling::TranslationUnitReplacements Fixes;
-  for (const FileChange &C : Changes)
-    for (const TextEdit &E : C.Replacements)
-      Fixes.Replacements.emplace_back(E.File, E.Offset, E.Length, E.Text);
-  Error Written = writeToOutput(Path, [&](raw_ostream &OS) {
-    yaml::Output YAML(OS);
-    YAML << Fixes;
-    return Error::success();
-  });
-  if (Written) {
-    Err << "apistamp: error: cannot write '" << Path
-        << "': " << toString(std::move(Written)) << "\n";
-    return false;
-  }
-  return true;
-}
-
 /// "apistamp: skipped: 23 no constructor body to instrument, 1 constexpr
 /// function", if anything was skipped.
 void printSkipReasons(raw_ostream &Out, const SiteCounts &Counts) {
@@ -691,6 +670,16 @@ int run(const Options &Opts, raw_ostream &Out, raw_ostream &Err) {
     return ExitBadUsage;
   }
   std::vector<Job> &Jobs = (*Planned)->Jobs;
+  if (Opts.ShardCount > 1) {
+    // Every ShardCount-th TU by path, from the ShardIndex-th: the same split
+    // on every machine, whatever order the database lists TUs in.
+    llvm::stable_sort(
+        Jobs, [](const Job &L, const Job &R) { return L.Source < R.Source; });
+    std::vector<Job> Mine;
+    for (size_t I = Opts.ShardIndex - 1; I < Jobs.size(); I += Opts.ShardCount)
+      Mine.push_back(std::move(Jobs[I]));
+    Jobs = std::move(Mine);
+  }
   std::optional<ExplainTarget> Target;
   if (Opts.RunMode == Mode::Explain)
     Target = ExplainTarget{Opts.ExplainName.empty() ? (*Sources).front() : "",
@@ -730,7 +719,8 @@ int run(const Options &Opts, raw_ostream &Out, raw_ostream &Err) {
     return printExplanations(Out, Err, Jobs, *Target, Display, Failed);
 
   // Hygiene is about the whole project, not a part of it.
-  bool WholeProject = Opts.Sources.empty() && Opts.ChangedSince.empty();
+  bool WholeProject =
+      Opts.Sources.empty() && Opts.ChangedSince.empty() && Opts.ShardCount <= 1;
   std::vector<Finding> UnusedRules;
   if (Opts.RunMode == Mode::Check && WholeProject && !Failed)
     UnusedRules = unusedRuleWarnings(**Planned);
@@ -786,8 +776,29 @@ int run(const Options &Opts, raw_ostream &Out, raw_ostream &Err) {
   std::vector<FileChange> Changes;
   if (Opts.RunMode != Mode::Check || Structured || !Opts.ExportFixes.empty())
     Changes = computeChanges(Sites, Parsed, Display, Err, Errors);
-  if (!Opts.ExportFixes.empty() && !exportFixes(Opts.ExportFixes, Changes, Err))
-    Errors = true;
+  auto MakeReport = [&](ArrayRef<Finding> Findings) {
+    ReportInput In;
+    In.Findings = Findings;
+    In.Counts = Counts;
+    In.TUs = Jobs.size();
+    In.ParseFailures = Failed;
+    for (const FileChange &C : Changes)
+      In.FileFixes[C.Path] = C.Replacements;
+    In.RuleSets = (*Planned)->sortedRuleSets();
+    return In;
+  };
+  if (!Opts.ExportFixes.empty()) {
+    std::vector<Finding> Fixable = collectFindings(Sites, {}, false);
+    ReportInput In = MakeReport(Fixable);
+    if (Error Written = writeToOutput(Opts.ExportFixes, [&](raw_ostream &OS) {
+          printExportedFixes(OS, In, CWD);
+          return Error::success();
+        })) {
+      Err << "apistamp: error: cannot write '" << Opts.ExportFixes
+          << "': " << toString(std::move(Written)) << "\n";
+      Errors = true;
+    }
+  }
 
   if (Opts.RunMode == Mode::Check) {
     std::vector<Finding> Findings =
@@ -799,16 +810,9 @@ int run(const Options &Opts, raw_ostream &Out, raw_ostream &Err) {
     for (const Finding &F : Findings)
       Problems += F.Problem;
     if (Structured) {
-      ReportInput In;
       append_range(Findings, UnusedRules);
       append_range(Findings, Overlaps);
-      In.Findings = Findings;
-      In.Counts = Counts;
-      In.TUs = Jobs.size();
-      In.ParseFailures = Failed;
-      for (const FileChange &C : Changes)
-        In.FileFixes[C.Path] = C.Replacements;
-      In.RuleSets = (*Planned)->sortedRuleSets();
+      ReportInput In = MakeReport(Findings);
       if (Opts.Format == OutputFormat::Json)
         printJsonReport(Out, In, Display);
       else

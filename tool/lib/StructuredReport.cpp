@@ -1,6 +1,7 @@
 //===- StructuredReport.cpp - check's JSON and SARIF reports --------------===//
 
 #include "StructuredReport.h"
+#include "clang/Tooling/DiagnosticsYaml.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/JSON.h"
@@ -80,6 +81,28 @@ void printJsonReport(raw_ostream &OS, const ReportInput &In,
                                     {"findings", std::move(Findings)},
                                     {"summary", countsObject(In)}};
   OS << formatv("{0:2}", Report) << "\n";
+}
+
+void printExportedFixes(raw_ostream &OS, const ReportInput &In,
+                        StringRef BuildDirectory) {
+  clang::tooling::TranslationUnitDiagnostics Exported;
+  for (const Finding &F : In.Findings) {
+    std::vector<TextEdit> Fix = fixOf(F, In.Findings, In);
+    if (Fix.empty())
+      continue;
+    clang::tooling::Diagnostic D("apistamp-" + F.RuleId,
+                                 clang::tooling::Diagnostic::Warning,
+                                 BuildDirectory);
+    D.Message.Message = F.Message;
+    D.Message.FilePath = F.File;
+    D.Message.FileOffset = F.FromSite->Offset;
+    for (const TextEdit &E : Fix)
+      consumeError(D.Message.Fix[E.File].add(
+          clang::tooling::Replacement(E.File, E.Offset, E.Length, E.Text)));
+    Exported.Diagnostics.push_back(std::move(D));
+  }
+  yaml::Output YAML(OS);
+  YAML << Exported;
 }
 
 static json::Object artifactLocation(StringRef Path, StringRef Base) {

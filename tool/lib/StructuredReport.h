@@ -35,6 +35,13 @@ std::vector<TextEdit> fixOf(const Finding &F, llvm::ArrayRef<Finding> Findings,
 void printJsonReport(llvm::raw_ostream &OS, const ReportInput &In,
                      const PathDisplay &Display);
 
+/// The fixes of every finding, in the YAML of clang-tidy's --export-fixes
+/// (one diagnostic per finding, its replacements as the fix), which
+/// clang-apply-replacements reads. Identical replacements in files written
+/// by several runs (shards sharing a header) are applied once.
+void printExportedFixes(llvm::raw_ostream &OS, const ReportInput &In,
+                        llvm::StringRef BuildDirectory);
+
 /// A SARIF 2.1.0 log: one run of the tool "apistamp", a rule descriptor per
 /// rule, one result per finding with its location and fix. Paths are
 /// relative to \p BaseDirectory (uriBaseId "SRCROOT") when under it.

@@ -54,6 +54,9 @@ struct Options {
   /// Do not parse the bodies of functions no rule can select (faster; the
   /// same results).
   bool SkipBodies = true;
+  /// --shard I/N: only the I-th (1-based) of N deterministic parts of the
+  /// TUs.
+  unsigned ShardIndex = 1, ShardCount = 1;
   /// Only definitions whose lines changed since this git revision.
   std::string ChangedSince;
   std::vector<std::string> Sources;
