@@ -116,6 +116,17 @@ cl::opt<std::string> Shard(
              "clang-apply-replacements"),
     cl::value_desc("I/N"), cl::cat(Category), cl::sub(CheckCommand),
     cl::sub(FixCommand), cl::sub(DiffCommand), cl::sub(CatalogCommand));
+cl::opt<std::string> CacheDir(
+    "cache-dir",
+    cl::desc("Reuse the results of unchanged translation units from this "
+             "directory (default with -p: BUILD_DIR/.apistamp-cache)"),
+    cl::value_desc("dir"), cl::cat(Category), cl::sub(CheckCommand),
+    cl::sub(FixCommand), cl::sub(DiffCommand), cl::sub(CatalogCommand),
+    cl::sub(VerifyCommand));
+cl::opt<bool> NoCache("no-cache", cl::desc("Do not read or write the cache"),
+                      cl::cat(Category), cl::sub(CheckCommand),
+                      cl::sub(FixCommand), cl::sub(DiffCommand),
+                      cl::sub(CatalogCommand), cl::sub(VerifyCommand));
 cl::list<std::string> Sources(cl::Positional, cl::desc("<source>..."),
                               cl::cat(Category), APISTAMP_ALL_COMMANDS);
 
@@ -179,6 +190,8 @@ int main(int argc, const char **argv) {
   Opts.ExportFixes = ExportFixes;
   Opts.FailOnChange = FailOnChange;
   Opts.ChangedSince = ChangedSince;
+  Opts.CacheDir = CacheDir;
+  Opts.NoCache = NoCache;
   if (!Shard.empty()) {
     auto [Index, Count] = StringRef(Shard).split('/');
     if (Index.getAsInteger(10, Opts.ShardIndex) ||

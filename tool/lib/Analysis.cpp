@@ -19,6 +19,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/xxhash.h"
 
 using namespace clang;
 
@@ -638,8 +639,21 @@ public:
   }
 
   void EndSourceFileAction() override {
-    getCompilerInstance().getPreprocessor().removeCommentHandler(
-        &CommentCollector);
+    CompilerInstance &CI = getCompilerInstance();
+    CI.getPreprocessor().removeCommentHandler(&CommentCollector);
+    SourceManager &SM = CI.getSourceManager();
+    for (auto It = SM.fileinfo_begin(); It != SM.fileinfo_end(); ++It) {
+      std::optional<uint64_t> Hash;
+      if (std::optional<llvm::MemoryBufferRef> Buffer =
+              It->second->getBufferIfLoaded())
+        Hash = llvm::xxh3_64bits(Buffer->getBuffer());
+      Result.Dependencies.push_back(
+          {SM.getFileManager().getCanonicalName(It->first).str(), Hash});
+    }
+    llvm::sort(Result.Dependencies);
+    Result.Dependencies.erase(
+        std::unique(Result.Dependencies.begin(), Result.Dependencies.end()),
+        Result.Dependencies.end());
   }
 
 private:

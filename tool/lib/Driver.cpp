@@ -2,6 +2,7 @@
 
 #include "apistamp/Driver.h"
 #include "Report.h"
+#include "ResultCache.h"
 #include "StructuredReport.h"
 #include "apistamp/Analysis.h"
 #include "apistamp/ChangedLines.h"
@@ -378,9 +379,24 @@ private:
 
 void analyseAll(const CompilationDatabase &DB, std::vector<Job> &Jobs,
                 unsigned Threads, const ExplainTarget *Target, bool SkipBodies,
-                Progress &Shown, ParsedFiles &Parsed) {
-  auto Run = [&DB, Target, SkipBodies, &Shown, &Parsed](Job &J) {
-    analyse(DB, J, Target, SkipBodies);
+                ResultCache *Cache, Progress &Shown, ParsedFiles &Parsed) {
+  auto Run = [&DB, Target, SkipBodies, Cache, &Shown, &Parsed](Job &J) {
+    std::string Key;
+    if (Cache) {
+      std::vector<CompileCommand> Commands = DB.getCompileCommands(J.Source);
+      if (!Commands.empty())
+        Key = Cache->keyFor(*J.Rules, Commands.front(), SkipBodies);
+    }
+    std::optional<TUResult> Cached;
+    if (!Key.empty())
+      Cached = Cache->lookup(Key);
+    if (Cached) {
+      J.Result = std::move(*Cached);
+    } else {
+      analyse(DB, J, Target, SkipBodies);
+      if (!Key.empty())
+        Cache->store(Key, J.Result);
+    }
     Parsed.absorb(J);
     Shown.finished(J.Source);
   };
@@ -623,6 +639,7 @@ void printSkipReasons(raw_ostream &Out, const SiteCounts &Counts) {
 
 /// Wall time goes to stderr, so that stdout is the same for every -j.
 void printWallTime(raw_ostream &Err, const std::vector<Job> &Jobs,
+                   const std::optional<ResultCache> &Cache,
                    std::chrono::steady_clock::time_point Start) {
   std::chrono::duration<double> Elapsed =
       std::chrono::steady_clock::now() - Start;
@@ -631,7 +648,11 @@ void printWallTime(raw_ostream &Err, const std::vector<Job> &Jobs,
     Skipped += J.Result.SkippedBodies;
   Err << "apistamp: " << Jobs.size() << " TUs in "
       << formatv("{0:f1}", Elapsed.count()) << " s; " << Skipped
-      << " function bodies no rule can select were not parsed\n";
+      << " function bodies no rule can select were not parsed";
+  if (Cache)
+    Err << "; cache: " << Cache->hits() << " hits, " << Cache->misses()
+        << " misses";
+  Err << "\n";
 }
 
 } // namespace
@@ -691,12 +712,21 @@ int run(const Options &Opts, raw_ostream &Out, raw_ostream &Err) {
     return Path.str();
   };
   ParsedFiles Parsed;
+  // explain looks at every definition, whatever a cached result holds.
+  std::optional<ResultCache> Cache;
+  if (!Opts.NoCache && !Target) {
+    if (!Opts.CacheDir.empty())
+      Cache.emplace(Opts.CacheDir);
+    else if (!Opts.BuildDir.empty())
+      Cache.emplace((Opts.BuildDir + "/.apistamp-cache"));
+  }
   {
     Progress Shown(Err, Jobs.size(), wantsProgress(Err), Display);
     analyseAll(**DB, Jobs,
                Opts.Jobs ? Opts.Jobs
                          : hardware_concurrency().compute_thread_count(),
-               Target ? &*Target : nullptr, Opts.SkipBodies, Shown, Parsed);
+               Target ? &*Target : nullptr, Opts.SkipBodies,
+               Cache ? &*Cache : nullptr, Shown, Parsed);
   }
 
   unsigned Failed = 0;
@@ -829,7 +859,7 @@ int run(const Options &Opts, raw_ostream &Out, raw_ostream &Err) {
           << "\n";
       printSkipReasons(Out, Counts);
     }
-    printWallTime(Err, Jobs, Start);
+    printWallTime(Err, Jobs, Cache, Start);
     if (Failed)
       return ExitParseFailed;
     return Problems || Errors ? ExitFindings : ExitClean;
@@ -859,7 +889,7 @@ int run(const Options &Opts, raw_ostream &Out, raw_ostream &Err) {
         << Notes << "\n";
     printSkipReasons(Out, Counts);
   }
-  printWallTime(Err, Jobs, Start);
+  printWallTime(Err, Jobs, Cache, Start);
   if (Failed)
     return ExitParseFailed;
   return Errors ? ExitFindings : ExitClean;

@@ -14,6 +14,7 @@
 #include "clang/Tooling/Tooling.h"
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -137,6 +138,10 @@ struct TUResult {
   std::map<std::string, std::string> FileContents;
   /// Function bodies not parsed because no rule can select them.
   unsigned SkippedBodies = 0;
+  /// Every file the TU read, by canonical path, with an xxh3 hash of the
+  /// bytes read (none if it was only looked up), sorted: what a cached
+  /// result depends on.
+  std::vector<std::pair<std::string, std::optional<uint64_t>>> Dependencies;
 };
 
 /// Creates the factory for a FrontendAction that analyses a TU against

@@ -54,6 +54,10 @@ struct Options {
   /// Do not parse the bodies of functions no rule can select (faster; the
   /// same results).
   bool SkipBodies = true;
+  /// Where TU results are cached: --cache-dir, else BUILD_DIR/.apistamp-cache
+  /// with -p; NoCache turns caching off.
+  std::string CacheDir;
+  bool NoCache = false;
   /// --shard I/N: only the I-th (1-based) of N deterministic parts of the
   /// TUs.
   unsigned ShardIndex = 1, ShardCount = 1;

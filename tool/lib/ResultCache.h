@@ -1,0 +1,62 @@
+//===- ResultCache.h - Reuse the analysis of unchanged TUs ------*- C++ -*-===//
+//
+// A TU's result is stored under a key made of apistamp's identity, the rules
+// file, the root, the options that change results and the compile command,
+// with the hash of every file the TU read. It is reused only when every one
+// of those files still has the same bytes.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef APISTAMP_LIB_RESULTCACHE_H
+#define APISTAMP_LIB_RESULTCACHE_H
+
+#include "apistamp/Analysis.h"
+#include "clang/Tooling/CompilationDatabase.h"
+#include "llvm/ADT/StringMap.h"
+#include <atomic>
+#include <mutex>
+#include <optional>
+#include <string>
+
+namespace apistamp {
+
+/// A directory of cached TU results, safe for concurrent runs (entries are
+/// written to a temporary file and renamed into place; an unreadable entry
+/// is a miss).
+class ResultCache {
+public:
+  explicit ResultCache(std::string Directory);
+
+  /// The key of a TU: \p Rules (its file's bytes), the compile command,
+  /// \p SkipBodies and apistamp's own executable.
+  std::string keyFor(const RuleSet &Rules,
+                     const clang::tooling::CompileCommand &Command,
+                     bool SkipBodies);
+
+  /// The stored result for \p Key if every file it depends on still has the
+  /// same bytes; its FileContents are filled from those files.
+  std::optional<TUResult> lookup(llvm::StringRef Key);
+
+  /// Stores \p Result (a TU that parsed) under \p Key. Failures to write
+  /// are ignored: the cache is an optimisation.
+  void store(llvm::StringRef Key, const TUResult &Result);
+
+  unsigned hits() const { return Hits; }
+  unsigned misses() const { return Misses; }
+
+private:
+  /// The xxh3 of \p Path's bytes now, memoised for the run; with
+  /// \p Contents, also its bytes.
+  std::optional<uint64_t> currentHash(const std::string &Path,
+                                      std::string *Contents = nullptr);
+
+  std::string Directory;
+  std::string Identity; ///< Version and executable hash.
+  std::mutex Mutex;
+  llvm::StringMap<std::optional<uint64_t>> Hashes;
+  std::atomic<unsigned> Hits{0}, Misses{0};
+};
+
+} // namespace apistamp
+
+#endif // APISTAMP_LIB_RESULTCACHE_H
