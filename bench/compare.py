@@ -13,9 +13,9 @@ ratios the performance targets are stated in. Prints a Markdown table.
                      [--rules FILE --root DIR] [--pairs 5] [--jobs 2]
 """
 import argparse
-import fnmatch
 import json
 import os
+import pathlib
 import platform
 import shlex
 import statistics
@@ -79,7 +79,9 @@ def main():
     parser.add_argument("--apistamp", required=True)
     parser.add_argument("-p", dest="build", required=True)
     parser.add_argument("--filter", default="*",
-                        help="glob on the TUs' paths (default: all)")
+                        help="glob matched against the end of each TU's path, "
+                        "component by component, e.g. 'csrc/ops/*.cpp' "
+                        "(default: all)")
     parser.add_argument("--rules", help="rules file (default: .apistamp.yaml discovery)")
     parser.add_argument("--root")
     parser.add_argument("--pairs", type=int, default=5)
@@ -90,8 +92,8 @@ def main():
         sys.exit("benchmark: use at least 5 pairs")
 
     entries = json.load(open(os.path.join(args.build, "compile_commands.json")))
-    entries = [e for e in entries
-               if fnmatch.fnmatch(os.path.join(e["directory"], e["file"]), args.filter)]
+    entries = [e for e in entries if pathlib.PurePath(
+        os.path.join(e["directory"], e["file"])).match(args.filter)]
     if not entries:
         sys.exit("benchmark: no TU matches %s" % args.filter)
     sources = [os.path.join(e["directory"], e["file"]) for e in entries]
@@ -137,7 +139,7 @@ def main():
     print("### %s: %d TUs, %d interleaved pairs\n" % (args.name, len(entries), args.pairs))
     print("Machine: %s, %d cores, Python %s; `%s`\n" % (
         platform.platform(), os.cpu_count(), platform.python_version(),
-        " ".join(["bench/compare.py"] + sys.argv[1:])))
+        shlex.join(["bench/compare.py"] + sys.argv[1:])))
     print("| run | wall time: median [min–max] | peak RSS: median [min–max] |")
     print("|---|---|---|")
     print("| `clang-19 -fsyntax-only`, TUs in sequence | %s |" % clang.describe())

@@ -68,17 +68,34 @@ def main():
     steps = Steps("googletest-roundtrip")
     figures = {}
 
-    def prepare():
-        if not pathlib.Path("/usr/src/googletest/CMakeLists.txt").exists():
-            raise RuntimeError("/usr/src/googletest is missing (apt-get install googletest)")
-        shutil.rmtree(work, ignore_errors=True)
-        shutil.copytree("/usr/src/googletest", src)
-        (src / ".apistamp.yaml").write_text(RULES)
-        sh(["cmake", "-S", src, "-B", build, "-G", "Ninja",
+    def configure(source, build_dir):
+        shutil.copytree("/usr/src/googletest", source)
+        (source / ".apistamp.yaml").write_text(RULES)
+        sh(["cmake", "-S", source, "-B", build_dir, "-G", "Ninja",
             "-DCMAKE_BUILD_TYPE=Release", "-Dgtest_build_tests=ON",
             "-Dgtest_build_samples=ON", "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON",
             "-DCMAKE_CXX_FLAGS=-I" + args.runtime_include,
             "-DCMAKE_CXX_STANDARD_LIBRARIES=%s -lpthread" % args.runtime_lib])
+
+    def prepare():
+        if not pathlib.Path("/usr/src/googletest/CMakeLists.txt").exists():
+            raise RuntimeError("/usr/src/googletest is missing (apt-get install googletest)")
+        shutil.rmtree(work, ignore_errors=True)
+        configure(src, build)
+
+    def shards_equal_full_fix():
+        """3 shards' exported fixes, merged by clang-apply-replacements, give
+        the tree that one full fix gave."""
+        shard_src, fixes = work / "shards-src", work / "shard-fixes"
+        configure(shard_src, work / "shards-build")
+        fixes.mkdir()
+        for shard in (1, 2, 3):
+            sh([args.apistamp, "check", "-j" + args.jobs, "--shard", "%d/3" % shard,
+                "--export-fixes", fixes / ("%d.yaml" % shard),
+                "-p", work / "shards-build"], expect=1)
+        sh(["clang-apply-replacements-19", fixes])
+        if tree_digest(shard_src) != tree_digest(src):
+            raise RuntimeError("the merged shard fixes differ from the full fix")
 
     def same_report_every_way():
         """-j1, -j2, and every body parsed: byte-identical reports."""
@@ -154,6 +171,7 @@ def main():
     steps.run("apistamp fix", fix)
     steps.run("second fix changes nothing", fix_again)
     steps.run("check exits 0", check)
+    steps.run("3 shards' merged fixes equal the full fix", shards_equal_full_fix)
     steps.run("instrumented googletest and samples build", build_it)
     steps.run("googletest's own tests and samples pass", run_tests)
     steps.run("events arrive through the JSON-lines sink", events_arrived)
