@@ -46,13 +46,17 @@ class Steps:
 
 
 def sh(args, expect=0, stderr_to_stdout=True, **kwargs):
-    """Runs args; returns stdout (with stderr unless stderr_to_stdout=False)."""
+    """Runs args; returns stdout (with stderr unless stderr_to_stdout=False).
+
+    expect: the exit code, a tuple of allowed ones, or None for any.
+    """
     completed = subprocess.run(
         args, stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT if stderr_to_stdout else subprocess.PIPE,
         text=True, **kwargs)
-    if expect is not None and completed.returncode != expect:
-        raise RuntimeError("%s exited %d, expected %d:\n%s" % (
+    allowed = expect if isinstance(expect, tuple) else (expect,)
+    if expect is not None and completed.returncode not in allowed:
+        raise RuntimeError("%s exited %d, expected %s:\n%s" % (
             " ".join(map(str, args)), completed.returncode, expect,
             completed.stdout[-3000:] + (completed.stderr or "")[-3000:]))
     return completed.stdout
