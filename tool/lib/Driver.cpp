@@ -1,12 +1,12 @@
 //===- Driver.cpp - Run apistamp over sources -----------------------------===//
 
 #include "apistamp/Driver.h"
+#include "Changes.h"
 #include "Report.h"
 #include "ResultCache.h"
 #include "StructuredReport.h"
 #include "apistamp/Analysis.h"
 #include "apistamp/ChangedLines.h"
-#include "apistamp/FileEdits.h"
 #include "apistamp/Paths.h"
 #include "apistamp/Rules.h"
 #include "apistamp/UnifiedDiff.h"
@@ -18,14 +18,12 @@
 #include "clang/Tooling/CompilationDatabase.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/ADT/DenseMap.h"
-#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/Process.h"
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/Threading.h"
 #include "llvm/Support/VirtualFileSystem.h"
@@ -216,15 +214,6 @@ std::vector<Expectation> collectExpectations(const std::vector<Job> &Jobs) {
   return All;
 }
 
-/// A file to change: what the analysis saw and what it becomes.
-struct FileChange {
-  std::string Path;
-  std::string Before;
-  std::string After;
-  /// What turns Before into After, the #include included.
-  std::vector<TextEdit> Replacements;
-};
-
 Error usageError(const Twine &Message) {
   return createStringError(inconvertibleErrorCode(),
                            "apistamp: error: " + Message);
@@ -340,43 +329,6 @@ bool wantsProgress(raw_ostream &Err) {
   return Err.is_displayed() && !(CI && StringRef(CI) == "true");
 }
 
-/// One copy of the bytes each file with sites had when it was parsed, taken
-/// from the TUs as they finish (a header is seen by many).
-class ParsedFiles {
-public:
-  void absorb(Job &J) {
-    std::lock_guard<std::mutex> Lock(Mutex);
-    if (!J.Result.ParseFailed)
-      for (auto &[Path, Contents] : J.Result.FileContents) {
-        auto [It, New] = Files.try_emplace(Path, File{J.Rules, Contents});
-        if (!New && It->second.Contents != Contents)
-          Inconsistent.insert(Path); // It changed between two TUs' parses.
-      }
-    J.Result.FileContents.clear();
-  }
-  /// What \p Path held when parsed, or null if TUs saw different bytes.
-  const std::string *contents(StringRef Path) const {
-    auto It = Files.find(Path);
-    if (It == Files.end() || Inconsistent.count(Path))
-      return nullptr;
-    return &It->second.Contents;
-  }
-  /// The rules of the first TU that had sites in \p Path.
-  const RuleSet *rules(StringRef Path) const {
-    auto It = Files.find(Path);
-    return It == Files.end() ? nullptr : It->second.Rules;
-  }
-
-private:
-  struct File {
-    const RuleSet *Rules;
-    std::string Contents;
-  };
-  std::mutex Mutex;
-  StringMap<File> Files;
-  StringSet<> Inconsistent;
-};
-
 void analyseAll(const CompilationDatabase &DB, std::vector<Job> &Jobs,
                 unsigned Threads, const ExplainTarget *Target, bool SkipBodies,
                 ResultCache *Cache, Progress &Shown, ParsedFiles &Parsed) {
@@ -397,7 +349,7 @@ void analyseAll(const CompilationDatabase &DB, std::vector<Job> &Jobs,
       if (!Key.empty())
         Cache->store(Key, J.Result);
     }
-    Parsed.absorb(J);
+    Parsed.absorb(J.Rules, J.Result);
     Shown.finished(J.Source);
   };
   Threads = std::max(1u, std::min<unsigned>(Threads, Jobs.size()));
@@ -410,114 +362,6 @@ void analyseAll(const CompilationDatabase &DB, std::vector<Job> &Jobs,
   for (Job &J : Jobs)
     Pool.async([&Run, &J] { Run(J); });
   Pool.wait();
-}
-
-/// The new contents of every file with edits, computed in memory from the
-/// bytes that were parsed (edits are offsets into them). A file that TUs saw
-/// with different bytes is left alone.
-std::vector<FileChange> computeChanges(ArrayRef<Site> Sites,
-                                       const ParsedFiles &Parsed,
-                                       const PathDisplay &Display,
-                                       raw_ostream &Err, bool &Errors) {
-  std::map<std::string, std::vector<TextEdit>> EditsByFile;
-  for (const Site &S : Sites)
-    for (const TextEdit &E : S.Edits)
-      EditsByFile[E.File].push_back(E);
-
-  std::vector<FileChange> Changes;
-  for (auto &[Path, Edits] : EditsByFile) {
-    const std::string *Contents = Parsed.contents(Path);
-    if (!Contents) {
-      Err << "apistamp: error: '" << Display(Path)
-          << "' changed while apistamp ran; it was not changed\n";
-      Errors = true;
-      continue;
-    }
-    const RuleSet &Rules = *Parsed.rules(Path);
-    StringRef Before = *Contents;
-    Expected<std::vector<TextEdit>> Replacements = fileReplacements(
-        Path, Before, std::move(Edits), Rules.Include, Rules.IncludeAngled);
-    Expected<std::string> After =
-        Replacements ? applyEdits(Path, Before, *Replacements, "", false)
-                     : Replacements.takeError();
-    if (!After) {
-      Err << "apistamp: error: " << toString(After.takeError()) << "\n";
-      Errors = true;
-      continue;
-    }
-    if (*After != Before)
-      Changes.push_back(
-          {Path, Before.str(), std::move(*After), std::move(*Replacements)});
-  }
-  return Changes;
-}
-
-/// Writes each change atomically, unless the file changed since it was read.
-/// Opens \p Path and locks it; retries if another process replaced the file
-/// (rename) between the open and the lock. Returns the locked descriptor.
-Expected<int> openLocked(StringRef Path) {
-  for (;;) {
-    int FD;
-    // fcntl's write locks need a descriptor open for writing.
-    if (std::error_code EC = sys::fs::openFileForReadWrite(
-            Path, FD, sys::fs::CD_OpenExisting, sys::fs::OF_None))
-      return errorCodeToError(EC);
-    if (std::error_code EC = sys::fs::lockFile(FD)) {
-      sys::Process::SafelyCloseFileDescriptor(FD);
-      return errorCodeToError(EC);
-    }
-    sys::fs::file_status Locked;
-    sys::fs::UniqueID Current;
-    if (!sys::fs::status(FD, Locked) && !sys::fs::getUniqueID(Path, Current) &&
-        Locked.getUniqueID() == Current)
-      return FD;
-    sys::fs::unlockFile(FD);
-    sys::Process::SafelyCloseFileDescriptor(FD);
-  }
-}
-
-/// Writes every change whose file still holds what was parsed. Concurrent
-/// runs (two pre-commit batches sharing a header) cannot lose an update: the
-/// file is locked, re-read and compared before it is replaced, and a file
-/// that another run already changed to the same result counts as done.
-unsigned writeChanges(ArrayRef<FileChange> Changes, const PathDisplay &Display,
-                      raw_ostream &Err, bool &Errors) {
-  unsigned Written = 0;
-  for (const FileChange &C : Changes) {
-    Expected<int> FD = openLocked(C.Path);
-    if (!FD) {
-      Err << "apistamp: error: cannot open '" << Display(C.Path)
-          << "': " << toString(FD.takeError()) << "\n";
-      Errors = true;
-      continue;
-    }
-    auto Unlock = llvm::make_scope_exit([&] {
-      sys::fs::unlockFile(*FD);
-      sys::Process::SafelyCloseFileDescriptor(*FD);
-    });
-    ErrorOr<std::unique_ptr<MemoryBuffer>> Now =
-        MemoryBuffer::getFile(C.Path, /*IsText=*/false,
-                              /*RequiresNullTerminator=*/false);
-    if (Now && (*Now)->getBuffer() == C.After)
-      continue; // Another run made the same change.
-    if (!Now || (*Now)->getBuffer() != C.Before) {
-      Err << "apistamp: error: '" << Display(C.Path)
-          << "' changed while apistamp ran; it was not written\n";
-      Errors = true;
-      continue;
-    }
-    if (Error E = writeToOutput(C.Path, [&C](raw_ostream &OS) {
-          OS << C.After;
-          return Error::success();
-        })) {
-      Err << "apistamp: error: cannot write '" << Display(C.Path)
-          << "': " << toString(std::move(E)) << "\n";
-      Errors = true;
-      continue;
-    }
-    ++Written;
-  }
-  return Written;
 }
 
 /// In a whole-project run, a rule that selected nothing in any TU is dead
