@@ -703,6 +703,7 @@ int run(const Options &Opts, raw_ostream &Out, raw_ostream &Err) {
           << "\n";
       printSkipReasons(Out, Counts);
     }
+    Out.flush();
     printWallTime(Err, Jobs, Cache, Start);
     if (Failed)
       return ExitParseFailed;
@@ -719,6 +720,7 @@ int run(const Options &Opts, raw_ostream &Out, raw_ostream &Err) {
   if (Opts.RunMode == Mode::Diff) {
     for (const FileChange &C : Changes)
       Out << unifiedDiff(C.Before, C.After, Display(C.Path));
+    Out.flush(); // The diff before the summary on stderr, when both are shown.
     Err << "apistamp: " << Counts.Missing << " to insert, " << Counts.Wrong
         << " to correct, in " << Changes.size() << " files" << Notes << "\n";
   } else {
@@ -733,6 +735,7 @@ int run(const Options &Opts, raw_ostream &Out, raw_ostream &Err) {
         << Notes << "\n";
     printSkipReasons(Out, Counts);
   }
+  Out.flush();
   printWallTime(Err, Jobs, Cache, Start);
   if (Failed)
     return ExitParseFailed;
