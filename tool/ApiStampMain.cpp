@@ -155,9 +155,10 @@ int main(int argc, const char **argv) {
           "[-- <compiler args>]\n"
           "  apistamp explain [options] <source>:<line> | --name <name> "
           "[-- <compiler args>]\n\n"
-          "Exit codes: 0 clean or done, 1 check found something (or fix "
-          "could not write a file), 2 bad usage or bad rules file, 3 a "
-          "source failed to parse.\n",
+          "Exit codes: 0 clean or done, 1 check found something, verify a "
+          "mismatch, fix could not write a file or (with --fail-on-change) "
+          "changed one, 2 bad usage or bad rules file, 3 a source failed to "
+          "parse.\n",
           &errs()))
     return apistamp::ExitBadUsage;
 
