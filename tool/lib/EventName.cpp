@@ -1,6 +1,7 @@
 //===- EventName.cpp - Event name templates -------------------------------===//
 
 #include "apistamp/EventName.h"
+#include "Suggestions.h"
 #include "apistamp/Selection.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -14,19 +15,6 @@ ArrayRef<StringRef> EventTemplate::placeholders() {
   static const StringRef Names[] = {"qualified", "namespace", "class",
                                     "name",      "path",      "file"};
   return Names;
-}
-
-static std::string closestPlaceholder(StringRef Name) {
-  std::string Best;
-  unsigned BestDistance = 3;
-  for (StringRef Candidate : EventTemplate::placeholders()) {
-    unsigned Distance = Name.edit_distance(Candidate);
-    if (Distance < BestDistance) {
-      BestDistance = Distance;
-      Best = Candidate.str();
-    }
-  }
-  return Best;
 }
 
 Expected<EventTemplate> EventTemplate::parse(StringRef Text,
@@ -59,7 +47,7 @@ Expected<EventTemplate> EventTemplate::parse(StringRef Text,
     if (!is_contained(placeholders(), Name)) {
       std::string Message =
           "unknown placeholder '{" + Name.str() + "}' in event template";
-      std::string Suggestion = closestPlaceholder(Name);
+      std::string Suggestion = closestWord(Name, placeholders());
       if (!Suggestion.empty())
         Message += "; did you mean '{" + Suggestion + "}'?";
       else

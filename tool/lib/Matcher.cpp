@@ -1,6 +1,7 @@
 //===- Matcher.cpp - Raw clang-query matchers in rules --------------------===//
 
 #include "Matcher.h"
+#include "Suggestions.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/ASTMatchers/Dynamic/Diagnostics.h"
 #include "clang/ASTMatchers/Dynamic/Parser.h"
@@ -13,8 +14,6 @@ namespace apistamp {
 
 /// The registered matcher name closest to \p Name, or "".
 static std::string closestMatcherName(StringRef Name) {
-  std::string Best;
-  unsigned BestDistance = std::max<unsigned>(2, Name.size() / 3) + 1;
   // Node matchers and the narrowing and traversal matchers that apply to
   // the declarations and types a function matcher usually goes through.
   std::vector<dynamic::ArgKind> Kinds =
@@ -26,16 +25,12 @@ static std::string closestMatcherName(StringRef Name) {
                            ASTNodeKind::getFromNodeKind<QualType>(),
                            ASTNodeKind::getFromNodeKind<Stmt>()})
     Kinds.push_back(dynamic::ArgKind::MakeMatcherArg(Kind));
-  for (const dynamic::MatcherCompletion &C :
-       dynamic::Registry::getMatcherCompletions(Kinds)) {
-    StringRef Candidate = StringRef(C.TypedText).split('(').first;
-    unsigned Distance = Name.edit_distance(Candidate);
-    if (Distance < BestDistance) {
-      BestDistance = Distance;
-      Best = Candidate.str();
-    }
-  }
-  return Best;
+  std::vector<dynamic::MatcherCompletion> Completions =
+      dynamic::Registry::getMatcherCompletions(Kinds);
+  std::vector<StringRef> Names;
+  for (const dynamic::MatcherCompletion &C : Completions)
+    Names.push_back(StringRef(C.TypedText).split('(').first);
+  return closestWord(Name, Names);
 }
 
 llvm::Expected<std::shared_ptr<const CompiledMatcher>>

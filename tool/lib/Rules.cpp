@@ -7,6 +7,7 @@
 
 #include "apistamp/Rules.h"
 #include "Matcher.h"
+#include "Suggestions.h"
 #include "apistamp/Paths.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -123,19 +124,6 @@ private:
   std::vector<std::string> Errors;
 };
 
-std::string closest(StringRef Word, ArrayRef<StringRef> Candidates) {
-  std::string Best;
-  unsigned BestDistance = std::max<unsigned>(2, Word.size() / 3) + 1;
-  for (StringRef Candidate : Candidates) {
-    unsigned Distance = Word.edit_distance(Candidate);
-    if (Distance < BestDistance) {
-      BestDistance = Distance;
-      Best = Candidate.str();
-    }
-  }
-  return Best;
-}
-
 std::string listOf(ArrayRef<StringRef> Words) {
   std::string Result;
   for (StringRef W : Words)
@@ -156,7 +144,7 @@ void RulesParser::checkKeys(const YAML::Node &Map, ArrayRef<StringRef> Known,
     std::string Key = Entry.first.Scalar();
     if (is_contained(Known, Key))
       continue;
-    std::string Suggestion = closest(Key, Known);
+    std::string Suggestion = closestWord(Key, Known);
     error(Entry.first,
           "unknown key '" + Key + "' in " + Where +
               (Suggestion.empty() ? "; known keys: " + listOf(Known)
@@ -203,7 +191,7 @@ std::optional<std::string> RulesParser::oneOf(const YAML::Node &N,
     return std::nullopt;
   if (is_contained(Allowed, *Value))
     return Value;
-  std::string Suggestion = closest(*Value, Allowed);
+  std::string Suggestion = closestWord(*Value, Allowed);
   error(N,
         "'" + Key + "' must be one of " + listOf(Allowed) + ", not '" + *Value +
             "'" +
