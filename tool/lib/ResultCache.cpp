@@ -235,7 +235,7 @@ std::string ResultCache::keyFor(const RuleSet &Rules,
   };
   Add(Identity);
   Add(Rules.Path);
-  Add(hashOfFile(Rules.Path));
+  Add(utohexstr(Rules.TextHash)); // The rules as parsed, not as on disk now.
   Add(Rules.Root);
   Add(SkipBodies ? "skip-bodies" : "every-body");
   Add(Command.Directory);

@@ -27,7 +27,8 @@ class ResultCache {
 public:
   explicit ResultCache(std::string Directory);
 
-  /// The key of a TU: \p Rules (its file's bytes), the compile command,
+  /// The key of a TU: \p Rules (the text they were parsed from), the compile
+  /// command,
   /// \p SkipBodies and apistamp's own executable.
   std::string keyFor(const RuleSet &Rules,
                      const clang::tooling::CompileCommand &Command,

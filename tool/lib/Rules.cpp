@@ -15,6 +15,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/xxhash.h"
 #include <yaml-cpp/yaml.h>
 
 using namespace llvm;
@@ -335,6 +336,7 @@ void RulesParser::parseRule(const YAML::Node &N, RuleSet &Rules,
 Expected<RuleSet> RulesParser::parse(StringRef Text) {
   RuleSet Rules;
   Rules.Path = Path;
+  Rules.TextHash = xxh3_64bits(Text);
   SmallVector<StringRef, 64> Split;
   Text.split(Split, '\n');
   Lines.assign(Split.begin(), Split.end());

@@ -14,6 +14,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/Regex.h"
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -84,6 +85,9 @@ struct Rule {
 struct RuleSet {
   std::string Path; ///< The rules file, absolute.
   std::string Root; ///< Paths in rules and events are relative to it.
+  /// xxh3 of the text these rules were parsed from: what results cached
+  /// under them depend on.
+  uint64_t TextHash = 0;
   std::string Macro = "C10_LOG_API_USAGE_ONCE";
   std::string Include; ///< Header to include, without quotes or brackets.
   bool IncludeAngled = false;
