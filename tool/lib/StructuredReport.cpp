@@ -5,37 +5,38 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/JSON.h"
+#include <map>
 #include <set>
 
 using namespace llvm;
 
 namespace apistamp {
 
-std::vector<TextEdit> fixOf(const Finding &F, ArrayRef<Finding> Findings,
-                            const ReportInput &In) {
-  if (!F.FromSite || F.FromSite->Edits.empty())
-    return {};
-  std::vector<TextEdit> Fix = F.FromSite->Edits;
-  auto File = In.FileFixes.find(F.File);
-  if (File == In.FileFixes.end())
-    return Fix;
-  // The file's replacements that no site made: the #include, given with the
-  // first finding of the file that has a fix.
-  const Finding *First = nullptr;
-  std::set<TextEdit> SiteEdits;
-  for (const Finding &Other : Findings)
-    if (Other.File == F.File && Other.FromSite) {
-      if (!First && !Other.FromSite->Edits.empty())
-        First = &Other;
-      SiteEdits.insert(Other.FromSite->Edits.begin(),
-                       Other.FromSite->Edits.end());
-    }
-  if (First == &F)
-    for (const TextEdit &E : File->second)
-      if (!SiteEdits.count(E))
-        Fix.push_back(E);
-  llvm::sort(Fix);
-  return Fix;
+std::vector<std::vector<TextEdit>> fixesOf(const ReportInput &In) {
+  // Per file: the replacements no site made (the #include), not yet handed
+  // out.
+  std::map<std::string, std::set<TextEdit>> Unclaimed;
+  for (const auto &[File, Edits] : In.FileFixes)
+    Unclaimed[File].insert(Edits.begin(), Edits.end());
+  for (const Finding &F : In.Findings)
+    if (F.FromSite)
+      for (const TextEdit &E : F.FromSite->Edits)
+        Unclaimed[F.File].erase(E);
+
+  std::vector<std::vector<TextEdit>> Fixes(In.Findings.size());
+  for (size_t I = 0; I < In.Findings.size(); ++I) {
+    const Finding &F = In.Findings[I];
+    // Notes (an overlap of rules, a verbose "instrumented") point at a site
+    // too, but only its warning carries the fix, or it would apply twice.
+    if (!F.FromSite || !F.Problem || F.FromSite->Edits.empty())
+      continue;
+    Fixes[I] = F.FromSite->Edits;
+    std::set<TextEdit> &Include = Unclaimed[F.File];
+    Fixes[I].insert(Fixes[I].end(), Include.begin(), Include.end());
+    Include.clear();
+    llvm::sort(Fixes[I]);
+  }
+  return Fixes;
 }
 
 static json::Object countsObject(const ReportInput &In) {
@@ -57,7 +58,9 @@ static json::Object countsObject(const ReportInput &In) {
 void printJsonReport(raw_ostream &OS, const ReportInput &In,
                      const PathDisplay &Display) {
   json::Array Findings;
-  for (const Finding &F : In.Findings) {
+  std::vector<std::vector<TextEdit>> Fixes = fixesOf(In);
+  for (size_t I = 0; I < In.Findings.size(); ++I) {
+    const Finding &F = In.Findings[I];
     json::Object Entry{{"file", Display(F.File)}, {"line", F.Line},
                        {"column", F.Column},      {"severity", F.Severity},
                        {"message", F.Message},    {"rule", F.RuleId}};
@@ -68,7 +71,7 @@ void printJsonReport(raw_ostream &OS, const ReportInput &In,
       Entry["kind"] = kindName(S->Kind);
     }
     json::Array Fix;
-    for (const TextEdit &E : fixOf(F, In.Findings, In))
+    for (const TextEdit &E : Fixes[I])
       Fix.push_back(json::Object{{"file", Display(E.File)},
                                  {"offset", E.Offset},
                                  {"length", E.Length},
@@ -86,8 +89,10 @@ void printJsonReport(raw_ostream &OS, const ReportInput &In,
 void printExportedFixes(raw_ostream &OS, const ReportInput &In,
                         StringRef BuildDirectory) {
   clang::tooling::TranslationUnitDiagnostics Exported;
-  for (const Finding &F : In.Findings) {
-    std::vector<TextEdit> Fix = fixOf(F, In.Findings, In);
+  std::vector<std::vector<TextEdit>> Fixes = fixesOf(In);
+  for (size_t I = 0; I < In.Findings.size(); ++I) {
+    const Finding &F = In.Findings[I];
+    const std::vector<TextEdit> &Fix = Fixes[I];
     if (Fix.empty())
       continue;
     clang::tooling::Diagnostic D("apistamp-" + F.RuleId,
@@ -132,7 +137,9 @@ void printSarifReport(raw_ostream &OS, const ReportInput &In,
                              "that suppress nothing");
 
   json::Array Results;
-  for (const Finding &F : In.Findings) {
+  std::vector<std::vector<TextEdit>> Fixes = fixesOf(In);
+  for (size_t I = 0; I < In.Findings.size(); ++I) {
+    const Finding &F = In.Findings[I];
     if (!RuleIndex.count(F.RuleId))
       AddRule(F.RuleId, "rule '" + F.RuleId + "'");
     json::Object Result{
@@ -147,7 +154,7 @@ void printSarifReport(raw_ostream &OS, const ReportInput &In,
                   {"artifactLocation", artifactLocation(F.File, BaseDirectory)},
                   {"region", json::Object{{"startLine", F.Line},
                                           {"startColumn", F.Column}}}}}}}}};
-    std::vector<TextEdit> Fix = fixOf(F, In.Findings, In);
+    const std::vector<TextEdit> &Fix = Fixes[I];
     if (!Fix.empty()) {
       json::Array Replacements;
       for (const TextEdit &E : Fix)

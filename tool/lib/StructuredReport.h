@@ -23,11 +23,11 @@ struct ReportInput {
   std::vector<const RuleSet *> RuleSets;
 };
 
-/// The replacements that fix the site of \p F: its own edits, and for the
-/// first such finding in a file also the #include the file needs.
-/// \p Findings must be the whole list \p F belongs to.
-std::vector<TextEdit> fixOf(const Finding &F, llvm::ArrayRef<Finding> Findings,
-                            const ReportInput &In);
+/// The replacements that fix each finding of \p In, in order: for a
+/// warning, its site's edits, and for the first finding of a file that has
+/// edits also the #include the file needs (so that applying every fix inserts
+/// it once).
+std::vector<std::vector<TextEdit>> fixesOf(const ReportInput &In);
 
 /// {"version": 1, "findings": [...], "summary": {...}}: every finding with
 /// its location, severity, rule, event, status and fix (byte offsets), and
