@@ -16,8 +16,10 @@ void ParsedFiles::absorb(const RuleSet *Rules, TUResult &Result) {
   std::lock_guard<std::mutex> Lock(Mutex);
   if (!Result.ParseFailed)
     for (auto &[Path, Contents] : Result.FileContents) {
-      auto [It, New] = Files.try_emplace(Path, File{Rules, Contents});
-      if (!New && It->second.Contents != Contents)
+      auto It = Files.find(Path);
+      if (It == Files.end())
+        Files.try_emplace(Path, File{Rules, std::move(Contents)});
+      else if (It->second.Contents != Contents)
         Inconsistent.insert(Path); // It changed between two TUs' parses.
     }
   Result.FileContents.clear();

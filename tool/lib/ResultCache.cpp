@@ -2,6 +2,7 @@
 
 #include "ResultCache.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -286,9 +287,12 @@ std::optional<TUResult> ResultCache::lookup(StringRef Key) {
   const json::Array *Deps = O ? O->getArray("deps") : nullptr;
   if (!Deps)
     return Miss();
-  std::vector<std::string> WithSites;
-  if (!stringsFromJSON(O->get("filesWithSites"), WithSites))
+  std::vector<std::string> WithSitesList;
+  if (!stringsFromJSON(O->get("filesWithSites"), WithSitesList))
     return Miss();
+  StringSet<> WithSites;
+  for (const std::string &File : WithSitesList)
+    WithSites.insert(File);
   TUResult Result;
   for (const json::Value &Dep : *Deps) {
     const json::Array *Pair = Dep.getAsArray();
@@ -298,7 +302,7 @@ std::optional<TUResult> ResultCache::lookup(StringRef Key) {
     if (!File)
       return Miss();
     std::string Name = File->str();
-    bool NeedsContents = llvm::is_contained(WithSites, Name);
+    bool NeedsContents = WithSites.contains(Name);
     std::string Contents;
     std::optional<uint64_t> Now =
         currentHash(Name, NeedsContents ? &Contents : nullptr);
