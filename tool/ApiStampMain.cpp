@@ -43,6 +43,10 @@ cl::SubCommand VerifyCommand(
 #define APISTAMP_ALL_COMMANDS                                                  \
   cl::sub(CheckCommand), cl::sub(FixCommand), cl::sub(DiffCommand),            \
       cl::sub(ExplainCommand), cl::sub(CatalogCommand), cl::sub(VerifyCommand)
+/// The commands that run over a project (or a part of one) and report on it.
+#define APISTAMP_PROJECT_COMMANDS                                              \
+  cl::sub(CheckCommand), cl::sub(FixCommand), cl::sub(DiffCommand),            \
+      cl::sub(CatalogCommand)
 
 cl::opt<std::string>
     RulesFile("rules",
@@ -101,8 +105,7 @@ cl::opt<std::string> ChangedSince(
     "changed-since",
     cl::desc("Only definitions whose lines changed since this git revision "
              "(committed, staged, unstaged or untracked)"),
-    cl::value_desc("git-ref"), cl::cat(Category), cl::sub(CheckCommand),
-    cl::sub(FixCommand), cl::sub(DiffCommand), cl::sub(CatalogCommand));
+    cl::value_desc("git-ref"), cl::cat(Category), APISTAMP_PROJECT_COMMANDS);
 cl::opt<bool> NoSkipBodies(
     "no-skip-bodies",
     cl::desc("Parse every function body, also those no rule can select "
@@ -114,19 +117,16 @@ cl::opt<std::string> Shard(
     cl::desc("Process only part I of N of the translation units (1 <= I <= "
              "N); N runs with --export-fixes cover a project, merged by "
              "clang-apply-replacements"),
-    cl::value_desc("I/N"), cl::cat(Category), cl::sub(CheckCommand),
-    cl::sub(FixCommand), cl::sub(DiffCommand), cl::sub(CatalogCommand));
+    cl::value_desc("I/N"), cl::cat(Category), APISTAMP_PROJECT_COMMANDS);
 cl::opt<std::string> CacheDir(
     "cache-dir",
     cl::desc("Reuse the results of unchanged translation units from this "
              "directory (default with -p: BUILD_DIR/.apistamp-cache)"),
-    cl::value_desc("dir"), cl::cat(Category), cl::sub(CheckCommand),
-    cl::sub(FixCommand), cl::sub(DiffCommand), cl::sub(CatalogCommand),
+    cl::value_desc("dir"), cl::cat(Category), APISTAMP_PROJECT_COMMANDS,
     cl::sub(VerifyCommand));
 cl::opt<bool> NoCache("no-cache", cl::desc("Do not read or write the cache"),
-                      cl::cat(Category), cl::sub(CheckCommand),
-                      cl::sub(FixCommand), cl::sub(DiffCommand),
-                      cl::sub(CatalogCommand), cl::sub(VerifyCommand));
+                      cl::cat(Category), APISTAMP_PROJECT_COMMANDS,
+                      cl::sub(VerifyCommand));
 cl::list<std::string> Sources(cl::Positional, cl::desc("<source>..."),
                               cl::cat(Category), APISTAMP_ALL_COMMANDS);
 
