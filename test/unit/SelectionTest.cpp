@@ -67,6 +67,18 @@ TEST(SelectionTest, DeclaredInWantsADeclarationInAMatchingFile) {
             "matches 'include/**/*.h'");
 }
 
+TEST(SelectionTest, FileCanBeSelectedIfSomeRuleCoversIt) {
+  RuleSet R = rules("  - id: ops\n    files: \"ops/**\"\n"
+                    "    exclude_files: \"**/cpu/**\"\n"
+                    "  - id: io\n    files: \"io/*.cpp\"\n");
+  EXPECT_TRUE(fileCanBeSelected(R, "ops/nms.cpp"));
+  EXPECT_TRUE(fileCanBeSelected(R, "io/read.cpp"));
+  EXPECT_FALSE(fileCanBeSelected(R, "ops/cpu/nms_kernel.cpp"));
+  EXPECT_FALSE(fileCanBeSelected(R, "io/detail/x.cpp"));
+  EXPECT_FALSE(fileCanBeSelected(R, "tests/t.cpp"));
+  EXPECT_TRUE(fileCanBeSelected(rules("  - id: any\n"), "tests/t.cpp"));
+}
+
 TEST(SelectionTest, NamespaceExactAndNested) {
   RuleSet Exact = rules("  - id: r\n    namespace: vision::ops\n");
   EXPECT_EQ(selected(Exact, freeFunction("f", {"vision", "ops"})), "r");

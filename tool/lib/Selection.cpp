@@ -27,20 +27,27 @@ static std::string describePatterns(ArrayRef<PathGlob> Globs) {
   return join(Patterns, ", ");
 }
 
+/// Why the files and exclude_files of \p R rule out \p RelativePath, or "".
+static std::string fileRejection(const Rule &R, StringRef RelativePath) {
+  if (!R.Files.empty() && none_of(R.Files, [&](const PathGlob &G) {
+        return G.matches(RelativePath);
+      }))
+    return "file " + quoted(RelativePath) + " matches none of " +
+           describePatterns(R.Files);
+  for (const PathGlob &G : R.ExcludeFiles)
+    if (G.matches(RelativePath))
+      return "file " + quoted(RelativePath) + " is excluded by " +
+             quoted(G.pattern());
+  return "";
+}
+
 RuleVerdict evaluateRule(const Rule &R, const DeclFacts &Facts) {
   auto Reject = [](std::string Why) { return RuleVerdict{false, Why}; };
   if (R.Where && *R.Where != Facts.Kind)
     return Reject("where " + quoted(kindName(*R.Where)) + " but this is a " +
                   kindName(Facts.Kind).str());
-  if (!R.Files.empty() && none_of(R.Files, [&](const PathGlob &G) {
-        return G.matches(Facts.RelativePath);
-      }))
-    return Reject("file " + quoted(Facts.RelativePath) + " matches none of " +
-                  describePatterns(R.Files));
-  for (const PathGlob &G : R.ExcludeFiles)
-    if (G.matches(Facts.RelativePath))
-      return Reject("file " + quoted(Facts.RelativePath) + " is excluded by " +
-                    quoted(G.pattern()));
+  if (std::string Why = fileRejection(R, Facts.RelativePath); !Why.empty())
+    return Reject(Why);
   if (R.Matcher) { // It replaces the remaining keys; files apply first.
     if (!Facts.MatchesMatcher || !Facts.MatchesMatcher(*R.Matcher))
       return Reject("the matcher does not match");
@@ -98,12 +105,7 @@ RuleVerdict evaluateRule(const Rule &R, const DeclFacts &Facts) {
 
 bool fileCanBeSelected(const RuleSet &Rules, StringRef RelativePath) {
   return any_of(Rules.Rules, [&](const Rule &R) {
-    return (R.Files.empty() || any_of(R.Files,
-                                      [&](const PathGlob &G) {
-                                        return G.matches(RelativePath);
-                                      })) &&
-           none_of(R.ExcludeFiles,
-                   [&](const PathGlob &G) { return G.matches(RelativePath); });
+    return fileRejection(R, RelativePath).empty();
   });
 }
 
