@@ -124,7 +124,7 @@ def main():
     def fix():
         start = time.monotonic()
         output = sh([args.apistamp, "fix", "-j" + args.jobs, "-p", build])
-        figures["fix wall time (s)"] = round(time.monotonic() - start, 1)
+        figures["fix wall time (s), the cache filled by check"] = round(time.monotonic() - start, 1)
         figures["fix"] = re.search(r"apistamp: inserted .*", output).group(0)
         inserted = int(re.search(r"inserted (\d+)", output).group(1))
         if inserted < 100:
