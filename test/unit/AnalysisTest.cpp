@@ -2,8 +2,6 @@
 
 #include "apistamp/Analysis.h"
 #include "TestSupport.h"
-#include "clang/Basic/Diagnostic.h"
-#include "clang/Tooling/Tooling.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/VirtualFileSystem.h"
 #include "gmock/gmock.h"
@@ -22,22 +20,16 @@ TUResult analyse(llvm::StringRef RulesYaml, llvm::StringRef Code,
   RuleSet Rules = valueOrFail(parseRules(
       ("version: 1\nmacro: LOG\nrules:\n" + RulesYaml).str(), "r.yaml"));
   Rules.Root = "/apistamp-test";
-  TUResult Result;
-  auto Factory = makeAnalysisActionFactory(Rules, Result);
-  // In memory, with diagnostics ignored: some tests parse broken code.
+  // In memory: some tests parse broken code.
   llvm::IntrusiveRefCntPtr<llvm::vfs::InMemoryFileSystem> FS(
       new llvm::vfs::InMemoryFileSystem);
   FS->addFile(File, 0,
               llvm::MemoryBuffer::getMemBufferCopy((Prelude + Code).str()));
-  llvm::IntrusiveRefCntPtr<clang::FileManager> Files(
-      new clang::FileManager(clang::FileSystemOptions(), FS));
-  clang::tooling::ToolInvocation Invocation(
-      {"clang-tool", "-fsyntax-only", "-std=c++20", File.str()},
-      Factory->create(), Files.get(),
-      std::make_shared<clang::PCHContainerOperations>());
-  clang::IgnoringDiagConsumer IgnoreDiagnostics;
-  Invocation.setDiagnosticConsumer(&IgnoreDiagnostics);
-  Invocation.run();
+  clang::tooling::CompileCommand Command(
+      "/apistamp-test", File, {"clang-tool", "-std=c++20", File.str()}, "");
+  AnalysisOptions Options;
+  Options.Rules = &Rules;
+  TUResult Result = analyseTU(Command, Options, FS);
   return Result;
 }
 

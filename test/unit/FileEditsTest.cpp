@@ -17,8 +17,18 @@ std::vector<TextEdit> insertion(llvm::StringRef Code) {
                        "LOG", "e");
 }
 
+/// applyEdits with, when \p Header is given, the AddInclude a fix carries.
+llvm::Expected<std::string> apply(llvm::StringRef File, llvm::StringRef Code,
+                                  std::vector<TextEdit> Edits,
+                                  llvm::StringRef Header = "",
+                                  bool Angled = false) {
+  if (!Header.empty() && !Edits.empty())
+    Edits.push_back(TextEdit::addInclude(File.str(), Header.str(), Angled));
+  return applyEdits(File, Code, std::move(Edits));
+}
+
 std::string insertFirst(llvm::StringRef Code) {
-  return valueOrFail(applyEdits("f.cpp", Code, insertion(Code), "", false));
+  return valueOrFail(apply("f.cpp", Code, insertion(Code)));
 }
 
 TEST(InsertionTest, FirstStatementIndentedLikeTheBody) {
@@ -62,22 +72,22 @@ TEST(InsertionTest, EventIsEscaped) {
 
 TEST(FileEditsTest, DuplicateEditsFromSeveralTUsApplyOnce) {
   TextEdit E{"f.h", 3, 0, "X"};
-  EXPECT_EQ(valueOrFail(applyEdits("f.h", "abcdef", {E, E, E}, "", false)),
+  EXPECT_EQ(valueOrFail(apply("f.h", "abcdef", {E, E, E})),
             "abcXdef");
 }
 
 TEST(FileEditsTest, ConflictingEditsAreAnError) {
   TextEdit A{"f.h", 1, 3, "X"}, B{"f.h", 2, 3, "Y"};
-  EXPECT_THAT(errorOf(applyEdits("f.h", "abcdef", {A, B}, "", false)),
+  EXPECT_THAT(errorOf(apply("f.h", "abcdef", {A, B})),
               HasSubstr("conflicting edits"));
-  EXPECT_THAT(errorOf(applyEdits("f.h", "abc", {TextEdit{"f.h", 9, 0, "X"}}, "",
+  EXPECT_THAT(errorOf(apply("f.h", "abc", {TextEdit{"f.h", 9, 0, "X"}}, "",
                                  false)),
               HasSubstr("beyond the end"));
 }
 
 TEST(FileEditsTest, IncludeGoesIntoTheIncludeBlockOnce) {
   std::string Code = "#include \"a.h\"\n#include \"z.h\"\n\nvoid f() {\n}\n";
-  EXPECT_EQ(valueOrFail(applyEdits("f.cpp", Code, insertion(Code),
+  EXPECT_EQ(valueOrFail(apply("f.cpp", Code, insertion(Code),
                                    "c10/util/Logging.h", false)),
             "#include \"a.h\"\n#include \"c10/util/Logging.h\"\n#include "
             "\"z.h\"\n\nvoid f() {\n  LOG(\"e\");\n}\n");
@@ -88,23 +98,38 @@ TEST(FileEditsTest, IncludeAlreadyPresentInEitherSpelling) {
                                "#include <c10/util/Logging.h>\n"}) {
     std::string Code = std::string(Existing) + "void f() {\n}\n";
     std::string After = valueOrFail(
-        applyEdits("f.cpp", Code, insertion(Code), "c10/util/Logging.h", true));
+        apply("f.cpp", Code, insertion(Code), "c10/util/Logging.h", true));
     EXPECT_EQ(llvm::StringRef(After).count("#include"), 1u) << After;
   }
+}
+
+TEST(FileEditsTest, AddIncludeIsOneEditAmongOthers) {
+  std::string Code = "void f() {\n}\nvoid g() {\n}\n";
+  std::vector<TextEdit> Edits = insertion(Code);
+  // Two sites of one file each ask for the include: it is inserted once.
+  Edits.push_back(TextEdit::addInclude("f.cpp", "x/y.h", false));
+  Edits.push_back(TextEdit::addInclude("f.cpp", "x/y.h", false));
+  std::vector<TextEdit> Replacements =
+      valueOrFail(fileReplacements("f.cpp", Code, Edits));
+  ASSERT_EQ(Replacements.size(), 2u);
+  EXPECT_EQ(Replacements[0].Text, "#include \"x/y.h\"\n");
+  EXPECT_EQ(Replacements[0].Kind, TextEdit::Replace);
+  EXPECT_EQ(applyReplacements(Code, Replacements),
+            valueOrFail(applyEdits("f.cpp", Code, Edits)));
 }
 
 TEST(FileEditsTest, AngledIncludeAndNoIncludeWithoutEdits) {
   std::string Code = "void f() {\n}\n";
   EXPECT_THAT(
-      valueOrFail(applyEdits("f.cpp", Code, insertion(Code), "x/y.h", true)),
+      valueOrFail(apply("f.cpp", Code, insertion(Code), "x/y.h", true)),
       HasSubstr("#include <x/y.h>\n"));
-  EXPECT_EQ(valueOrFail(applyEdits("f.cpp", Code, {}, "x/y.h", true)), Code);
+  EXPECT_EQ(valueOrFail(apply("f.cpp", Code, {}, "x/y.h", true)), Code);
 }
 
 TEST(FileEditsTest, IncludeInCRLFFileUsesCRLF) {
   std::string Code = "#include \"a.h\"\r\nvoid f() {\r\n}\r\n";
   std::string After =
-      valueOrFail(applyEdits("f.cpp", Code, insertion(Code), "b.h", false));
+      valueOrFail(apply("f.cpp", Code, insertion(Code), "b.h", false));
   EXPECT_THAT(After, HasSubstr("#include \"b.h\"\r\n"));
   EXPECT_EQ(llvm::StringRef(After).count("\n"),
             llvm::StringRef(After).count("\r\n"));

@@ -49,8 +49,8 @@ protected:
     S.FoundEvents = {"old", "older"};
     S.ReportLine = 2;
     S.ReportColumn = 7;
-    S.Edits = {TextEdit{Source, 26, 0, "\n  LOG(\"lib.f\");\n"}};
-    S.NeedsInclude = true;
+    S.Edits = {TextEdit{Source, 26, 0, "\n  LOG(\"lib.f\");\n"},
+               TextEdit::addInclude(Source, "log.h", true)};
     S.SkipReason = "reason";
     R.Sites = {S};
     R.Suppressions = {Suppression{Source, 3, 4, 5, "why", true}};
@@ -97,7 +97,6 @@ TEST_F(ResultCacheTest, EveryFieldSurvivesARoundTrip) {
   EXPECT_EQ(B.ReportLine, A.ReportLine);
   EXPECT_EQ(B.ReportColumn, A.ReportColumn);
   EXPECT_EQ(B.Edits, A.Edits);
-  EXPECT_EQ(B.NeedsInclude, A.NeedsInclude);
   EXPECT_EQ(B.SkipReason, A.SkipReason);
   ASSERT_EQ(Loaded->Suppressions.size(), 1u);
   const Suppression &SA = Stored.Suppressions[0], &SB = Loaded->Suppressions[0];

@@ -12,69 +12,36 @@ using namespace llvm;
 
 namespace apistamp {
 
-void ParsedFiles::absorb(const RuleSet *Rules, TUResult &Result) {
-  std::lock_guard<std::mutex> Lock(Mutex);
-  if (!Result.ParseFailed)
-    for (auto &[Path, Contents] : Result.FileContents) {
-      auto It = Files.find(Path);
-      if (It == Files.end())
-        Files.try_emplace(Path, File{Rules, std::move(Contents)});
-      else if (It->second.Contents != Contents)
-        Inconsistent.insert(Path); // It changed between two TUs' parses.
-    }
-  Result.FileContents.clear();
-}
-
-const std::string *ParsedFiles::contents(StringRef Path) const {
-  auto It = Files.find(Path);
-  if (It == Files.end() || Inconsistent.count(Path))
-    return nullptr;
-  return &It->second.Contents;
-}
-
-const RuleSet *ParsedFiles::rules(StringRef Path) const {
-  auto It = Files.find(Path);
-  return It == Files.end() ? nullptr : It->second.Rules;
-}
-
-std::vector<FileChange> computeChanges(ArrayRef<Site> Sites,
-                                       const ParsedFiles &Parsed,
-                                       const PathDisplay &Display,
-                                       raw_ostream &Err, bool &Errors) {
+ChangeSet computeChanges(ArrayRef<Site> Sites,
+                         const std::map<std::string, std::string> &Parsed) {
   std::map<std::string, std::vector<TextEdit>> EditsByFile;
   for (const Site &S : Sites)
     for (const TextEdit &E : S.Edits)
       EditsByFile[E.File].push_back(E);
 
-  std::vector<FileChange> Changes;
+  ChangeSet Result;
   for (auto &[Path, Edits] : EditsByFile) {
-    const std::string *Contents = Parsed.contents(Path);
-    if (!Contents) {
-      Err << "apistamp: error: '" << Display(Path)
-          << "' changed while apistamp ran; it was not changed\n";
-      Errors = true;
+    auto Contents = Parsed.find(Path);
+    if (Contents == Parsed.end()) {
+      Result.Problems.push_back({Path, FileProblem::ChangedDuringRun, ""});
       continue;
     }
-    const RuleSet &Rules = *Parsed.rules(Path);
-    StringRef Before = *Contents;
-    Expected<std::vector<TextEdit>> Replacements = fileReplacements(
-        Path, Before, std::move(Edits), Rules.Include, Rules.IncludeAngled);
-    Expected<std::string> After =
-        Replacements ? applyEdits(Path, Before, *Replacements, "", false)
-                     : Replacements.takeError();
-    if (!After) {
-      Err << "apistamp: error: " << toString(After.takeError()) << "\n";
-      Errors = true;
+    StringRef Before = Contents->second;
+    Expected<std::vector<TextEdit>> Replacements =
+        fileReplacements(Path, Before, std::move(Edits));
+    if (!Replacements) {
+      Result.Problems.push_back(
+          {Path, FileProblem::BadEdits, toString(Replacements.takeError())});
       continue;
     }
-    if (*After != Before)
-      Changes.push_back(
-          {Path, Before.str(), std::move(*After), std::move(*Replacements)});
+    std::string After = applyReplacements(Before, *Replacements);
+    if (After != Before)
+      Result.Changes.push_back(
+          {Path, Before.str(), std::move(After), std::move(*Replacements)});
   }
-  return Changes;
+  return Result;
 }
 
-/// Writes each change atomically, unless the file changed since it was read.
 /// Opens \p Path and locks it; retries if another process replaced the file
 /// (rename) between the open and the lock. Returns the locked descriptor.
 static Expected<int> openLocked(StringRef Path) {
@@ -98,15 +65,13 @@ static Expected<int> openLocked(StringRef Path) {
   }
 }
 
-unsigned writeChanges(ArrayRef<FileChange> Changes, const PathDisplay &Display,
-                      raw_ostream &Err, bool &Errors) {
-  unsigned Written = 0;
+WriteResult writeChanges(ArrayRef<FileChange> Changes) {
+  WriteResult Result;
   for (const FileChange &C : Changes) {
     Expected<int> FD = openLocked(C.Path);
     if (!FD) {
-      Err << "apistamp: error: cannot open '" << Display(C.Path)
-          << "': " << toString(FD.takeError()) << "\n";
-      Errors = true;
+      Result.Problems.push_back(
+          {C.Path, FileProblem::CannotOpen, toString(FD.takeError())});
       continue;
     }
     auto Unlock = llvm::make_scope_exit([&] {
@@ -119,23 +84,20 @@ unsigned writeChanges(ArrayRef<FileChange> Changes, const PathDisplay &Display,
     if (Now && (*Now)->getBuffer() == C.After)
       continue; // Another run made the same change.
     if (!Now || (*Now)->getBuffer() != C.Before) {
-      Err << "apistamp: error: '" << Display(C.Path)
-          << "' changed while apistamp ran; it was not written\n";
-      Errors = true;
+      Result.Problems.push_back({C.Path, FileProblem::ChangedBeforeWrite, ""});
       continue;
     }
     if (Error E = writeToOutput(C.Path, [&C](raw_ostream &OS) {
           OS << C.After;
           return Error::success();
         })) {
-      Err << "apistamp: error: cannot write '" << Display(C.Path)
-          << "': " << toString(std::move(E)) << "\n";
-      Errors = true;
+      Result.Problems.push_back(
+          {C.Path, FileProblem::CannotWrite, toString(std::move(E))});
       continue;
     }
-    ++Written;
+    ++Result.Written;
   }
-  return Written;
+  return Result;
 }
 
 } // namespace apistamp

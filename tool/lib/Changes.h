@@ -2,18 +2,17 @@
 //
 // The last stage of fix and diff: the new contents of every file, computed in
 // memory from the bytes that were parsed, and written so that nothing is
-// lost, also when several runs write one file at once.
+// lost, also when several runs write one file at once. Problems are returned
+// as data; the commands print them.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef APISTAMP_LIB_CHANGES_H
 #define APISTAMP_LIB_CHANGES_H
 
-#include "Report.h"
 #include "apistamp/Analysis.h"
-#include "llvm/ADT/StringMap.h"
-#include "llvm/ADT/StringSet.h"
-#include <mutex>
+#include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -28,43 +27,43 @@ struct FileChange {
   std::vector<TextEdit> Replacements;
 };
 
-/// One copy of the bytes each file with sites had when it was parsed, taken
-/// from the TUs as they finish (a header is seen by many).
-class ParsedFiles {
-public:
-  /// Takes \p Result's FileContents (analysed under \p Rules).
-  void absorb(const RuleSet *Rules, TUResult &Result);
-  /// What \p Path held when parsed, or null if TUs saw different bytes.
-  const std::string *contents(llvm::StringRef Path) const;
-  /// The rules of the first TU that had sites in \p Path.
-  const RuleSet *rules(llvm::StringRef Path) const;
-
-private:
-  struct File {
-    const RuleSet *Rules;
-    std::string Contents;
+/// A file that was not (or could not be) changed, and why.
+struct FileProblem {
+  std::string Path;
+  enum KindType {
+    ChangedDuringRun, ///< TUs saw different bytes; nothing was computed.
+    ChangedBeforeWrite, ///< Its bytes are no longer the ones parsed.
+    BadEdits,         ///< Conflicting or out-of-range edits (Message).
+    CannotOpen,       ///< Message: the system's reason.
+    CannotWrite,      ///< Message: the system's reason.
   };
-  std::mutex Mutex;
-  llvm::StringMap<File> Files;
-  llvm::StringSet<> Inconsistent;
+  KindType Kind = ChangedDuringRun;
+  std::string Message;
 };
 
-/// The new contents of every file with edits, computed from the bytes that
-/// were parsed (edits are offsets into them). A file that TUs saw with
-/// different bytes is left alone and reported on \p Err.
-std::vector<FileChange> computeChanges(llvm::ArrayRef<Site> Sites,
-                                       const ParsedFiles &Parsed,
-                                       const PathDisplay &Display,
-                                       llvm::raw_ostream &Err, bool &Errors);
+/// The changes of a run.
+struct ChangeSet {
+  std::vector<FileChange> Changes; ///< By path.
+  std::vector<FileProblem> Problems;
+};
 
-/// Writes every change whose file still holds what was parsed; returns how
-/// many files were written. Concurrent runs (two pre-commit batches sharing
-/// a header) cannot lose an update: the file is locked, re-read and compared
-/// before it is replaced, and a file that another run already changed to
-/// the same result counts as done.
-unsigned writeChanges(llvm::ArrayRef<FileChange> Changes,
-                      const PathDisplay &Display, llvm::raw_ostream &Err,
-                      bool &Errors);
+/// The new contents of every file with edits in \p Sites, computed from
+/// \p Parsed, the bytes that were parsed (edits are offsets into them). A
+/// file missing from \p Parsed (TUs saw different bytes) is a problem.
+ChangeSet computeChanges(llvm::ArrayRef<Site> Sites,
+                         const std::map<std::string, std::string> &Parsed);
+
+/// What writing the changes did.
+struct WriteResult {
+  unsigned Written = 0; ///< Files replaced.
+  std::vector<FileProblem> Problems;
+};
+
+/// Writes every change whose file still holds what was parsed. Concurrent
+/// runs (two pre-commit batches sharing a header) cannot lose an update:
+/// the file is locked, re-read and compared before it is replaced, and a
+/// file that another run already changed to the same result counts as done.
+WriteResult writeChanges(llvm::ArrayRef<FileChange> Changes);
 
 } // namespace apistamp
 

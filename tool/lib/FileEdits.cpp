@@ -46,13 +46,14 @@ static std::optional<tooling::Replacement> includeInsertion(StringRef Path,
                               Insertion->getLength(), WithCRLF);
 }
 
-static Expected<tooling::Replacements>
-replacementsFor(StringRef Path, StringRef Code, std::vector<TextEdit> Edits,
-                StringRef Header, bool HeaderAngled) {
+Expected<std::vector<TextEdit>> fileReplacements(StringRef Path, StringRef Code,
+                                                 std::vector<TextEdit> Edits) {
   llvm::sort(Edits);
   Edits.erase(std::unique(Edits.begin(), Edits.end()), Edits.end());
   tooling::Replacements Replaces;
   for (const TextEdit &E : Edits) {
+    if (E.Kind != TextEdit::Replace)
+      continue;
     if (E.Offset + E.Length > Code.size())
       return createStringError(inconvertibleErrorCode(),
                                "edit beyond the end of '" + Path + "'");
@@ -63,39 +64,42 @@ replacementsFor(StringRef Path, StringRef Code, std::vector<TextEdit> Edits,
                                    "': " + toString(std::move(Err)) +
                                    "; the file is left unchanged");
   }
-  if (!Header.empty() && !Edits.empty())
+  for (const TextEdit &E : Edits) {
+    if (E.Kind != TextEdit::AddInclude)
+      continue;
     if (std::optional<tooling::Replacement> Include =
-            includeInsertion(Path, Code, Header, HeaderAngled))
+            includeInsertion(Path, Code, E.Text, E.Angled))
       if (Error Err = Replaces.add(*Include))
         return createStringError(inconvertibleErrorCode(),
                                  "cannot insert #include in '" + Path +
                                      "': " + toString(std::move(Err)));
-  return Replaces;
-}
-
-Expected<std::vector<TextEdit>> fileReplacements(StringRef Path, StringRef Code,
-                                                 std::vector<TextEdit> Edits,
-                                                 StringRef Header,
-                                                 bool HeaderAngled) {
-  Expected<tooling::Replacements> Replaces =
-      replacementsFor(Path, Code, std::move(Edits), Header, HeaderAngled);
-  if (!Replaces)
-    return Replaces.takeError();
+  }
   std::vector<TextEdit> Result;
-  for (const tooling::Replacement &R : *Replaces)
+  for (const tooling::Replacement &R : Replaces)
     Result.push_back(TextEdit{Path.str(), R.getOffset(), R.getLength(),
                               R.getReplacementText().str()});
   return Result;
 }
 
+std::string applyReplacements(StringRef Code, ArrayRef<TextEdit> Replacements) {
+  std::string Result;
+  size_t Done = 0;
+  for (const TextEdit &E : Replacements) { // Sorted, not overlapping.
+    Result.append(Code.data() + Done, E.Offset - Done);
+    Result += E.Text;
+    Done = E.Offset + E.Length;
+  }
+  Result.append(Code.data() + Done, Code.size() - Done);
+  return Result;
+}
+
 Expected<std::string> applyEdits(StringRef Path, StringRef Code,
-                                 std::vector<TextEdit> Edits, StringRef Header,
-                                 bool HeaderAngled) {
-  Expected<tooling::Replacements> Replaces =
-      replacementsFor(Path, Code, std::move(Edits), Header, HeaderAngled);
-  if (!Replaces)
-    return Replaces.takeError();
-  return tooling::applyAllReplacements(Code, *Replaces);
+                                 std::vector<TextEdit> Edits) {
+  Expected<std::vector<TextEdit>> Replacements =
+      fileReplacements(Path, Code, std::move(Edits));
+  if (!Replacements)
+    return Replacements.takeError();
+  return applyReplacements(Code, *Replacements);
 }
 
 } // namespace apistamp

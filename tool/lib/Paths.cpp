@@ -17,4 +17,12 @@ std::string canonicalPath(llvm::StringRef Path) {
   return std::string(Absolute);
 }
 
+std::optional<llvm::StringRef> pathUnder(llvm::StringRef Path,
+                                         llvm::StringRef Directory) {
+  if (Directory.empty() || !Path.consume_front(Directory) ||
+      !Path.consume_front("/") || Path.empty())
+    return std::nullopt;
+  return Path;
+}
+
 } // namespace apistamp

@@ -22,33 +22,33 @@ static std::string joinQuoted(ArrayRef<std::string> Events) {
 
 static void siteFindings(const Site &S, bool Verbose,
                          std::vector<Finding> &Out) {
-  auto Add = [&](StringRef Severity, std::string Message) {
-    Out.push_back({S.File, S.ReportLine, S.ReportColumn, Severity.str(),
-                   std::move(Message), S.RuleId, Severity != "note", &S});
+  auto Add = [&](Severity Level, std::string Message) {
+    Out.push_back({S.File, S.ReportLine, S.ReportColumn, Level,
+                   std::move(Message), S.RuleId, &S});
   };
   switch (S.Status) {
   case SiteStatus::Missing:
-    Add("warning", "missing API usage event '" + S.Event + "'");
+    Add(Severity::Warning, "missing API usage event '" + S.Event + "'");
     break;
   case SiteStatus::Wrong:
-    Add("warning", "wrong API usage event '" + S.FoundEvents.front() +
+    Add(Severity::Warning, "wrong API usage event '" + S.FoundEvents.front() +
                        "', expected '" + S.Event + "'");
     break;
   case SiteStatus::Duplicate:
-    Add("warning", "duplicate API usage events " + joinQuoted(S.FoundEvents) +
+    Add(Severity::Warning, "duplicate API usage events " + joinQuoted(S.FoundEvents) +
                        " in one body, expected one '" + S.Event + "'");
     break;
   case SiteStatus::Skipped:
     if (Verbose)
-      Add("note", "skipped " + S.QualifiedName + ": " + S.SkipReason);
+      Add(Severity::Note, "skipped " + S.QualifiedName + ": " + S.SkipReason);
     break;
   case SiteStatus::Present:
     if (Verbose)
-      Add("note", "instrumented '" + S.Event + "'");
+      Add(Severity::Note, "instrumented '" + S.Event + "'");
     break;
   case SiteStatus::Suppressed:
     if (Verbose)
-      Add("note",
+      Add(Severity::Note,
           "suppressed " + S.QualifiedName + ": " +
               (S.SkipReason.empty() ? "(no reason given)" : S.SkipReason));
     break;
@@ -63,15 +63,15 @@ std::vector<Finding> collectFindings(ArrayRef<Site> Sites,
     siteFindings(S, Verbose, Findings);
   for (const Suppression &S : Suppressions) {
     if (S.Reason.empty())
-      Findings.push_back({S.File, S.Line, S.Column, "error",
+      Findings.push_back({S.File, S.Line, S.Column, Severity::Error,
                           "apistamp-ignore needs a reason: '// "
                           "apistamp-ignore: <why this is not instrumented>'",
-                          "apistamp-ignore", true, nullptr});
+                          "apistamp-ignore", nullptr});
     if (!S.Used)
-      Findings.push_back({S.File, S.Line, S.Column, "warning",
+      Findings.push_back({S.File, S.Line, S.Column, Severity::Warning,
                           "apistamp-ignore suppresses nothing: no definition "
                           "that a rule selects starts on this line or the next",
-                          "apistamp-ignore", true, nullptr});
+                          "apistamp-ignore", nullptr});
   }
   llvm::stable_sort(Findings, [](const Finding &L, const Finding &R) {
     return std::tie(L.File, L.Line, L.Column) <
@@ -80,18 +80,32 @@ std::vector<Finding> collectFindings(ArrayRef<Site> Sites,
   return Findings;
 }
 
-unsigned printFindings(raw_ostream &OS, ArrayRef<Finding> Findings,
-                       const PathDisplay &Display) {
-  unsigned Problems = 0;
+StringRef severityName(Severity S) {
+  switch (S) {
+  case Severity::Error:
+    return "error";
+  case Severity::Warning:
+    return "warning";
+  case Severity::Note:
+    return "note";
+  }
+  llvm_unreachable("unknown Severity");
+}
+
+unsigned countProblems(ArrayRef<Finding> Findings) {
+  return llvm::count_if(Findings,
+                        [](const Finding &F) { return F.isProblem(); });
+}
+
+void printFindings(raw_ostream &OS, ArrayRef<Finding> Findings,
+                   const PathDisplay &Display) {
   for (const Finding &F : Findings) {
     OS << Display(F.File) << ":" << F.Line << ":" << F.Column << ": "
-       << F.Severity << ": " << F.Message;
+       << severityName(F.Level) << ": " << F.Message;
     if (F.FromSite)
       OS << " [" << F.RuleId << "]";
     OS << "\n";
-    Problems += F.Problem;
   }
-  return Problems;
 }
 
 StringRef statusName(SiteStatus Status) {
@@ -165,10 +179,8 @@ static std::string skipReasonKind(StringRef Reason) {
 
 SiteCounts countSites(ArrayRef<Site> Sites) {
   SiteCounts Counts;
-  StringSet<> Files;
   for (const Site &S : Sites) {
     ++Counts.Selected;
-    Files.insert(S.File);
     switch (S.Status) {
     case SiteStatus::Present:
       ++Counts.Present;
@@ -191,7 +203,6 @@ SiteCounts countSites(ArrayRef<Site> Sites) {
       break;
     }
   }
-  Counts.Files = Files.size();
   return Counts;
 }
 

@@ -13,17 +13,25 @@ namespace apistamp {
 /// Maps a canonical path to the spelling shown to the user.
 using PathDisplay = std::function<std::string(llvm::StringRef)>;
 
+/// How serious a finding is; all but notes make check fail.
+enum class Severity { Error, Warning, Note };
+
+/// "error", "warning" or "note", as clang spells them.
+llvm::StringRef severityName(Severity S);
+
 /// One diagnostic of a report, at a source location.
 struct Finding {
   std::string File; ///< Canonical absolute path.
   unsigned Line = 0, Column = 0;
-  std::string Severity; ///< "error", "warning" or "note".
+  Severity Level = Severity::Warning;
   std::string Message;
   /// The rule that selected the site, or "apistamp-ignore" for a problem with
   /// a suppression comment.
   std::string RuleId;
-  bool Problem = false;           ///< Makes check fail; notes do not.
   const Site *FromSite = nullptr; ///< Null for suppression problems.
+
+  /// Makes check fail; notes do not.
+  bool isProblem() const { return Level != Severity::Note; }
 };
 
 /// One finding per site that needs attention and per suppression without a
@@ -33,9 +41,11 @@ std::vector<Finding> collectFindings(llvm::ArrayRef<Site> Sites,
                                      llvm::ArrayRef<Suppression> Suppressions,
                                      bool Verbose);
 
-/// Prints \p Findings as clang-style diagnostics. Returns the number of
-/// problems (notes are not problems).
-unsigned printFindings(llvm::raw_ostream &OS, llvm::ArrayRef<Finding> Findings,
+/// The number of \p Findings that make check fail.
+unsigned countProblems(llvm::ArrayRef<Finding> Findings);
+
+/// Prints \p Findings as clang-style diagnostics.
+void printFindings(llvm::raw_ostream &OS, llvm::ArrayRef<Finding> Findings,
                        const PathDisplay &Display);
 
 /// Spelling of a status in reports and catalogs.
@@ -49,7 +59,7 @@ void printCatalog(llvm::raw_ostream &OS, llvm::ArrayRef<Site> Sites,
 /// Counts of sites per status.
 struct SiteCounts {
   unsigned Selected = 0, Present = 0, Missing = 0, Wrong = 0, Duplicate = 0,
-           Skipped = 0, Suppressed = 0, Files = 0;
+           Skipped = 0, Suppressed = 0;
   /// Skipped sites per reason, the reason without its details ("body comes
   /// from macro", "constexpr function").
   std::map<std::string, unsigned> SkippedByReason;

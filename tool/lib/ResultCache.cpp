@@ -18,20 +18,23 @@ namespace apistamp {
 namespace {
 
 json::Value editToJSON(const TextEdit &E) {
-  return json::Array{E.File, E.Offset, E.Length, E.Text};
+  return json::Array{E.File, E.Offset, E.Length, E.Text, int(E.Kind), E.Angled};
 }
 
 bool editFromJSON(const json::Value &V, TextEdit &E) {
   const json::Array *A = V.getAsArray();
-  if (!A || A->size() != 4)
+  if (!A || A->size() != 6)
     return false;
   auto File = (*A)[0].getAsString();
   auto Offset = (*A)[1].getAsUINT64();
   auto Length = (*A)[2].getAsUINT64();
   auto Text = (*A)[3].getAsString();
-  if (!File || !Offset || !Length || !Text)
+  auto Kind = (*A)[4].getAsUINT64();
+  auto Angled = (*A)[5].getAsBoolean();
+  if (!File || !Offset || !Length || !Text || !Kind || *Kind > 1 || !Angled)
     return false;
-  E = TextEdit{File->str(), unsigned(*Offset), unsigned(*Length), Text->str()};
+  E = TextEdit{File->str(),   unsigned(*Offset),         unsigned(*Length),
+               Text->str(),   TextEdit::KindType(*Kind), *Angled};
   return true;
 }
 
@@ -75,7 +78,6 @@ json::Value siteToJSON(const Site &S) {
                       {"reportLine", S.ReportLine},
                       {"reportColumn", S.ReportColumn},
                       {"edits", std::move(Edits)},
-                      {"include", S.NeedsInclude},
                       {"skip", S.SkipReason}};
 }
 
@@ -128,7 +130,6 @@ bool siteFromJSON(const json::Value &V, Site &S) {
   R.strings("found", S.FoundEvents);
   R.number("reportLine", S.ReportLine);
   R.number("reportColumn", S.ReportColumn);
-  R.boolean("include", S.NeedsInclude);
   R.string("skip", S.SkipReason);
   S.Kind = DeclKind(Kind);
   S.Status = SiteStatus(Status);

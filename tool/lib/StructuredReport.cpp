@@ -1,6 +1,7 @@
 //===- StructuredReport.cpp - check's JSON and SARIF reports --------------===//
 
 #include "StructuredReport.h"
+#include "apistamp/Paths.h"
 #include "clang/Tooling/DiagnosticsYaml.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSet.h"
@@ -28,9 +29,10 @@ std::vector<std::vector<TextEdit>> fixesOf(const ReportInput &In) {
     const Finding &F = In.Findings[I];
     // Notes (an overlap of rules, a verbose "instrumented") point at a site
     // too, but only its warning carries the fix, or it would apply twice.
-    if (!F.FromSite || !F.Problem || F.FromSite->Edits.empty())
+    if (!F.FromSite || !F.isProblem() || F.FromSite->Edits.empty())
       continue;
-    Fixes[I] = F.FromSite->Edits;
+    llvm::copy_if(F.FromSite->Edits, std::back_inserter(Fixes[I]),
+                  [](const TextEdit &E) { return E.Kind == TextEdit::Replace; });
     std::set<TextEdit> &Include = Unclaimed[F.File];
     Fixes[I].insert(Fixes[I].end(), Include.begin(), Include.end());
     Include.clear();
@@ -62,7 +64,7 @@ void printJsonReport(raw_ostream &OS, const ReportInput &In,
   for (size_t I = 0; I < In.Findings.size(); ++I) {
     const Finding &F = In.Findings[I];
     json::Object Entry{{"file", Display(F.File)}, {"line", F.Line},
-                       {"column", F.Column},      {"severity", F.Severity},
+                       {"column", F.Column},      {"severity", severityName(F.Level)},
                        {"message", F.Message},    {"rule", F.RuleId}};
     if (const Site *S = F.FromSite) {
       Entry["status"] = statusName(S->Status);
@@ -111,9 +113,8 @@ void printExportedFixes(raw_ostream &OS, const ReportInput &In,
 }
 
 static json::Object artifactLocation(StringRef Path, StringRef Base) {
-  if (!Base.empty() && Path.starts_with(Base) &&
-      Path.substr(Base.size()).starts_with("/"))
-    return json::Object{{"uri", Path.substr(Base.size() + 1)},
+  if (std::optional<StringRef> Relative = pathUnder(Path, Base))
+    return json::Object{{"uri", *Relative},
                         {"uriBaseId", "SRCROOT"}};
   return json::Object{{"uri", "file://" + Path.str()}};
 }
@@ -145,7 +146,7 @@ void printSarifReport(raw_ostream &OS, const ReportInput &In,
     json::Object Result{
         {"ruleId", F.RuleId},
         {"ruleIndex", RuleIndex.lookup(F.RuleId)},
-        {"level", F.Severity},
+        {"level", severityName(F.Level)},
         {"message", json::Object{{"text", F.Message}}},
         {"locations",
          json::Array{json::Object{

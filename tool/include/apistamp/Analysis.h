@@ -1,5 +1,4 @@
-//===- Analysis.h - Find selected definitions in a translation unit -*- C++
-//-*-===//
+//===- Analysis.h - Find selected definitions in a TU -----------*- C++ -*-===//
 //
 // The analysis stage parses one translation unit and returns, as plain data,
 // every definition a rule selected, its instrumentation status and the text
@@ -11,7 +10,8 @@
 #define APISTAMP_ANALYSIS_H
 
 #include "apistamp/Rules.h"
-#include "clang/Tooling/Tooling.h"
+#include "clang/Tooling/CompilationDatabase.h"
+#include "llvm/Support/VirtualFileSystem.h"
 #include <map>
 #include <memory>
 #include <optional>
@@ -20,16 +20,29 @@
 
 namespace apistamp {
 
-/// A replacement of File[Offset, Offset+Length) by Text.
+/// An edit of one file, as a value: a replacement of
+/// File[Offset, Offset+Length) by Text, or (like Transformer's AddInclude)
+/// the #include of header Text, placed by clang's HeaderIncludes when the
+/// file's edits are applied, unless the file includes it already.
 struct TextEdit {
+  enum KindType { Replace, AddInclude };
   std::string File; ///< Canonical absolute path.
   unsigned Offset = 0;
   unsigned Length = 0;
   std::string Text;
+  KindType Kind = Replace;
+  bool Angled = false; ///< AddInclude: <Text> rather than "Text".
+
+  /// The #include of \p Header in \p File.
+  static TextEdit addInclude(std::string File, std::string Header,
+                             bool Angled) {
+    return TextEdit{std::move(File), 0, 0, std::move(Header), AddInclude,
+                    Angled};
+  }
 
   friend bool operator<(const TextEdit &L, const TextEdit &R) {
-    return std::tie(L.File, L.Offset, L.Length, L.Text) <
-           std::tie(R.File, R.Offset, R.Length, R.Text);
+    return std::tie(L.File, L.Offset, L.Length, L.Text, L.Kind, L.Angled) <
+           std::tie(R.File, R.Offset, R.Length, R.Text, R.Kind, R.Angled);
   }
   friend bool operator==(const TextEdit &L, const TextEdit &R) {
     return !(L < R) && !(R < L);
@@ -64,9 +77,8 @@ struct Site {
   std::vector<std::string> FoundEvents;
   /// Where a finding is reported: the name, or the wrong event's literal.
   unsigned ReportLine = 0, ReportColumn = 0;
+  /// What fixes it: replacements, and the #include the inserted call needs.
   std::vector<TextEdit> Edits;
-  /// The fix needs the rules' include in File.
-  bool NeedsInclude = false;
   /// Why a Skipped site cannot be instrumented; the reason given by the
   /// comment of a Suppressed one.
   std::string SkipReason;
@@ -119,7 +131,17 @@ struct Explanation {
     std::string Rejection;
   };
   std::vector<RuleLine> Rules;
-  std::string Outcome; ///< The final event and status, or why none.
+  /// Why no rule was consulted, or what the rules decided.
+  enum OutcomeKind {
+    InSystemHeader,     ///< Never instrumented.
+    OutsideRoot,        ///< Never instrumented (Root says where it is).
+    NotUserDefinition,  ///< Implicit, a destructor, a lambda, ...
+    NotSelected,        ///< No rule selects it.
+    Selected,           ///< SelectedSite says how it stands.
+  };
+  OutcomeKind Outcome = NotSelected;
+  std::string Root;                 ///< For OutsideRoot.
+  std::optional<Site> SelectedSite; ///< For Selected.
 };
 
 /// What analysing one translation unit produced.
@@ -144,16 +166,24 @@ struct TUResult {
   std::vector<std::pair<std::string, std::optional<uint64_t>>> Dependencies;
 };
 
-/// Creates the factory for a FrontendAction that analyses a TU against
-/// \p Rules and stores its findings in \p Result; with \p Target, it also
-/// explains the definitions it names. With \p SkipBodies, the bodies of
-/// functions that no rule can select (in system headers, outside the root,
-/// in files no rule's `files` matches) are not parsed; results are the same.
-/// All must outlive the factory.
-std::unique_ptr<clang::tooling::FrontendActionFactory>
-makeAnalysisActionFactory(const RuleSet &Rules, TUResult &Result,
-                          const ExplainTarget *Target = nullptr,
-                          bool SkipBodies = true);
+/// How one translation unit is analysed.
+struct AnalysisOptions {
+  const RuleSet *Rules = nullptr;
+  /// For `explain`: also explain the definitions it names (every body is
+  /// parsed then).
+  const ExplainTarget *Target = nullptr;
+  /// Do not parse the bodies of functions no rule can select (in system
+  /// headers, outside the root, in files no rule's `files` matches); the
+  /// results are the same.
+  bool SkipBodies = true;
+};
+
+/// Parses the TU of \p Command (through \p FS, the real file system if
+/// null) and analyses it; a TU that does not parse has ParseFailed set and
+/// its diagnostics in Diagnostics, and nothing else.
+TUResult analyseTU(const clang::tooling::CompileCommand &Command,
+                   const AnalysisOptions &Options,
+                   llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS = nullptr);
 
 } // namespace apistamp
 

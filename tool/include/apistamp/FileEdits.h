@@ -1,9 +1,9 @@
-//===- FileEdits.h - Merge per-TU edits and apply them to a file -*- C++
-//-*-===//
+//===- FileEdits.h - Merge per-TU edits and apply them to a file -*- C++ -*-===//
 //
 // Edits from several translation units are merged per file (a header reached
-// from many TUs yields the same edit many times), the include is added once
-// with clang's HeaderIncludes, and the new content is computed in memory.
+// from many TUs yields the same edit many times), each AddInclude becomes
+// one #include placed by clang's HeaderIncludes, and the new content is
+// computed in memory.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,22 +15,22 @@
 
 namespace apistamp {
 
-/// The edits that turn \p Code into what applyEdits returns: \p Edits
-/// (all for \p Path, possibly with duplicates) deduplicated and sorted, and,
-/// if \p Header is not empty, the insertion of its #include unless \p Code
-/// has it. Conflicting edits are an error.
+/// The replacements that \p Edits (all for \p Path, possibly with
+/// duplicates) make of \p Code: deduplicated and sorted, each AddInclude
+/// turned into the insertion of its #include unless \p Code has it (in
+/// either spelling). Conflicting edits are an error.
 llvm::Expected<std::vector<TextEdit>>
 fileReplacements(llvm::StringRef Path, llvm::StringRef Code,
-                 std::vector<TextEdit> Edits, llvm::StringRef Header,
-                 bool HeaderAngled);
+                 std::vector<TextEdit> Edits);
 
-/// Applies \p Edits and the #include of \p Header to \p Code, as
-/// fileReplacements computes them.
+/// \p Code with \p Replacements (as fileReplacements returns them) applied.
+std::string applyReplacements(llvm::StringRef Code,
+                              llvm::ArrayRef<TextEdit> Replacements);
+
+/// \p Code with \p Edits applied: fileReplacements, then applyReplacements.
 llvm::Expected<std::string> applyEdits(llvm::StringRef Path,
                                        llvm::StringRef Code,
-                                       std::vector<TextEdit> Edits,
-                                       llvm::StringRef Header,
-                                       bool HeaderAngled);
+                                       std::vector<TextEdit> Edits);
 
 } // namespace apistamp
 

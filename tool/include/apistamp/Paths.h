@@ -4,6 +4,7 @@
 #define APISTAMP_PATHS_H
 
 #include "llvm/ADT/StringRef.h"
+#include <optional>
 #include <string>
 
 namespace apistamp {
@@ -11,6 +12,12 @@ namespace apistamp {
 /// The canonical spelling of a path: absolute, with symlinks and ".."
 /// resolved when the file exists. Files are identified by it everywhere.
 std::string canonicalPath(llvm::StringRef Path);
+
+/// \p Path relative to \p Directory if it is inside it (both canonical,
+/// \p Directory without a trailing '/'), else std::nullopt: the one test of
+/// "is this file under the root".
+std::optional<llvm::StringRef> pathUnder(llvm::StringRef Path,
+                                         llvm::StringRef Directory);
 
 } // namespace apistamp
 

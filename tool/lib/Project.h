@@ -1,0 +1,59 @@
+//===- Project.h - Plan a run: which TUs, with which command and rules -*- C++ -*-===//
+//
+// The first stage: options and the compilation database become the list of
+// translation units to analyse, each with its compile command and its rules
+// (the rules files are loaded here), after sharding. Pure: nothing printed.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef APISTAMP_LIB_PROJECT_H
+#define APISTAMP_LIB_PROJECT_H
+
+#include "apistamp/Driver.h"
+#include "apistamp/Rules.h"
+#include "clang/Tooling/CompilationDatabase.h"
+#include "llvm/ADT/StringMap.h"
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace apistamp {
+
+/// One translation unit to analyse.
+struct TUJob {
+  std::string Source; ///< Canonical path.
+  const RuleSet *Rules = nullptr;
+  /// Its compile command; none if the database has none for it.
+  std::optional<clang::tooling::CompileCommand> Command;
+};
+
+/// What a run works on.
+struct Project {
+  std::unique_ptr<clang::tooling::CompilationDatabase> Database;
+  /// The rules files in use, by canonical path.
+  llvm::StringMap<std::unique_ptr<RuleSet>> RuleSets;
+  /// The TUs of this run (of this shard), sorted by path.
+  std::vector<TUJob> TUs;
+  /// Sources of the database skipped because no .apistamp.yaml is above
+  /// them (whole-project runs only).
+  std::vector<std::string> WithoutRules;
+
+  /// The rules files in use, by path.
+  std::vector<const RuleSet *> sortedRuleSets() const;
+};
+
+/// Plans the run \p Opts asks for: loads the compilation database (from
+/// "--" arguments, -p, or found above the first source; headers and new
+/// files get an interpolated command), picks the sources (the given ones,
+/// or every C++ source of the database), loads the rules of each, and keeps
+/// this shard's part. Errors are bad usage ("apistamp: error: ...").
+llvm::Expected<Project> planProject(const Options &Opts);
+
+/// A C++ source file by its extension: not a header, not Objective-C++,
+/// CUDA or HIP.
+bool isCppSource(llvm::StringRef Path);
+
+} // namespace apistamp
+
+#endif // APISTAMP_LIB_PROJECT_H

@@ -1,0 +1,118 @@
+//===- ProjectAnalysis.cpp - Analyse every TU of a run and merge the results -===//
+
+#include "ProjectAnalysis.h"
+#include "ResultCache.h"
+#include "llvm/Support/ThreadPool.h"
+#include "llvm/Support/Threading.h"
+#include <mutex>
+
+using namespace llvm;
+
+namespace apistamp {
+
+namespace {
+
+/// Analyses \p Job, or takes its result from the cache.
+TUResult analyseJob(const TUJob &Job, const ProjectAnalysisOptions &Options) {
+  if (!Job.Command) {
+    TUResult Result;
+    Result.ParseFailed = true;
+    Result.Diagnostics = "error: no compile command for '" + Job.Source +
+                         "'; pass -p BUILD_DIR or compiler arguments after "
+                         "'--'\n";
+    return Result;
+  }
+  std::string Key;
+  if (Options.Cache) {
+    Key = Options.Cache->keyFor(*Job.Rules, *Job.Command, Options.SkipBodies);
+    if (std::optional<TUResult> Cached = Options.Cache->lookup(Key))
+      return std::move(*Cached);
+  }
+  TUResult Result = analyseTU(
+      *Job.Command, {Job.Rules, Options.Target, Options.SkipBodies});
+  if (!Key.empty())
+    Options.Cache->store(Key, Result);
+  return Result;
+}
+
+/// Merges the per-TU results, consuming them: nothing reads a TUResult
+/// after this, so no order of later steps can see it half-moved.
+AnalysisResult merge(const Project &P, std::vector<TUResult> &&Results) {
+  AnalysisResult Merged;
+  Merged.TUs = Results.size();
+  std::map<std::pair<std::string, unsigned>, Site> Sites;
+  std::map<std::pair<std::string, unsigned>, Suppression> Suppressions;
+  std::map<std::pair<std::string, unsigned>, Explanation> Explanations;
+  for (size_t I = 0; I < Results.size(); ++I) {
+    TUResult &R = Results[I];
+    Merged.SkippedBodies += R.SkippedBodies;
+    if (R.ParseFailed) {
+      Merged.Failed.push_back({P.TUs[I].Source, std::move(R.Diagnostics)});
+      continue;
+    }
+    RuleUsage &Usage = Merged.Usage[P.TUs[I].Rules];
+    for (Site &S : R.Sites) {
+      Usage.Used.insert(S.RuleId);
+      for (const std::string &Loser : S.AlsoSelectedBy)
+        Usage.ShadowedBy[Loser].insert(S.RuleId);
+      Sites.try_emplace({S.File, S.Offset}, std::move(S));
+    }
+    for (Suppression &S : R.Suppressions) {
+      auto [It, New] = Suppressions.try_emplace({S.File, S.Offset}, S);
+      It->second.Used |= S.Used;
+    }
+    for (Expectation &E : R.Expectations)
+      Merged.Expectations.push_back(std::move(E));
+    for (Explanation &E : R.Explanations)
+      Explanations.try_emplace({E.File, E.Line}, std::move(E));
+    for (auto &[Path, Contents] : R.FileContents) {
+      auto [It, New] = Merged.ParsedContents.try_emplace(Path, Contents);
+      if (!New && It->second != Contents)
+        Merged.Inconsistent.insert(Path); // It changed between two parses.
+    }
+  }
+  for (const std::string &Path : Merged.Inconsistent)
+    Merged.ParsedContents.erase(Path);
+  for (auto &Entry : Sites)
+    Merged.Sites.push_back(std::move(Entry.second));
+  for (auto &Entry : Suppressions)
+    Merged.Suppressions.push_back(std::move(Entry.second));
+  for (auto &Entry : Explanations)
+    Merged.Explanations.push_back(std::move(Entry.second));
+  return Merged;
+}
+
+} // namespace
+
+AnalysisResult analyseProject(const Project &P,
+                              const ProjectAnalysisOptions &Options) {
+  std::vector<TUResult> Results(P.TUs.size());
+  std::mutex FinishedMutex;
+  auto Run = [&](size_t I) {
+    Results[I] = analyseJob(P.TUs[I], Options);
+    if (Options.Finished) {
+      std::lock_guard<std::mutex> Lock(FinishedMutex);
+      Options.Finished(P.TUs[I].Source);
+    }
+  };
+  unsigned Threads =
+      std::max(1u, std::min<unsigned>(Options.Threads, P.TUs.size()));
+  if (Threads == 1) {
+    for (size_t I = 0; I < P.TUs.size(); ++I)
+      Run(I);
+  } else {
+    DefaultThreadPool Pool(hardware_concurrency(Threads));
+    for (size_t I = 0; I < P.TUs.size(); ++I)
+      Pool.async([&Run, I] { Run(I); });
+    Pool.wait();
+  }
+  AnalysisResult Merged = merge(P, std::move(Results));
+  if (Options.Cache) {
+    Merged.UsedCache = true;
+    Merged.CacheHits = Options.Cache->hits();
+    Merged.CacheMisses = Options.Cache->misses();
+  }
+  return Merged;
+}
+
+} // namespace apistamp

@@ -1,0 +1,78 @@
+//===- ProjectAnalysis.h - Analyse every TU of a run and merge the results -*- C++ -*-===//
+//
+// The second stage: runs analyseTU over the planned TUs (in parallel,
+// through the result cache) and merges what they found into one
+// AnalysisResult, the plain data every command renders.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef APISTAMP_LIB_PROJECTANALYSIS_H
+#define APISTAMP_LIB_PROJECTANALYSIS_H
+
+#include "Project.h"
+#include "apistamp/Analysis.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
+#include <functional>
+#include <map>
+#include <set>
+
+namespace apistamp {
+
+class ResultCache;
+
+/// How the TUs are analysed.
+struct ProjectAnalysisOptions {
+  unsigned Threads = 1;
+  const ExplainTarget *Target = nullptr;
+  bool SkipBodies = true;
+  ResultCache *Cache = nullptr; ///< Null: no cache.
+  /// Called (from any thread, one call at a time) as each TU finishes.
+  std::function<void(llvm::StringRef Source)> Finished;
+};
+
+/// A TU whose results must not be used.
+struct FailedTU {
+  std::string Source;
+  std::string Diagnostics; ///< As clang prints them.
+};
+
+/// What the rules of one rules file did over the whole run.
+struct RuleUsage {
+  llvm::StringSet<> Used; ///< Rules that selected a definition.
+  /// Per rule: the earlier rules that won what it also selects.
+  llvm::StringMap<std::set<std::string>> ShadowedBy;
+};
+
+/// Everything the TUs of a run found, merged.
+struct AnalysisResult {
+  unsigned TUs = 0;
+  std::vector<FailedTU> Failed; ///< In TU order.
+  /// One per definition (a header's sites, seen by several TUs, once),
+  /// sorted by file and offset whatever -j was.
+  std::vector<Site> Sites;
+  /// One per comment; Used if any TU used it.
+  std::vector<Suppression> Suppressions;
+  std::vector<Expectation> Expectations;
+  /// For explain: one per definition (file, line).
+  std::vector<Explanation> Explanations;
+  /// The bytes each file with sites had when parsed (edits are offsets into
+  /// them); a file that TUs saw with different bytes is in Inconsistent
+  /// instead.
+  std::map<std::string, std::string> ParsedContents;
+  std::set<std::string> Inconsistent;
+  /// Per rules file, from the TUs that parsed.
+  llvm::DenseMap<const RuleSet *, RuleUsage> Usage;
+  unsigned SkippedBodies = 0; ///< Bodies no rule can select, not parsed.
+  bool UsedCache = false;
+  unsigned CacheHits = 0, CacheMisses = 0;
+};
+
+/// Analyses every TU of \p P and merges the results.
+AnalysisResult analyseProject(const Project &P,
+                              const ProjectAnalysisOptions &Options);
+
+} // namespace apistamp
+
+#endif // APISTAMP_LIB_PROJECTANALYSIS_H

@@ -1,0 +1,85 @@
+//===- SourceRecorders.cpp - What the preprocessor sees of our macro and comments -===//
+
+#include "SourceRecorders.h"
+#include "clang/Lex/Lexer.h"
+#include "clang/Lex/LiteralSupport.h"
+#include "clang/Lex/MacroArgs.h"
+#include "llvm/ADT/StringExtras.h"
+
+using namespace clang;
+
+namespace apistamp {
+
+void MacroUseRecorder::MacroExpands(const Token &MacroNameTok,
+                                    const MacroDefinition &, SourceRange,
+                                    const MacroArgs *Args) {
+  const IdentifierInfo *II = MacroNameTok.getIdentifierInfo();
+  SourceLocation Loc = MacroNameTok.getLocation();
+  // A use inside another macro's expansion is that macro's business.
+  if (!II || II->getName() != Macro || !Loc.isFileID())
+    return;
+  const SourceManager &SM = PP.getSourceManager();
+  MacroUse Use;
+  Use.Offset = SM.getFileOffset(Loc);
+  if (Args && Args->getNumMacroArguments() > 0) {
+    const Token *First = Args->getUnexpArgument(0);
+    llvm::SmallVector<Token, 4> Tokens;
+    for (const Token *T = First; T->isNot(tok::eof); ++T)
+      Tokens.push_back(*T);
+    if (!Tokens.empty() && Tokens.front().getLocation().isFileID() &&
+        Tokens.back().getLocation().isFileID()) {
+      CharSourceRange ArgRange = CharSourceRange::getTokenRange(
+          Tokens.front().getLocation(), Tokens.back().getLocation());
+      Use.HasArgRange = true;
+      Use.ArgBegin = SM.getFileOffset(ArgRange.getBegin());
+      Use.ArgEnd = SM.getFileOffset(Lexer::getLocForEndOfToken(
+          ArgRange.getEnd(), 0, SM, PP.getLangOpts()));
+      bool AllStrings = llvm::all_of(Tokens, [](const Token &T) {
+        return tok::isStringLiteral(T.getKind());
+      });
+      if (AllStrings) {
+        StringLiteralParser Literal(Tokens, PP);
+        if (!Literal.hadError)
+          Use.Event = Literal.GetString().str();
+      } else {
+        Use.Event = Lexer::getSourceText(ArgRange, SM, PP.getLangOpts()).str();
+      }
+    }
+  }
+  Uses[SM.getFileID(Loc)].push_back(std::move(Use));
+}
+
+bool DirectiveCommentCollector::HandleComment(Preprocessor &PP,
+                                              SourceRange Range) {
+  const SourceManager &SM = PP.getSourceManager();
+  SourceLocation Begin = Range.getBegin();
+  if (!Begin.isFileID())
+    return false;
+  llvm::StringRef Text = Lexer::getSourceText(
+      CharSourceRange::getCharRange(Range), SM, PP.getLangOpts());
+  llvm::StringRef Body = Text.drop_front(2); // "//" or "/*"
+  if (Text.starts_with("/*"))
+    Body.consume_back("*/");
+  Body = Body.ltrim();
+  llvm::StringRef Directive;
+  for (llvm::StringRef Known : {"apistamp-ignore", "expect-event",
+                                "expect-no-event", "expect-skipped"})
+    if (Body.consume_front(Known))
+      Directive = Known;
+  // "expect-events" or "apistamp-ignored" are other words.
+  if (Directive.empty() || (!Body.empty() && !Body.starts_with(":") &&
+                            !llvm::isSpace(Body.front())))
+    return false;
+  DirectiveComment C;
+  C.File = SM.getFileID(Begin);
+  C.Offset = SM.getFileOffset(Begin);
+  C.Line = SM.getSpellingLineNumber(Begin);
+  C.Column = SM.getSpellingColumnNumber(Begin);
+  C.Directive = Directive.str();
+  if (Body.consume_front(":"))
+    C.Argument = Body.trim().str();
+  Comments.push_back(std::move(C));
+  return false;
+}
+
+} // namespace apistamp

@@ -1,0 +1,76 @@
+//===- SourceRecorders.h - What the preprocessor sees of our macro and comments -*- C++ -*-===//
+//
+// Two preprocessor hooks that record, as plain data with file offsets, every
+// expansion of the rules' macro and every apistamp directive comment.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef APISTAMP_LIB_SOURCERECORDERS_H
+#define APISTAMP_LIB_SOURCERECORDERS_H
+
+#include "clang/Basic/SourceLocation.h"
+#include "clang/Lex/PPCallbacks.h"
+#include "clang/Lex/Preprocessor.h"
+#include "llvm/ADT/DenseMap.h"
+#include <string>
+#include <vector>
+
+namespace apistamp {
+
+/// One expansion of the rules' macro written directly in a file.
+struct MacroUse {
+  unsigned Offset = 0; ///< Of the macro name.
+  /// The event if the argument is a string literal, else its spelling.
+  std::string Event;
+  /// The first argument's text, [ArgBegin, ArgEnd), when it is written in
+  /// the file (not produced by another macro): what a correction replaces.
+  bool HasArgRange = false;
+  unsigned ArgBegin = 0, ArgEnd = 0;
+};
+
+/// The macro's uses, per file.
+using MacroUses = llvm::DenseMap<clang::FileID, std::vector<MacroUse>>;
+
+/// Records every expansion of \p Macro written in a file.
+class MacroUseRecorder : public clang::PPCallbacks {
+public:
+  MacroUseRecorder(clang::Preprocessor &PP, llvm::StringRef Macro,
+                   MacroUses &Uses)
+      : PP(PP), Macro(Macro), Uses(Uses) {}
+
+  void MacroExpands(const clang::Token &MacroNameTok,
+                    const clang::MacroDefinition &, clang::SourceRange,
+                    const clang::MacroArgs *Args) override;
+
+private:
+  clang::Preprocessor &PP;
+  std::string Macro;
+  MacroUses &Uses;
+};
+
+/// An "apistamp-ignore" or "expect-..." comment as the lexer saw it.
+struct DirectiveComment {
+  clang::FileID File;
+  unsigned Offset = 0, Line = 0, Column = 0;
+  /// "apistamp-ignore", "expect-event", "expect-no-event", "expect-skipped".
+  std::string Directive;
+  std::string Argument; ///< After the ':', trimmed; "" if none.
+};
+
+/// Collects comments that start with "apistamp-ignore" (suppressions) or
+/// "expect-event", "expect-no-event" or "expect-skipped" (for verify).
+class DirectiveCommentCollector : public clang::CommentHandler {
+public:
+  explicit DirectiveCommentCollector(std::vector<DirectiveComment> &Comments)
+      : Comments(Comments) {}
+
+  bool HandleComment(clang::Preprocessor &PP,
+                     clang::SourceRange Range) override;
+
+private:
+  std::vector<DirectiveComment> &Comments;
+};
+
+} // namespace apistamp
+
+#endif // APISTAMP_LIB_SOURCERECORDERS_H

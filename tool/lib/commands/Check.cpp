@@ -1,0 +1,71 @@
+//===- Check.cpp - apistamp check: report what is missing or wrong --------===//
+
+#include "Changes.h"
+#include "Commands.h"
+#include "StructuredReport.h"
+
+using namespace llvm;
+
+namespace apistamp {
+
+int runCheck(CommandContext &Ctx) {
+  const Options &Opts = Ctx.Opts;
+  bool WholeProject = Ctx.wholeProject() && Ctx.Result.Failed.empty();
+  std::vector<Finding> UnusedRules;
+  if (WholeProject)
+    UnusedRules = unusedRuleWarnings(Ctx);
+  if (!narrowToChangedLines(Ctx))
+    return ExitBadUsage;
+  const std::vector<Site> &Sites = Ctx.Result.Sites;
+  SiteCounts Counts = countSites(Sites);
+  bool Structured = Opts.Format != OutputFormat::Text;
+  bool Errors = false;
+  std::map<std::string, std::vector<TextEdit>> FileFixes;
+  if (Structured || !Opts.ExportFixes.empty()) {
+    ChangeSet Changes = computeChanges(Sites, Ctx.Result.ParsedContents);
+    printFileProblems(Ctx, Changes.Problems);
+    Errors |= !Changes.Problems.empty();
+    for (const FileChange &C : Changes.Changes)
+      FileFixes[C.Path] = C.Replacements;
+  }
+  if (!Opts.ExportFixes.empty())
+    Errors |= !exportFixes(Ctx, collectFindings(Sites, {}, false), FileFixes);
+
+  std::vector<Finding> Findings =
+      collectFindings(Sites, Ctx.Result.Suppressions, Opts.Verbose);
+  std::vector<Finding> Overlaps;
+  if (WholeProject)
+    Overlaps = overlapNotes(Sites);
+  unsigned Problems = UnusedRules.size() + countProblems(Findings);
+  if (Structured) {
+    append_range(Findings, UnusedRules);
+    append_range(Findings, Overlaps);
+    ReportInput In;
+    In.Findings = Findings;
+    In.Counts = Counts;
+    In.TUs = Ctx.Result.TUs;
+    In.ParseFailures = Ctx.Result.Failed.size();
+    In.FileFixes = std::move(FileFixes);
+    In.RuleSets = Ctx.Plan.sortedRuleSets();
+    if (Opts.Format == OutputFormat::Json)
+      printJsonReport(Ctx.Out, In, Ctx.Display);
+    else
+      printSarifReport(Ctx.Out, In, Ctx.WorkingDirectory);
+  } else {
+    printFindings(Ctx.Out, Findings, Ctx.Display);
+    printFindings(Ctx.Out, UnusedRules, Ctx.Display);
+    printFindings(Ctx.Out, Overlaps, Ctx.Display);
+    Ctx.Out << "apistamp: " << Ctx.Result.TUs << " TUs, " << Counts.Selected
+            << " definitions selected: " << Counts.Present
+            << " instrumented, " << Counts.Missing << " missing, "
+            << Counts.Wrong << " wrong, " << Counts.Duplicate
+            << " duplicate, " << Counts.Skipped << " skipped, "
+            << Counts.Suppressed << " suppressed" << Ctx.Notes << "\n";
+    printSkipReasons(Ctx.Out, Counts);
+  }
+  Ctx.Out.flush();
+  printWallTime(Ctx);
+  return Ctx.exitCode(Problems || Errors ? ExitFindings : ExitClean);
+}
+
+} // namespace apistamp

@@ -1,0 +1,93 @@
+//===- Commands.h - One function per apistamp command -----------*- C++ -*-===//
+//
+// The last stage: each command turns the merged AnalysisResult (and the
+// options) into output and an exit code. Commands are the only code that
+// prints or writes files; each lives in its own file here, and a new one is
+// a new file plus one line in Driver.cpp's dispatch.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef APISTAMP_LIB_COMMANDS_COMMANDS_H
+#define APISTAMP_LIB_COMMANDS_COMMANDS_H
+
+#include "Changes.h"
+#include "Project.h"
+#include "ProjectAnalysis.h"
+#include "Report.h"
+#include "apistamp/Driver.h"
+#include "llvm/Support/raw_ostream.h"
+#include <chrono>
+
+namespace apistamp {
+
+/// What every command gets.
+struct CommandContext {
+  const Options &Opts;
+  const Project &Plan;
+  /// The merged results; a command may narrow it (--changed-since).
+  AnalysisResult &Result;
+  llvm::raw_ostream &Out;
+  llvm::raw_ostream &Err;
+  PathDisplay Display;
+  std::string WorkingDirectory; ///< Canonical; "" if unknown.
+  std::chrono::steady_clock::time_point Start;
+  /// "; 2 of 9 TUs failed to parse"...: said at the end of every summary.
+  std::string Notes;
+
+  /// Hygiene (unused rules, overlaps) is about a whole project, not a part.
+  bool wholeProject() const {
+    return Opts.Sources.empty() && Opts.ChangedSince.empty() &&
+           Opts.ShardCount <= 1;
+  }
+  /// ExitParseFailed if a TU failed, else \p Otherwise.
+  int exitCode(int Otherwise) const {
+    return Result.Failed.empty() ? Otherwise : int(ExitParseFailed);
+  }
+};
+
+int runCheck(CommandContext &Ctx);
+int runFix(CommandContext &Ctx);
+int runDiff(CommandContext &Ctx);
+int runExplain(CommandContext &Ctx, const ExplainTarget &Target);
+int runCatalog(CommandContext &Ctx);
+int runVerify(CommandContext &Ctx);
+
+// Shared pieces of the commands (Common.cpp).
+
+/// --changed-since: keeps the sites and suppressions on lines changed since
+/// the revision and adds a note; false (after printing why) if git failed.
+bool narrowToChangedLines(CommandContext &Ctx);
+
+/// "apistamp: skipped: 23 no constructor body to instrument, 1 constexpr
+/// function", if anything was skipped.
+void printSkipReasons(llvm::raw_ostream &OS, const SiteCounts &Counts);
+
+/// TUs, wall time, bodies not parsed and cache use, on stderr, so that stdout
+/// is the same for every -j.
+void printWallTime(const CommandContext &Ctx);
+
+/// Prints, on stderr, why each file of \p Problems was not changed.
+void printFileProblems(const CommandContext &Ctx,
+                       llvm::ArrayRef<FileProblem> Problems);
+
+/// Writes the replacements of \p Findings' fixes as clang-tidy YAML to
+/// --export-fixes; false (after printing why) if it could not be written.
+bool exportFixes(const CommandContext &Ctx, llvm::ArrayRef<Finding> Findings,
+                 const std::map<std::string, std::vector<TextEdit>> &FileFixes);
+
+/// What fix and diff start with: the changes (problems printed), the
+/// --export-fixes file, and the duplicates that need a manual fix, on
+/// stderr. \p Errors is set if anything could not be done.
+ChangeSet prepareChanges(const CommandContext &Ctx, bool &Errors);
+
+/// Hygiene of a whole-project run: a warning per rule that selected
+/// nothing, naming the earlier rules that took what it matches.
+std::vector<Finding> unusedRuleWarnings(const CommandContext &Ctx);
+
+/// Hygiene of a whole-project run: a note per definition that several rules
+/// select, with the rule that won.
+std::vector<Finding> overlapNotes(llvm::ArrayRef<Site> Sites);
+
+} // namespace apistamp
+
+#endif // APISTAMP_LIB_COMMANDS_COMMANDS_H

@@ -1,0 +1,85 @@
+//===- Explain.cpp - apistamp explain: why a definition is (not) instrumented -===//
+
+#include "Commands.h"
+
+using namespace llvm;
+
+namespace apistamp {
+
+/// The last line of an explanation: what happens to the definition.
+static std::string outcome(const Explanation &E) {
+  switch (E.Outcome) {
+  case Explanation::InSystemHeader:
+    return "in a system header: never instrumented";
+  case Explanation::OutsideRoot:
+    return "outside the root '" + E.Root + "': never instrumented";
+  case Explanation::NotUserDefinition:
+    return "never instrumented: not a user-written definition, or a "
+           "destructor, lambda, local class member, template "
+           "instantiation, deduction guide or CUDA device function";
+  case Explanation::NotSelected:
+    return "not selected by any rule";
+  case Explanation::Selected:
+    break;
+  }
+  const Site &S = *E.SelectedSite;
+  std::string Event = "event '" + S.Event + "' (rule '" + S.RuleId + "'): ";
+  switch (S.Status) {
+  case SiteStatus::Present:
+    return Event + "present";
+  case SiteStatus::Missing:
+    return Event + "missing; fix inserts it";
+  case SiteStatus::Wrong:
+    return Event + "wrong, '" + S.FoundEvents.front() +
+           "' is there; fix corrects it";
+  case SiteStatus::Duplicate:
+    return Event + "called more than once; remove the extra calls";
+  case SiteStatus::Skipped:
+    return Event + "skipped: " + S.SkipReason;
+  case SiteStatus::Suppressed:
+    return Event + "suppressed: " + S.SkipReason;
+  }
+  llvm_unreachable("unknown SiteStatus");
+}
+
+int runExplain(CommandContext &Ctx, const ExplainTarget &Target) {
+  std::vector<const Explanation *> Found;
+  for (const Explanation &E : Ctx.Result.Explanations)
+    Found.push_back(&E);
+  // With a line, only the innermost definition spanning it.
+  if (Target.QualifiedName.empty() && Found.size() > 1) {
+    const Explanation *Innermost = *llvm::min_element(
+        Found, [](const Explanation *L, const Explanation *R) {
+          return L->SpanLines < R->SpanLines;
+        });
+    Found = {Innermost};
+  }
+  if (Found.empty()) {
+    Ctx.Err << "apistamp: error: no definition "
+            << (Target.QualifiedName.empty()
+                    ? "at " + Ctx.Display(Target.File) + ":" +
+                          std::to_string(Target.Line)
+                    : "named '" + Target.QualifiedName + "'")
+            << "\n";
+    return Ctx.exitCode(ExitBadUsage);
+  }
+  raw_ostream &Out = Ctx.Out;
+  for (const Explanation *E : Found) {
+    Out << Ctx.Display(E->File) << ":" << E->Line << ":" << E->Column << ": "
+        << E->QualifiedName << (E->Kind.empty() ? "" : " (" + E->Kind + ")")
+        << "\n";
+    bool Won = false;
+    for (const Explanation::RuleLine &R : E->Rules) {
+      Out << "  rule '" << R.Id << "' (line " << R.Line << "): ";
+      if (!R.Rejection.empty())
+        Out << "rejects: " << R.Rejection << "\n";
+      else
+        Out << (Won ? "selects, but an earlier rule won" : "selects") << "\n";
+      Won |= R.Rejection.empty();
+    }
+    Out << "  => " << outcome(*E) << "\n";
+  }
+  return Ctx.exitCode(ExitClean);
+}
+
+} // namespace apistamp

@@ -1,0 +1,31 @@
+//===- Fix.cpp - apistamp fix: write the events into the sources ----------===//
+
+#include "Commands.h"
+
+namespace apistamp {
+
+int runFix(CommandContext &Ctx) {
+  if (!narrowToChangedLines(Ctx))
+    return ExitBadUsage;
+  SiteCounts Counts = countSites(Ctx.Result.Sites);
+  bool Errors = false;
+  ChangeSet Changes = prepareChanges(Ctx, Errors);
+  WriteResult Written = writeChanges(Changes.Changes);
+  printFileProblems(Ctx, Written.Problems);
+  Errors |= !Written.Problems.empty();
+  if (Ctx.Opts.FailOnChange && Written.Written)
+    Errors = true;
+  Ctx.Out << "apistamp: inserted " << Counts.Missing << ", corrected "
+          << Counts.Wrong << " API usage events in " << Written.Written
+          << " files"
+          << (Counts.Duplicate ? "; " + std::to_string(Counts.Duplicate) +
+                                     " duplicates need a manual fix"
+                               : "")
+          << Ctx.Notes << "\n";
+  printSkipReasons(Ctx.Out, Counts);
+  Ctx.Out.flush();
+  printWallTime(Ctx);
+  return Ctx.exitCode(Errors ? ExitFindings : ExitClean);
+}
+
+} // namespace apistamp
