@@ -16,12 +16,12 @@ status=0
 echo "== unit tests"
 "$build/bin/apistampUnitTests" --gtest_output="xml:$results/unit.xml" --gtest_brief=1 || status=1
 echo "== lit tests"
-python3 /usr/lib/llvm-19/build/utils/lit/lit.py -sv "$build/test/lit" \
+"$build/bin/apistamp-lit" -sv "$build/test/lit" \
   --xunit-xml-output "$results/lit.xml" || status=1
 # The same tests with every function body parsed (--no-skip-bodies): skipping
 # the bodies no rule can select must not change any result.
 echo "== lit tests, every function body parsed"
-APISTAMP_NO_SKIP_BODIES=1 python3 /usr/lib/llvm-19/build/utils/lit/lit.py -sv "$build/test/lit" \
+APISTAMP_NO_SKIP_BODIES=1 "$build/bin/apistamp-lit" -sv "$build/test/lit" \
   --xunit-xml-output "$results/lit-no-skip-bodies.xml" || status=1
 # The runtime (runtime/): its gtest suites, the same under ThreadSanitizer and
 # AddressSanitizer+UBSan (runtime-only builds in $build-tsan, $build-asan), the

@@ -24,8 +24,7 @@ config.substitutions.append(("%exit-code", "python3 " + os.path.join(config.test
 config.substitutions.append(("%split-file", "split-file --leading-lines"))
 config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
 config.substitutions.append(("%cmake", config.cmake_command))
-config.substitutions.append(("%lit", "python3 " + os.path.join(
-    os.path.dirname(config.llvm_tools_dir), "build", "utils", "lit", "lit.py")))
+config.substitutions.append(("%lit", config.lit_command))
 config.substitutions.append(("%clang_resource_dir", config.clang_resource_dir))
 config.substitutions.append(("%build_dir", config.apistamp_build_dir))
 config.substitutions.append(("%source_dir", config.apistamp_source_dir))

@@ -25,7 +25,7 @@ TUResult analyseJob(const TUJob &Job, const ProjectAnalysisOptions &Options) {
   std::string Key;
   if (Options.Cache) {
     Key = Options.Cache->keyFor(*Job.Rules, *Job.Command, Options.SkipBodies);
-    if (std::optional<TUResult> Cached = Options.Cache->lookup(Key))
+    if (std::optional<TUResult> Cached = Options.Cache->lookup(Key, *Job.Rules))
       return std::move(*Cached);
   }
   TUResult Result = analyseTU(

@@ -1,6 +1,8 @@
 //===- ResultCache.cpp - Reuse the analysis of unchanged TUs --------------===//
 
 #include "ResultCache.h"
+#include "SiteDecision.h"
+#include "apistamp/Paths.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
@@ -15,53 +17,73 @@ using namespace llvm;
 
 namespace apistamp {
 
-namespace {
+// The JSON form of a cached result, one table per type: toJSON and fromJSON
+// with json::ObjectMapper. A site's fix is not stored: it is recomputed from
+// its body and the file's bytes when the entry is used.
 
-json::Value editToJSON(const TextEdit &E) {
-  return json::Array{E.File, E.Offset, E.Length, E.Text, int(E.Kind), E.Angled};
-}
+} // namespace apistamp
 
-bool editFromJSON(const json::Value &V, TextEdit &E) {
-  const json::Array *A = V.getAsArray();
-  if (!A || A->size() != 6)
+namespace llvm::json {
+/// Offsets, lines and counts are unsigned.
+static bool fromJSON(const Value &E, unsigned &Out, Path P) {
+  std::optional<uint64_t> V = E.getAsUINT64();
+  if (!V || *V > std::numeric_limits<unsigned>::max()) {
+    P.report("expected an unsigned number");
     return false;
-  auto File = (*A)[0].getAsString();
-  auto Offset = (*A)[1].getAsUINT64();
-  auto Length = (*A)[2].getAsUINT64();
-  auto Text = (*A)[3].getAsString();
-  auto Kind = (*A)[4].getAsUINT64();
-  auto Angled = (*A)[5].getAsBoolean();
-  if (!File || !Offset || !Length || !Text || !Kind || *Kind > 1 || !Angled)
-    return false;
-  E = TextEdit{File->str(),   unsigned(*Offset),         unsigned(*Length),
-               Text->str(),   TextEdit::KindType(*Kind), *Angled};
-  return true;
-}
-
-json::Array stringsToJSON(const std::vector<std::string> &Strings) {
-  json::Array A;
-  for (const std::string &S : Strings)
-    A.push_back(S);
-  return A;
-}
-
-bool stringsFromJSON(const json::Value *V, std::vector<std::string> &Out) {
-  const json::Array *A = V ? V->getAsArray() : nullptr;
-  if (!A)
-    return false;
-  for (const json::Value &Item : *A) {
-    auto S = Item.getAsString();
-    if (!S)
-      return false;
-    Out.push_back(S->str());
   }
+  Out = unsigned(*V);
   return true;
 }
+} // namespace llvm::json
 
-json::Value siteToJSON(const Site &S) {
-  json::Array Edits;
-  for (const TextEdit &E : S.Edits)
-    Edits.push_back(editToJSON(E));
+namespace apistamp {
+
+/// An enumeration stored as its number, checked against its last value.
+template <typename Enum, Enum Last>
+static bool enumFromJSON(const json::Value &E, Enum &Out, json::Path P) {
+  std::optional<int64_t> V = E.getAsInteger();
+  if (!V || *V < 0 || *V > int64_t(Last)) {
+    P.report("expected an enumerator");
+    return false;
+  }
+  Out = Enum(*V);
+  return true;
+}
+static bool fromJSON(const json::Value &E, DeclKind &Out, json::Path P) {
+  return enumFromJSON<DeclKind, DeclKind::Constructor>(E, Out, P);
+}
+static bool fromJSON(const json::Value &E, SiteStatus &Out, json::Path P) {
+  return enumFromJSON<SiteStatus, SiteStatus::Suppressed>(E, Out, P);
+}
+static bool fromJSON(const json::Value &E, Expectation::KindType &Out,
+                     json::Path P) {
+  return enumFromJSON<Expectation::KindType, Expectation::Skipped>(E, Out, P);
+}
+
+static json::Value toJSON(const BodyLocation &B) {
+  return json::Object{{"decl", B.DeclOffset},
+                      {"lbrace", B.LBraceOffset},
+                      {"rbrace", B.RBraceOffset}};
+}
+static bool fromJSON(const json::Value &E, BodyLocation &B, json::Path P) {
+  json::ObjectMapper O(E, P);
+  return O && O.map("decl", B.DeclOffset) && O.map("lbrace", B.LBraceOffset) &&
+         O.map("rbrace", B.RBraceOffset);
+}
+
+static json::Value toJSON(const MacroUse &U) {
+  return json::Object{{"offset", U.Offset},     {"event", U.Event},
+                      {"hasArg", U.HasArgRange}, {"argBegin", U.ArgBegin},
+                      {"argEnd", U.ArgEnd}};
+}
+static bool fromJSON(const json::Value &E, MacroUse &U, json::Path P) {
+  json::ObjectMapper O(E, P);
+  return O && O.map("offset", U.Offset) && O.map("event", U.Event) &&
+         O.map("hasArg", U.HasArgRange) && O.map("argBegin", U.ArgBegin) &&
+         O.map("argEnd", U.ArgEnd);
+}
+
+static json::Value toJSON(const Site &S) {
   return json::Object{{"file", S.File},
                       {"offset", S.Offset},
                       {"line", S.Line},
@@ -71,100 +93,38 @@ json::Value siteToJSON(const Site &S) {
                       {"kind", int(S.Kind)},
                       {"name", S.QualifiedName},
                       {"rule", S.RuleId},
-                      {"also", stringsToJSON(S.AlsoSelectedBy)},
+                      {"also", S.AlsoSelectedBy},
                       {"event", S.Event},
                       {"status", int(S.Status)},
-                      {"found", stringsToJSON(S.FoundEvents)},
-                      {"reportLine", S.ReportLine},
-                      {"reportColumn", S.ReportColumn},
-                      {"edits", std::move(Edits)},
+                      {"body", S.Body ? toJSON(*S.Body) : json::Value(nullptr)},
+                      {"calls", S.Calls},
                       {"skip", S.SkipReason}};
 }
-
-/// Reads the fields of \p O into \p Out with getters; false if any is
-/// missing or has the wrong type.
-struct Reader {
-  const json::Object &O;
-  bool OK = true;
-  template <typename T> void number(StringRef Key, T &Out) {
-    if (auto V = O.getInteger(Key))
-      Out = T(*V);
-    else
-      OK = false;
-  }
-  void string(StringRef Key, std::string &Out) {
-    if (auto V = O.getString(Key))
-      Out = V->str();
-    else
-      OK = false;
-  }
-  void boolean(StringRef Key, bool &Out) {
-    if (auto V = O.getBoolean(Key))
-      Out = *V;
-    else
-      OK = false;
-  }
-  void strings(StringRef Key, std::vector<std::string> &Out) {
-    OK &= stringsFromJSON(O.get(Key), Out);
-  }
-};
-
-bool siteFromJSON(const json::Value &V, Site &S) {
-  const json::Object *O = V.getAsObject();
-  if (!O)
-    return false;
-  Reader R{*O};
-  int Kind = 0, Status = 0;
-  R.string("file", S.File);
-  R.number("offset", S.Offset);
-  R.number("line", S.Line);
-  R.number("column", S.Column);
-  R.number("begin", S.BeginLine);
-  R.number("end", S.EndLine);
-  R.number("kind", Kind);
-  R.string("name", S.QualifiedName);
-  R.string("rule", S.RuleId);
-  R.strings("also", S.AlsoSelectedBy);
-  R.string("event", S.Event);
-  R.number("status", Status);
-  R.strings("found", S.FoundEvents);
-  R.number("reportLine", S.ReportLine);
-  R.number("reportColumn", S.ReportColumn);
-  R.string("skip", S.SkipReason);
-  S.Kind = DeclKind(Kind);
-  S.Status = SiteStatus(Status);
-  const json::Array *Edits = O->getArray("edits");
-  if (!Edits)
-    return false;
-  for (const json::Value &E : *Edits) {
-    S.Edits.emplace_back();
-    if (!editFromJSON(E, S.Edits.back()))
-      return false;
-  }
-  return R.OK;
+static bool fromJSON(const json::Value &E, Site &S, json::Path P) {
+  json::ObjectMapper O(E, P);
+  return O && O.map("file", S.File) && O.map("offset", S.Offset) &&
+         O.map("line", S.Line) && O.map("column", S.Column) &&
+         O.map("begin", S.BeginLine) && O.map("end", S.EndLine) &&
+         O.map("kind", S.Kind) && O.map("name", S.QualifiedName) &&
+         O.map("rule", S.RuleId) && O.map("also", S.AlsoSelectedBy) &&
+         O.map("event", S.Event) && O.map("status", S.Status) &&
+         O.map("body", S.Body) && O.map("calls", S.Calls) &&
+         O.map("skip", S.SkipReason);
 }
 
-json::Value suppressionToJSON(const Suppression &S) {
+static json::Value toJSON(const Suppression &S) {
   return json::Object{{"file", S.File},     {"offset", S.Offset},
                       {"line", S.Line},     {"column", S.Column},
                       {"reason", S.Reason}, {"used", S.Used}};
 }
-
-bool suppressionFromJSON(const json::Value &V, Suppression &S) {
-  const json::Object *O = V.getAsObject();
-  if (!O)
-    return false;
-  Reader R{*O};
-  R.string("file", S.File);
-  R.number("offset", S.Offset);
-  R.number("line", S.Line);
-  R.number("column", S.Column);
-  R.string("reason", S.Reason);
-  R.boolean("used", S.Used);
-  return R.OK;
+static bool fromJSON(const json::Value &E, Suppression &S, json::Path P) {
+  json::ObjectMapper O(E, P);
+  return O && O.map("file", S.File) && O.map("offset", S.Offset) &&
+         O.map("line", S.Line) && O.map("column", S.Column) &&
+         O.map("reason", S.Reason) && O.map("used", S.Used);
 }
 
-json::Value expectationToJSON(const Expectation &E) {
+static json::Value toJSON(const Expectation &E) {
   return json::Object{{"kind", int(E.Kind)},
                       {"file", E.File},
                       {"line", E.Line},
@@ -174,38 +134,61 @@ json::Value expectationToJSON(const Expectation &E) {
                       {"defColumn", E.DefinitionColumn},
                       {"definition", E.Definition}};
 }
-
-bool expectationFromJSON(const json::Value &V, Expectation &E) {
-  const json::Object *O = V.getAsObject();
-  if (!O)
-    return false;
-  Reader R{*O};
-  int Kind = 0;
-  R.number("kind", Kind);
-  R.string("file", E.File);
-  R.number("line", E.Line);
-  R.number("column", E.Column);
-  R.string("value", E.Value);
-  R.number("defLine", E.DefinitionLine);
-  R.number("defColumn", E.DefinitionColumn);
-  R.string("definition", E.Definition);
-  E.Kind = Expectation::KindType(Kind);
-  return R.OK;
+static bool fromJSON(const json::Value &V, Expectation &E, json::Path P) {
+  json::ObjectMapper O(V, P);
+  return O && O.map("kind", E.Kind) && O.map("file", E.File) &&
+         O.map("line", E.Line) && O.map("column", E.Column) &&
+         O.map("value", E.Value) && O.map("defLine", E.DefinitionLine) &&
+         O.map("defColumn", E.DefinitionColumn) &&
+         O.map("definition", E.Definition);
 }
 
-template <typename T, typename Read>
-bool readArray(const json::Object &O, StringRef Key, std::vector<T> &Out,
-               Read ReadOne) {
-  const json::Array *A = O.getArray(Key);
-  if (!A)
+/// A file a TU read and the xxh3 of its bytes, in hex.
+struct Dependency {
+  std::string File, Hash;
+};
+static bool fromJSON(const json::Value &V, Dependency &D, json::Path P) {
+  const json::Array *A = V.getAsArray();
+  if (!A || A->size() != 2 || !(*A)[0].getAsString() ||
+      !(*A)[1].getAsString()) {
+    P.report("expected [file, hash]");
     return false;
-  for (const json::Value &V : *A) {
-    Out.emplace_back();
-    if (!ReadOne(V, Out.back()))
-      return false;
   }
+  D = {(*A)[0].getAsString()->str(), (*A)[1].getAsString()->str()};
   return true;
 }
+
+/// A cache entry: what a TU read (with hashes) and what it found.
+struct Entry {
+  std::vector<Dependency> Dependencies;
+  std::vector<std::string> FilesWithSites;
+  std::vector<Site> Sites;
+  std::vector<Suppression> Suppressions;
+  std::vector<Expectation> Expectations;
+  unsigned SkippedBodies = 0;
+};
+
+static json::Value toJSON(const Entry &E) {
+  json::Array Deps;
+  for (const Dependency &D : E.Dependencies)
+    Deps.push_back(json::Array{D.File, D.Hash});
+  return json::Object{{"deps", std::move(Deps)},
+                      {"filesWithSites", E.FilesWithSites},
+                      {"sites", E.Sites},
+                      {"suppressions", E.Suppressions},
+                      {"expectations", E.Expectations},
+                      {"skippedBodies", E.SkippedBodies}};
+}
+static bool fromJSON(const json::Value &V, Entry &E, json::Path P) {
+  json::ObjectMapper O(V, P);
+  return O && O.map("deps", E.Dependencies) &&
+         O.map("filesWithSites", E.FilesWithSites) &&
+         O.map("sites", E.Sites) && O.map("suppressions", E.Suppressions) &&
+         O.map("expectations", E.Expectations) &&
+         O.map("skippedBodies", E.SkippedBodies);
+}
+
+namespace {
 
 /// xxh3 of \p Path's bytes: fast enough for apistamp's own 50 MB binary
 /// on every run, and any rebuild changes it.
@@ -269,7 +252,28 @@ std::optional<uint64_t> ResultCache::currentHash(const std::string &Path,
   return Hash;
 }
 
-std::optional<TUResult> ResultCache::lookup(StringRef Key) {
+/// Whether \p S, read from an untrusted entry, describes a body in \p Code
+/// that decideSite can work on: offsets inside the file, on the braces, the
+/// calls inside the body.
+static bool plausibleBody(const Site &S, StringRef Code) {
+  if (!S.Body)
+    return S.Calls.empty() && (S.Status == SiteStatus::Skipped ||
+                               S.Status == SiteStatus::Suppressed);
+  const BodyLocation &B = *S.Body;
+  if (!(B.DeclOffset <= B.LBraceOffset && B.LBraceOffset < B.RBraceOffset &&
+        B.RBraceOffset < Code.size() && Code[B.LBraceOffset] == '{' &&
+        Code[B.RBraceOffset] == '}'))
+    return false;
+  return llvm::all_of(S.Calls, [&B](const MacroUse &U) {
+    return B.LBraceOffset < U.Offset && U.Offset < B.RBraceOffset &&
+           (!U.HasArgRange || (U.Offset < U.ArgBegin &&
+                               U.ArgBegin <= U.ArgEnd &&
+                               U.ArgEnd < B.RBraceOffset));
+  });
+}
+
+std::optional<TUResult> ResultCache::lookup(StringRef Key,
+                                            const RuleSet &Rules) {
   SmallString<256> Path(Directory);
   sys::path::append(Path, Key + ".json");
   auto Miss = [this]() -> std::optional<TUResult> {
@@ -279,53 +283,50 @@ std::optional<TUResult> ResultCache::lookup(StringRef Key) {
   ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer = MemoryBuffer::getFile(Path);
   if (!Buffer)
     return Miss();
-  Expected<json::Value> Entry = json::parse((*Buffer)->getBuffer());
-  if (!Entry) {
-    consumeError(Entry.takeError());
+  Expected<json::Value> Parsed = json::parse((*Buffer)->getBuffer());
+  if (!Parsed) {
+    consumeError(Parsed.takeError());
     return Miss();
   }
-  const json::Object *O = Entry->getAsObject();
-  const json::Array *Deps = O ? O->getArray("deps") : nullptr;
-  if (!Deps)
+  // The entry is untrusted input (a CI cache can be tampered with): it is
+  // used only if everything it says checks out against the files now.
+  Entry E;
+  json::Path::Root Root;
+  if (!fromJSON(*Parsed, E, Root) || E.Dependencies.empty()) {
+    if (getenv("APISTAMP_DEBUG_CACHE")) errs() << "DEBUG " << toString(Root.getError()) << "\n";
     return Miss();
-  std::vector<std::string> WithSitesList;
-  if (!stringsFromJSON(O->get("filesWithSites"), WithSitesList))
-    return Miss();
-  StringSet<> WithSites;
-  for (const std::string &File : WithSitesList)
-    WithSites.insert(File);
+  }
+  std::string RootDir = canonicalPath(Rules.Root);
   TUResult Result;
-  for (const json::Value &Dep : *Deps) {
-    const json::Array *Pair = Dep.getAsArray();
-    if (!Pair || Pair->size() != 2)
-      return Miss();
-    auto File = (*Pair)[0].getAsString();
-    if (!File)
-      return Miss();
-    std::string Name = File->str();
-    bool NeedsContents = WithSites.contains(Name);
+  StringSet<> Deps;
+  for (const Dependency &D : E.Dependencies) {
+    bool NeedsContents = llvm::is_contained(E.FilesWithSites, D.File);
     std::string Contents;
     std::optional<uint64_t> Now =
-        currentHash(Name, NeedsContents ? &Contents : nullptr);
-    if (!Now)
-      return Miss(); // Deleted.
-    if ((*Pair)[1].kind() != json::Value::Null) {
-      auto Stored = (*Pair)[1].getAsString();
-      if (!Stored || *Stored != utohexstr(*Now))
-        return Miss();
-    }
+        currentHash(D.File, NeedsContents ? &Contents : nullptr);
+    if (!Now || D.Hash != utohexstr(*Now))
+      return Miss(); // Changed, deleted, or no hash.
+    Deps.insert(D.File);
     if (NeedsContents)
-      Result.FileContents[Name] = std::move(Contents);
+      Result.FileContents[D.File] = std::move(Contents);
   }
-  std::optional<int64_t> Skipped = O->getInteger("skippedBodies");
-  if (!Skipped || !readArray(*O, "sites", Result.Sites, siteFromJSON) ||
-      !readArray(*O, "suppressions", Result.Suppressions,
-                 suppressionFromJSON) ||
-      !readArray(*O, "expectations", Result.Expectations,
-                 expectationFromJSON) ||
-      Result.FileContents.size() != WithSites.size())
-    return Miss();
-  Result.SkippedBodies = unsigned(*Skipped);
+  if (Result.FileContents.size() != E.FilesWithSites.size())
+    return Miss(); // A file with sites that the TU did not read.
+  for (const std::string &File : E.FilesWithSites)
+    if (!pathUnder(File, RootDir))
+      return Miss();
+  for (Site &S : E.Sites) {
+    auto Contents = Result.FileContents.find(S.File);
+    if (Contents == Result.FileContents.end() ||
+        !plausibleBody(S, Contents->second))
+      return Miss();
+    if (S.Body)
+      decideSite(S, Contents->second, Rules);
+  }
+  Result.Sites = std::move(E.Sites);
+  Result.Suppressions = std::move(E.Suppressions);
+  Result.Expectations = std::move(E.Expectations);
+  Result.SkippedBodies = E.SkippedBodies;
   ++Hits;
   return Result;
 }
@@ -333,30 +334,28 @@ std::optional<TUResult> ResultCache::lookup(StringRef Key) {
 void ResultCache::store(StringRef Key, const TUResult &Result) {
   if (Result.ParseFailed)
     return;
-  json::Array Deps, Sites, Suppressions, Expectations, WithSites;
-  for (const auto &[File, Hash] : Result.Dependencies)
-    Deps.push_back(json::Array{File, Hash ? json::Value(utohexstr(*Hash))
-                                          : json::Value(nullptr)});
+  Entry E;
+  for (const auto &[File, Hash] : Result.Dependencies) {
+    // A file the TU only looked up is hashed now: every dependency of an
+    // entry is checked when it is used.
+    std::optional<uint64_t> Known = Hash ? Hash : currentHash(File);
+    if (!Known)
+      return;
+    E.Dependencies.push_back({File, utohexstr(*Known)});
+  }
   for (const auto &Entry : Result.FileContents)
-    WithSites.push_back(Entry.first);
-  for (const Site &S : Result.Sites)
-    Sites.push_back(siteToJSON(S));
-  for (const Suppression &S : Result.Suppressions)
-    Suppressions.push_back(suppressionToJSON(S));
-  for (const Expectation &E : Result.Expectations)
-    Expectations.push_back(expectationToJSON(E));
-  json::Value Entry = json::Object{{"deps", std::move(Deps)},
-                                   {"filesWithSites", std::move(WithSites)},
-                                   {"sites", std::move(Sites)},
-                                   {"suppressions", std::move(Suppressions)},
-                                   {"expectations", std::move(Expectations)},
-                                   {"skippedBodies", Result.SkippedBodies}};
+    E.FilesWithSites.push_back(Entry.first);
+  E.Sites = Result.Sites;
+  E.Suppressions = Result.Suppressions;
+  E.Expectations = Result.Expectations;
+  E.SkippedBodies = Result.SkippedBodies;
+  json::Value Value = toJSON(E);
   if (sys::fs::create_directories(Directory))
     return;
   SmallString<256> Path(Directory);
   sys::path::append(Path, Key + ".json");
-  consumeError(writeToOutput(Path, [&Entry](raw_ostream &OS) {
-    OS << Entry;
+  consumeError(writeToOutput(Path, [&Value](raw_ostream &OS) {
+    OS << Value;
     return Error::success();
   }));
 }

@@ -35,8 +35,10 @@ public:
                      bool SkipBodies);
 
   /// The stored result for \p Key if every file it depends on still has the
-  /// same bytes; its FileContents are filled from those files.
-  std::optional<TUResult> lookup(llvm::StringRef Key);
+  /// same bytes and everything it says checks out (files with sites under
+  /// \p Rules' root, bodies on braces); its FileContents are filled from
+  /// those files, and its fixes recomputed from them under \p Rules.
+  std::optional<TUResult> lookup(llvm::StringRef Key, const RuleSet &Rules);
 
   /// Stores \p Result (a TU that parsed) under \p Key. Failures to write
   /// are ignored: the cache is an optimisation.

@@ -219,14 +219,16 @@ private:
 
     SourceRange Whole(Body->getBeginLoc(), Body->getEndLoc());
     SourceLocation DeclStart = SM.getFileLoc(FD->getOuterLocStart());
-    BodyText Text;
-    Text.Code = SM.getBufferData(CurrentFile);
-    Text.DeclOffset = SM.getFileID(DeclStart) == CurrentFile
-                          ? SM.getFileOffset(DeclStart)
-                          : SM.getFileOffset(LBrace);
-    Text.LBraceOffset = SM.getFileOffset(LBrace);
-    Text.RBraceOffset = SM.getFileOffset(RBrace);
-    decideSite(S, usesWithin(Whole), Text, Rules);
+    BodyLocation Where;
+    Where.DeclOffset = SM.getFileID(DeclStart) == CurrentFile
+                           ? SM.getFileOffset(DeclStart)
+                           : SM.getFileOffset(LBrace);
+    Where.LBraceOffset = SM.getFileOffset(LBrace);
+    Where.RBraceOffset = SM.getFileOffset(RBrace);
+    S.Body = Where;
+    for (const MacroUse *Use : usesWithin(Whole))
+      S.Calls.push_back(*Use);
+    decideSite(S, SM.getBufferData(CurrentFile), Rules);
     record(std::move(S));
   }
 

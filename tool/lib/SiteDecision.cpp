@@ -30,35 +30,39 @@ static void addInclude(Site &S, const RuleSet &Rules) {
         TextEdit::addInclude(S.File, Rules.Include, Rules.IncludeAngled));
 }
 
-void decideSite(Site &S, ArrayRef<const MacroUse *> Calls,
-                const BodyText &Body, const RuleSet &Rules) {
-  for (const MacroUse *Call : Calls)
-    S.FoundEvents.push_back(Call->Event);
+void decideSite(Site &S, StringRef Code, const RuleSet &Rules) {
+  const std::vector<MacroUse> &Calls = S.Calls;
+  const BodyLocation &Body = *S.Body;
+  S.FoundEvents.clear();
+  S.Edits.clear();
+  S.ReportLine = S.Line;
+  S.ReportColumn = S.Column;
+  for (const MacroUse &Call : Calls)
+    S.FoundEvents.push_back(Call.Event);
   if (Calls.empty()) {
     S.Status = SiteStatus::Missing;
-    S.Edits = makeInsertion(S.File, Body.Code, Body.DeclOffset,
-                            Body.LBraceOffset, Body.RBraceOffset, Rules.Macro,
-                            S.Event);
+    S.Edits = makeInsertion(S.File, Code, Body.DeclOffset, Body.LBraceOffset,
+                            Body.RBraceOffset, Rules.Macro, S.Event);
     addInclude(S, Rules);
     return;
   }
   if (Calls.size() > 1) {
     S.Status = SiteStatus::Duplicate;
-    reportAt(S, Body.Code, Calls[1]->Offset);
+    reportAt(S, Code, Calls[1].Offset);
     return;
   }
-  const MacroUse &Call = *Calls.front();
+  const MacroUse &Call = Calls.front();
   if (Call.Event == S.Event) {
     S.Status = SiteStatus::Present;
     return;
   }
   S.Status = SiteStatus::Wrong;
-  reportAt(S, Body.Code, Call.Offset);
+  reportAt(S, Code, Call.Offset);
   if (Call.HasArgRange) {
     S.Edits.push_back(TextEdit{S.File, Call.ArgBegin,
                                Call.ArgEnd - Call.ArgBegin,
                                quoteEvent(S.Event)});
-    S.ReportColumn = lineAndColumn(Body.Code, Call.ArgBegin).second;
+    S.ReportColumn = lineAndColumn(Code, Call.ArgBegin).second;
     addInclude(S, Rules);
   }
 }

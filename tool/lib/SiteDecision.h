@@ -9,30 +9,22 @@
 #ifndef APISTAMP_LIB_SITEDECISION_H
 #define APISTAMP_LIB_SITEDECISION_H
 
-#include "SourceRecorders.h"
 #include "apistamp/Analysis.h"
 
 namespace apistamp {
-
-/// Where a selected definition's body is, as offsets into its file's text.
-struct BodyText {
-  llvm::StringRef Code;    ///< The whole file.
-  unsigned DeclOffset = 0; ///< Where the definition starts.
-  unsigned LBraceOffset = 0, RBraceOffset = 0;
-};
 
 /// The 1-based line and byte column of \p Offset in \p Code, counted as
 /// clang counts them ("\n", "\r\n" and a lone "\r" end a line).
 std::pair<unsigned, unsigned> lineAndColumn(llvm::StringRef Code,
                                             unsigned Offset);
 
-/// Sets \p S's Status, FoundEvents, report location and Edits from \p Calls,
-/// the rules' macro calls in its body in source order: none is Missing (the
+/// Sets \p S's Status, FoundEvents, report location and Edits from its Body
+/// and Calls (the rules' macro uses in the body, in source order) and
+/// \p Code, the bytes of S.File: no call is Missing (the
 /// fix inserts the call), one with the expected event Present, one with
 /// another Wrong (the fix corrects the literal), more Duplicate (no fix). A
 /// fix also adds the rules' #include.
-void decideSite(Site &S, llvm::ArrayRef<const MacroUse *> Calls,
-                const BodyText &Body, const RuleSet &Rules);
+void decideSite(Site &S, llvm::StringRef Code, const RuleSet &Rules);
 
 } // namespace apistamp
 

@@ -8,6 +8,7 @@
 #ifndef APISTAMP_LIB_SOURCERECORDERS_H
 #define APISTAMP_LIB_SOURCERECORDERS_H
 
+#include "apistamp/Analysis.h"
 #include "clang/Basic/SourceLocation.h"
 #include "clang/Lex/PPCallbacks.h"
 #include "clang/Lex/Preprocessor.h"
@@ -16,17 +17,6 @@
 #include <vector>
 
 namespace apistamp {
-
-/// One expansion of the rules' macro written directly in a file.
-struct MacroUse {
-  unsigned Offset = 0; ///< Of the macro name.
-  /// The event if the argument is a string literal, else its spelling.
-  std::string Event;
-  /// The first argument's text, [ArgBegin, ArgEnd), when it is written in
-  /// the file (not produced by another macro): what a correction replaces.
-  bool HasArgRange = false;
-  unsigned ArgBegin = 0, ArgEnd = 0;
-};
 
 /// The macro's uses, per file.
 using MacroUses = llvm::DenseMap<clang::FileID, std::vector<MacroUse>>;

@@ -49,6 +49,23 @@ struct TextEdit {
   }
 };
 
+/// One expansion of the rules' macro written directly in a file.
+struct MacroUse {
+  unsigned Offset = 0; ///< Of the macro name.
+  /// The event if the argument is a string literal, else its spelling.
+  std::string Event;
+  /// The first argument's text, [ArgBegin, ArgEnd), when it is written in
+  /// the file (not produced by another macro): what a correction replaces.
+  bool HasArgRange = false;
+  unsigned ArgBegin = 0, ArgEnd = 0;
+};
+
+/// Where a selected body is, as offsets into its file.
+struct BodyLocation {
+  unsigned DeclOffset = 0; ///< Where the definition starts.
+  unsigned LBraceOffset = 0, RBraceOffset = 0;
+};
+
 /// Instrumentation state of a selected definition.
 enum class SiteStatus {
   Present,    ///< Exactly one call with the expected event.
@@ -73,6 +90,11 @@ struct Site {
   std::vector<std::string> AlsoSelectedBy;
   std::string Event; ///< The expected event.
   SiteStatus Status = SiteStatus::Missing;
+  /// For a site whose status comes from its body: where the body is and
+  /// the macro's uses in it. Status, FoundEvents, the report location and
+  /// Edits are computed from these and File's bytes (SiteDecision).
+  std::optional<BodyLocation> Body;
+  std::vector<MacroUse> Calls;
   /// Events already in the body, in order.
   std::vector<std::string> FoundEvents;
   /// Where a finding is reported: the name, or the wrong event's literal.
