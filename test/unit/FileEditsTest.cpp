@@ -72,23 +72,22 @@ TEST(InsertionTest, EventIsEscaped) {
 
 TEST(FileEditsTest, DuplicateEditsFromSeveralTUsApplyOnce) {
   TextEdit E{"f.h", 3, 0, "X"};
-  EXPECT_EQ(valueOrFail(apply("f.h", "abcdef", {E, E, E})),
-            "abcXdef");
+  EXPECT_EQ(valueOrFail(apply("f.h", "abcdef", {E, E, E})), "abcXdef");
 }
 
 TEST(FileEditsTest, ConflictingEditsAreAnError) {
   TextEdit A{"f.h", 1, 3, "X"}, B{"f.h", 2, 3, "Y"};
   EXPECT_THAT(errorOf(apply("f.h", "abcdef", {A, B})),
               HasSubstr("conflicting edits"));
-  EXPECT_THAT(errorOf(apply("f.h", "abc", {TextEdit{"f.h", 9, 0, "X"}}, "",
-                                 false)),
-              HasSubstr("beyond the end"));
+  EXPECT_THAT(
+      errorOf(apply("f.h", "abc", {TextEdit{"f.h", 9, 0, "X"}}, "", false)),
+      HasSubstr("beyond the end"));
 }
 
 TEST(FileEditsTest, IncludeGoesIntoTheIncludeBlockOnce) {
   std::string Code = "#include \"a.h\"\n#include \"z.h\"\n\nvoid f() {\n}\n";
   EXPECT_EQ(valueOrFail(apply("f.cpp", Code, insertion(Code),
-                                   "c10/util/Logging.h", false)),
+                              "c10/util/Logging.h", false)),
             "#include \"a.h\"\n#include \"c10/util/Logging.h\"\n#include "
             "\"z.h\"\n\nvoid f() {\n  LOG(\"e\");\n}\n");
 }
@@ -120,9 +119,8 @@ TEST(FileEditsTest, AddIncludeIsOneEditAmongOthers) {
 
 TEST(FileEditsTest, AngledIncludeAndNoIncludeWithoutEdits) {
   std::string Code = "void f() {\n}\n";
-  EXPECT_THAT(
-      valueOrFail(apply("f.cpp", Code, insertion(Code), "x/y.h", true)),
-      HasSubstr("#include <x/y.h>\n"));
+  EXPECT_THAT(valueOrFail(apply("f.cpp", Code, insertion(Code), "x/y.h", true)),
+              HasSubstr("#include <x/y.h>\n"));
   EXPECT_EQ(valueOrFail(apply("f.cpp", Code, {}, "x/y.h", true)), Code);
 }
 

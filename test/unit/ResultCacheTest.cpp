@@ -2,9 +2,9 @@
 
 #include "ResultCache.h"
 #include "SiteDecision.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Support/xxhash.h"
@@ -185,8 +185,7 @@ TEST_F(ResultCacheTest, EntryWithASiteOutsideTheRootIsAMiss) {
   Cache.store("key", fullResult());
   tamper("key", [](llvm::json::Object &Entry) {
     Entry["filesWithSites"] = llvm::json::Array{"/etc/passwd"};
-    (*Entry.getArray("deps"))
-        .push_back(llvm::json::Array{"/etc/passwd", "0"});
+    (*Entry.getArray("deps")).push_back(llvm::json::Array{"/etc/passwd", "0"});
   });
   EXPECT_FALSE(Cache.lookup("key", Rules));
 }
@@ -208,7 +207,8 @@ TEST_F(ResultCacheTest, EntryWithoutHashesOrDependenciesIsAMiss) {
 TEST_F(ResultCacheTest, EntryWhoseBodyIsNotOnBracesIsAMiss) {
   ResultCache Cache((Dir + "/cache").str());
   for (auto [Field, Value] : {std::pair<const char *, int64_t>{"lbrace", 3},
-                              {"rbrace", 1000}, {"decl", 40}}) {
+                              {"rbrace", 1000},
+                              {"decl", 40}}) {
     Cache.store("key", fullResult());
     tamper("key", [&](llvm::json::Object &Entry) {
       (*firstSite(Entry).getObject("body"))[Field] = Value;

@@ -1,8 +1,8 @@
-//===- SiteDecisionTest.cpp - Tests for deciding how a selected body stands -===//
+//===- SiteDecisionTest.cpp - Tests for deciding how a body stands --------===//
 
 #include "SiteDecision.h"
-#include "apistamp/FileEdits.h"
 #include "TestSupport.h"
+#include "apistamp/FileEdits.h"
 #include "gmock/gmock.h"
 
 using namespace apistamp;
@@ -25,7 +25,8 @@ Decided decide(llvm::StringRef Code, llvm::StringRef Include = "") {
   D.S.Event = "e";
   D.S.Line = 1;
   D.S.Column = 6;
-  D.S.Body = BodyLocation{0, unsigned(Code.find('{')), unsigned(Code.rfind('}'))};
+  D.S.Body =
+      BodyLocation{0, unsigned(Code.find('{')), unsigned(Code.rfind('}'))};
   for (size_t At = Code.find("LOG("); At != llvm::StringRef::npos;
        At = Code.find("LOG(", At + 1)) {
     MacroUse Use;

@@ -8,9 +8,9 @@
 
 #include "apistamp/Analysis.h"
 #include "SiteCollector.h"
-#include "apistamp/Selection.h"
 #include "SourceRecorders.h"
 #include "apistamp/Paths.h"
+#include "apistamp/Selection.h"
 #include "clang/AST/ASTConsumer.h"
 #include "clang/Basic/DiagnosticOptions.h"
 #include "clang/Driver/Types.h"
@@ -32,9 +32,8 @@ namespace apistamp {
 namespace {
 
 bool isHeader(StringRef Path) {
-  clang::driver::types::ID Type =
-      clang::driver::types::lookupTypeForExtension(
-          sys::path::extension(Path).drop_front());
+  clang::driver::types::ID Type = clang::driver::types::lookupTypeForExtension(
+      sys::path::extension(Path).drop_front());
   return Type != clang::driver::types::TY_INVALID &&
          clang::driver::types::onlyPrecompileType(Type);
 }
@@ -74,8 +73,7 @@ ArgumentsAdjuster analysisAdjuster() {
 
 class AnalysisConsumer : public ASTConsumer {
 public:
-  AnalysisConsumer(const RuleSet &Rules, TUResult &Result,
-                   MacroUses &Uses,
+  AnalysisConsumer(const RuleSet &Rules, TUResult &Result, MacroUses &Uses,
                    std::vector<DirectiveComment> &Comments,
                    const ExplainTarget *Target)
       : Rules(Rules), Result(Result), Uses(Uses), Comments(Comments),
@@ -195,12 +193,11 @@ TUResult analyseTU(const CompileCommand &Command,
       new FileManager(FileSystemOptions(), FS);
   raw_string_ostream DiagStream(Result.Diagnostics);
   TextDiagnosticPrinter Printer(DiagStream, new DiagnosticOptions());
-  ToolInvocation Invocation(Adjust(Command.CommandLine, Command.Filename),
-                            std::make_unique<AnalysisAction>(
-                                *Options.Rules, Result, Options.Target,
-                                Options.SkipBodies),
-                            Files.get(),
-                            std::make_shared<PCHContainerOperations>());
+  ToolInvocation Invocation(
+      Adjust(Command.CommandLine, Command.Filename),
+      std::make_unique<AnalysisAction>(*Options.Rules, Result, Options.Target,
+                                       Options.SkipBodies),
+      Files.get(), std::make_shared<PCHContainerOperations>());
   Invocation.setDiagnosticConsumer(&Printer);
   if (!Invocation.run() || Printer.getNumErrors() > 0)
     Result.ParseFailed = true;

@@ -31,11 +31,11 @@ struct FileChange {
 struct FileProblem {
   std::string Path;
   enum KindType {
-    ChangedDuringRun, ///< TUs saw different bytes; nothing was computed.
+    ChangedDuringRun,   ///< TUs saw different bytes; nothing was computed.
     ChangedBeforeWrite, ///< Its bytes are no longer the ones parsed.
-    BadEdits,         ///< Conflicting or out-of-range edits (Message).
-    CannotOpen,       ///< Message: the system's reason.
-    CannotWrite,      ///< Message: the system's reason.
+    BadEdits,           ///< Conflicting or out-of-range edits (Message).
+    CannotOpen,         ///< Message: the system's reason.
+    CannotWrite,        ///< Message: the system's reason.
   };
   KindType Kind = ChangedDuringRun;
   std::string Message;

@@ -9,8 +9,8 @@
 #include "Project.h"
 #include "ProjectAnalysis.h"
 #include "ResultCache.h"
-#include "commands/Commands.h"
 #include "apistamp/Paths.h"
+#include "commands/Commands.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Threading.h"
 #include <cstdlib>
@@ -124,8 +124,8 @@ int run(const Options &Opts, raw_ostream &Out, raw_ostream &Err) {
     Err << F.Diagnostics << "apistamp: error: '" << Display(F.Source)
         << "' failed to parse; nothing in it was checked or changed\n";
 
-  CommandContext Ctx{Opts, P,   Result, Out, Err, Display, CWD, Start,
-                     summaryNotes(P, Result)};
+  CommandContext Ctx{
+      Opts, P, Result, Out, Err, Display, CWD, Start, summaryNotes(P, Result)};
   switch (Opts.RunMode) {
   case Mode::Check:
     return runCheck(Ctx);

@@ -1,4 +1,4 @@
-//===- Project.h - Plan a run: which TUs, with which command and rules -*- C++ -*-===//
+//===- Project.h - Plan a run: the TUs, their commands, rules --*- C++ -*-===//
 //
 // The first stage: options and the compilation database become the list of
 // translation units to analyse, each with its compile command and its rules

@@ -1,4 +1,4 @@
-//===- ProjectAnalysis.cpp - Analyse every TU of a run and merge the results -===//
+//===- ProjectAnalysis.cpp - Analyse every TU and merge the results -------===//
 
 #include "ProjectAnalysis.h"
 #include "ResultCache.h"
@@ -28,8 +28,8 @@ TUResult analyseJob(const TUJob &Job, const ProjectAnalysisOptions &Options) {
     if (std::optional<TUResult> Cached = Options.Cache->lookup(Key, *Job.Rules))
       return std::move(*Cached);
   }
-  TUResult Result = analyseTU(
-      *Job.Command, {Job.Rules, Options.Target, Options.SkipBodies});
+  TUResult Result =
+      analyseTU(*Job.Command, {Job.Rules, Options.Target, Options.SkipBodies});
   if (!Key.empty())
     Options.Cache->store(Key, Result);
   return Result;

@@ -1,4 +1,4 @@
-//===- ProjectAnalysis.h - Analyse every TU of a run and merge the results -*- C++ -*-===//
+//===- ProjectAnalysis.h - Analyse every TU, merge the results -*- C++ -*-===//
 //
 // The second stage: runs analyseTU over the planned TUs (in parallel,
 // through the result cache) and merges what they found into one

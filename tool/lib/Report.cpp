@@ -32,11 +32,12 @@ static void siteFindings(const Site &S, bool Verbose,
     break;
   case SiteStatus::Wrong:
     Add(Severity::Warning, "wrong API usage event '" + S.FoundEvents.front() +
-                       "', expected '" + S.Event + "'");
+                               "', expected '" + S.Event + "'");
     break;
   case SiteStatus::Duplicate:
-    Add(Severity::Warning, "duplicate API usage events " + joinQuoted(S.FoundEvents) +
-                       " in one body, expected one '" + S.Event + "'");
+    Add(Severity::Warning, "duplicate API usage events " +
+                               joinQuoted(S.FoundEvents) +
+                               " in one body, expected one '" + S.Event + "'");
     break;
   case SiteStatus::Skipped:
     if (Verbose)

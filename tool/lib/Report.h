@@ -46,7 +46,7 @@ unsigned countProblems(llvm::ArrayRef<Finding> Findings);
 
 /// Prints \p Findings as clang-style diagnostics.
 void printFindings(llvm::raw_ostream &OS, llvm::ArrayRef<Finding> Findings,
-                       const PathDisplay &Display);
+                   const PathDisplay &Display);
 
 /// Spelling of a status in reports and catalogs.
 llvm::StringRef statusName(SiteStatus Status);

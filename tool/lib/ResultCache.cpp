@@ -72,8 +72,10 @@ static bool fromJSON(const json::Value &E, BodyLocation &B, json::Path P) {
 }
 
 static json::Value toJSON(const MacroUse &U) {
-  return json::Object{{"offset", U.Offset},     {"event", U.Event},
-                      {"hasArg", U.HasArgRange}, {"argBegin", U.ArgBegin},
+  return json::Object{{"offset", U.Offset},
+                      {"event", U.Event},
+                      {"hasArg", U.HasArgRange},
+                      {"argBegin", U.ArgBegin},
                       {"argEnd", U.ArgEnd}};
 }
 static bool fromJSON(const json::Value &E, MacroUse &U, json::Path P) {
@@ -182,8 +184,8 @@ static json::Value toJSON(const Entry &E) {
 static bool fromJSON(const json::Value &V, Entry &E, json::Path P) {
   json::ObjectMapper O(V, P);
   return O && O.map("deps", E.Dependencies) &&
-         O.map("filesWithSites", E.FilesWithSites) &&
-         O.map("sites", E.Sites) && O.map("suppressions", E.Suppressions) &&
+         O.map("filesWithSites", E.FilesWithSites) && O.map("sites", E.Sites) &&
+         O.map("suppressions", E.Suppressions) &&
          O.map("expectations", E.Expectations) &&
          O.map("skippedBodies", E.SkippedBodies);
 }
@@ -266,9 +268,9 @@ static bool plausibleBody(const Site &S, StringRef Code) {
     return false;
   return llvm::all_of(S.Calls, [&B](const MacroUse &U) {
     return B.LBraceOffset < U.Offset && U.Offset < B.RBraceOffset &&
-           (!U.HasArgRange || (U.Offset < U.ArgBegin &&
-                               U.ArgBegin <= U.ArgEnd &&
-                               U.ArgEnd < B.RBraceOffset));
+           (!U.HasArgRange ||
+            (U.Offset < U.ArgBegin && U.ArgBegin <= U.ArgEnd &&
+             U.ArgEnd < B.RBraceOffset));
   });
 }
 
@@ -293,7 +295,8 @@ std::optional<TUResult> ResultCache::lookup(StringRef Key,
   Entry E;
   json::Path::Root Root;
   if (!fromJSON(*Parsed, E, Root) || E.Dependencies.empty()) {
-    if (getenv("APISTAMP_DEBUG_CACHE")) errs() << "DEBUG " << toString(Root.getError()) << "\n";
+    if (getenv("APISTAMP_DEBUG_CACHE"))
+      errs() << "DEBUG " << toString(Root.getError()) << "\n";
     return Miss();
   }
   std::string RootDir = canonicalPath(Rules.Root);

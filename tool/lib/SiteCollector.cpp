@@ -19,8 +19,7 @@ namespace {
 /// Walks the AST and turns every selected definition into a Site.
 class SiteCollector : public RecursiveASTVisitor<SiteCollector> {
 public:
-  SiteCollector(ASTContext &Ctx, const RuleSet &Rules,
-                const MacroUses &Uses,
+  SiteCollector(ASTContext &Ctx, const RuleSet &Rules, const MacroUses &Uses,
                 const std::vector<DirectiveComment> &Comments, TUResult &Result,
                 const ExplainTarget *Target)
       : Ctx(Ctx), SM(Ctx.getSourceManager()), Rules(Rules), Uses(Uses),

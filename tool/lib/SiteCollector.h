@@ -1,4 +1,4 @@
-//===- SiteCollector.h - Find the definitions rules select in an AST -*- C++ -*-===//
+//===- SiteCollector.h - Find the definitions rules select ----*- C++ -*-===//
 //
 // Walks a parsed TU and turns every definition a rule selects into a Site
 // (SiteDecision says how it stands), binds suppression and expectation

@@ -1,4 +1,4 @@
-//===- SiteDecision.h - How a selected definition stands, and its fix -*- C++ -*-===//
+//===- SiteDecision.h - How a selected body stands, and its fix -*- C++ -*-===//
 //
 // Pure: from the text of a selected body and the macro calls found in it,
 // the site's status, where its finding is reported and the edits that fix

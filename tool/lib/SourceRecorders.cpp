@@ -1,4 +1,4 @@
-//===- SourceRecorders.cpp - What the preprocessor sees of our macro and comments -===//
+//===- SourceRecorders.cpp - Our macro's uses and directive comments -----===//
 
 #include "SourceRecorders.h"
 #include "clang/Lex/Lexer.h"
@@ -62,13 +62,13 @@ bool DirectiveCommentCollector::HandleComment(Preprocessor &PP,
     Body.consume_back("*/");
   Body = Body.ltrim();
   llvm::StringRef Directive;
-  for (llvm::StringRef Known : {"apistamp-ignore", "expect-event",
-                                "expect-no-event", "expect-skipped"})
+  for (llvm::StringRef Known :
+       {"apistamp-ignore", "expect-event", "expect-no-event", "expect-skipped"})
     if (Body.consume_front(Known))
       Directive = Known;
   // "expect-events" or "apistamp-ignored" are other words.
-  if (Directive.empty() || (!Body.empty() && !Body.starts_with(":") &&
-                            !llvm::isSpace(Body.front())))
+  if (Directive.empty() ||
+      (!Body.empty() && !Body.starts_with(":") && !llvm::isSpace(Body.front())))
     return false;
   DirectiveComment C;
   C.File = SM.getFileID(Begin);

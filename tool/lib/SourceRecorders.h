@@ -1,4 +1,4 @@
-//===- SourceRecorders.h - What the preprocessor sees of our macro and comments -*- C++ -*-===//
+//===- SourceRecorders.h - Macro uses and directive comments --*- C++ -*-===//
 //
 // Two preprocessor hooks that record, as plain data with file offsets, every
 // expansion of the rules' macro and every apistamp directive comment.

@@ -31,8 +31,9 @@ std::vector<std::vector<TextEdit>> fixesOf(const ReportInput &In) {
     // too, but only its warning carries the fix, or it would apply twice.
     if (!F.FromSite || !F.isProblem() || F.FromSite->Edits.empty())
       continue;
-    llvm::copy_if(F.FromSite->Edits, std::back_inserter(Fixes[I]),
-                  [](const TextEdit &E) { return E.Kind == TextEdit::Replace; });
+    llvm::copy_if(
+        F.FromSite->Edits, std::back_inserter(Fixes[I]),
+        [](const TextEdit &E) { return E.Kind == TextEdit::Replace; });
     std::set<TextEdit> &Include = Unclaimed[F.File];
     Fixes[I].insert(Fixes[I].end(), Include.begin(), Include.end());
     Include.clear();
@@ -63,9 +64,10 @@ void printJsonReport(raw_ostream &OS, const ReportInput &In,
   std::vector<std::vector<TextEdit>> Fixes = fixesOf(In);
   for (size_t I = 0; I < In.Findings.size(); ++I) {
     const Finding &F = In.Findings[I];
-    json::Object Entry{{"file", Display(F.File)}, {"line", F.Line},
-                       {"column", F.Column},      {"severity", severityName(F.Level)},
-                       {"message", F.Message},    {"rule", F.RuleId}};
+    json::Object Entry{
+        {"file", Display(F.File)}, {"line", F.Line},
+        {"column", F.Column},      {"severity", severityName(F.Level)},
+        {"message", F.Message},    {"rule", F.RuleId}};
     if (const Site *S = F.FromSite) {
       Entry["status"] = statusName(S->Status);
       Entry["event"] = S->Event;
@@ -114,8 +116,7 @@ void printExportedFixes(raw_ostream &OS, const ReportInput &In,
 
 static json::Object artifactLocation(StringRef Path, StringRef Base) {
   if (std::optional<StringRef> Relative = pathUnder(Path, Base))
-    return json::Object{{"uri", *Relative},
-                        {"uriBaseId", "SRCROOT"}};
+    return json::Object{{"uri", *Relative}, {"uriBaseId", "SRCROOT"}};
   return json::Object{{"uri", "file://" + Path.str()}};
 }
 

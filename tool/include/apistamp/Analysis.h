@@ -36,8 +36,8 @@ struct TextEdit {
   /// The #include of \p Header in \p File.
   static TextEdit addInclude(std::string File, std::string Header,
                              bool Angled) {
-    return TextEdit{std::move(File), 0, 0, std::move(Header), AddInclude,
-                    Angled};
+    return TextEdit{std::move(File),   0,          0,
+                    std::move(Header), AddInclude, Angled};
   }
 
   friend bool operator<(const TextEdit &L, const TextEdit &R) {
@@ -155,11 +155,11 @@ struct Explanation {
   std::vector<RuleLine> Rules;
   /// Why no rule was consulted, or what the rules decided.
   enum OutcomeKind {
-    InSystemHeader,     ///< Never instrumented.
-    OutsideRoot,        ///< Never instrumented (Root says where it is).
-    NotUserDefinition,  ///< Implicit, a destructor, a lambda, ...
-    NotSelected,        ///< No rule selects it.
-    Selected,           ///< SelectedSite says how it stands.
+    InSystemHeader,    ///< Never instrumented.
+    OutsideRoot,       ///< Never instrumented (Root says where it is).
+    NotUserDefinition, ///< Implicit, a destructor, a lambda, ...
+    NotSelected,       ///< No rule selects it.
+    Selected,          ///< SelectedSite says how it stands.
   };
   OutcomeKind Outcome = NotSelected;
   std::string Root;                 ///< For OutsideRoot.
@@ -203,9 +203,10 @@ struct AnalysisOptions {
 /// Parses the TU of \p Command (through \p FS, the real file system if
 /// null) and analyses it; a TU that does not parse has ParseFailed set and
 /// its diagnostics in Diagnostics, and nothing else.
-TUResult analyseTU(const clang::tooling::CompileCommand &Command,
-                   const AnalysisOptions &Options,
-                   llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS = nullptr);
+TUResult
+analyseTU(const clang::tooling::CompileCommand &Command,
+          const AnalysisOptions &Options,
+          llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS = nullptr);
 
 } // namespace apistamp
 

@@ -1,4 +1,4 @@
-//===- FileEdits.h - Merge per-TU edits and apply them to a file -*- C++ -*-===//
+//===- FileEdits.h - Merge per-TU edits and apply them ---------*- C++ -*-===//
 //
 // Edits from several translation units are merged per file (a header reached
 // from many TUs yields the same edit many times), each AddInclude becomes

@@ -56,11 +56,11 @@ int runCheck(CommandContext &Ctx) {
     printFindings(Ctx.Out, UnusedRules, Ctx.Display);
     printFindings(Ctx.Out, Overlaps, Ctx.Display);
     Ctx.Out << "apistamp: " << Ctx.Result.TUs << " TUs, " << Counts.Selected
-            << " definitions selected: " << Counts.Present
-            << " instrumented, " << Counts.Missing << " missing, "
-            << Counts.Wrong << " wrong, " << Counts.Duplicate
-            << " duplicate, " << Counts.Skipped << " skipped, "
-            << Counts.Suppressed << " suppressed" << Ctx.Notes << "\n";
+            << " definitions selected: " << Counts.Present << " instrumented, "
+            << Counts.Missing << " missing, " << Counts.Wrong << " wrong, "
+            << Counts.Duplicate << " duplicate, " << Counts.Skipped
+            << " skipped, " << Counts.Suppressed << " suppressed" << Ctx.Notes
+            << "\n";
     printSkipReasons(Ctx.Out, Counts);
   }
   Ctx.Out.flush();

@@ -88,16 +88,16 @@ void printFileProblems(const CommandContext &Ctx,
   }
 }
 
-bool exportFixes(const CommandContext &Ctx, ArrayRef<Finding> Findings,
-                 const std::map<std::string, std::vector<TextEdit>> &FileFixes) {
+bool exportFixes(
+    const CommandContext &Ctx, ArrayRef<Finding> Findings,
+    const std::map<std::string, std::vector<TextEdit>> &FileFixes) {
   ReportInput In;
   In.Findings = Findings;
   In.FileFixes = FileFixes;
-  if (Error Written =
-          writeToOutput(Ctx.Opts.ExportFixes, [&](raw_ostream &OS) {
-            printExportedFixes(OS, In, Ctx.WorkingDirectory);
-            return Error::success();
-          })) {
+  if (Error Written = writeToOutput(Ctx.Opts.ExportFixes, [&](raw_ostream &OS) {
+        printExportedFixes(OS, In, Ctx.WorkingDirectory);
+        return Error::success();
+      })) {
     Ctx.Err << "apistamp: error: cannot write '" << Ctx.Opts.ExportFixes
             << "': " << toString(std::move(Written)) << "\n";
     return false;

@@ -1,4 +1,4 @@
-//===- Explain.cpp - apistamp explain: why a definition is (not) instrumented -===//
+//===- Explain.cpp - apistamp explain: why a definition is instrumented ---===//
 
 #include "Commands.h"
 

@@ -1,4 +1,4 @@
-//===- Hygiene.cpp - Findings about the policy itself: dead and overlapping rules -===//
+//===- Hygiene.cpp - Findings about the policy: dead, overlapping rules ---===//
 
 #include "Commands.h"
 #include "llvm/ADT/StringExtras.h"

@@ -1,7 +1,7 @@
 //===- Verify.cpp - apistamp verify: rules against expectation comments ---===//
 
-#include "Commands.h"
 #include "apistamp/Verify.h"
+#include "Commands.h"
 #include <set>
 
 namespace apistamp {
@@ -20,9 +20,8 @@ int runVerify(CommandContext &Ctx) {
     Comments.insert({E.File, E.Line});
   Ctx.Out << "apistamp verify: " << Ctx.Result.TUs << " TUs, "
           << Comments.size() << " expectations, "
-          << countSites(Ctx.Result.Sites).Selected
-          << " definitions selected, " << Mismatches.size() << " mismatches"
-          << Ctx.Notes << "\n";
+          << countSites(Ctx.Result.Sites).Selected << " definitions selected, "
+          << Mismatches.size() << " mismatches" << Ctx.Notes << "\n";
   return Ctx.exitCode(Mismatches.empty() ? ExitClean : ExitFindings);
 }
 
