@@ -2,8 +2,12 @@
 
 #include "ProjectAnalysis.h"
 #include "ResultCache.h"
+#include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/Threading.h"
+#include "llvm/Support/thread.h"
+#include <csignal>
+#include <cstdlib>
 #include <mutex>
 
 using namespace llvm;
@@ -11,6 +15,67 @@ using namespace llvm;
 namespace apistamp {
 
 namespace {
+
+/// Stack for one TU's parse: clang recurses deeply on deeply nested code;
+/// past this, the TU crashes and is reported as failed, alone.
+constexpr unsigned TUStackSize = 64 << 20;
+
+/// Lets a crash in one TU (a clang bug, or clang's stack overflowing on
+/// pathological code) be recovered from: LLVM's crash recovery, with its
+/// signal handlers run on an alternate stack, so that a stack overflow can
+/// be handled too.
+void enableCrashRecovery() {
+  static std::once_flag Once;
+  std::call_once(Once, [] {
+    CrashRecoveryContext::Enable();
+    for (int Signal : {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP}) {
+      struct sigaction Action;
+      if (sigaction(Signal, nullptr, &Action) == 0) {
+        Action.sa_flags |= SA_ONSTACK;
+        sigaction(Signal, &Action, nullptr);
+      }
+    }
+  });
+}
+
+/// Runs \p Work on a thread of its own with a large stack and an alternate
+/// signal stack; false if it crashed.
+bool runIsolated(llvm::function_ref<void()> Work) {
+  enableCrashRecovery();
+  bool Survived = false;
+  llvm::thread Worker(std::optional<unsigned>(TUStackSize), [&] {
+    std::vector<char> SignalStack(1 << 16);
+    stack_t Alternate{};
+    Alternate.ss_sp = SignalStack.data();
+    Alternate.ss_size = SignalStack.size();
+    sigaltstack(&Alternate, nullptr);
+    CrashRecoveryContext Context;
+    Survived = Context.RunSafely(Work);
+    stack_t Off{};
+    Off.ss_flags = SS_DISABLE;
+    sigaltstack(&Off, nullptr);
+  });
+  Worker.join();
+  return Survived;
+}
+
+/// analyseTU, isolated: a TU that crashes is a failed TU, and the run goes
+/// on.
+TUResult analyseTUIsolated(const TUJob &Job,
+                           const ProjectAnalysisOptions &Options) {
+  TUResult Result;
+  if (runIsolated([&] {
+        Result = analyseTU(*Job.Command,
+                           {Job.Rules, Options.Target, Options.SkipBodies});
+      }))
+    return Result;
+  TUResult Crashed;
+  Crashed.ParseFailed = true;
+  Crashed.Diagnostics = "error: clang crashed while analysing '" + Job.Source +
+                        "' (a clang bug, or code nested too deeply for its "
+                        "stack)\n";
+  return Crashed;
+}
 
 /// Analyses \p Job, or takes its result from the cache.
 TUResult analyseJob(const TUJob &Job, const ProjectAnalysisOptions &Options) {
@@ -28,8 +93,7 @@ TUResult analyseJob(const TUJob &Job, const ProjectAnalysisOptions &Options) {
     if (std::optional<TUResult> Cached = Options.Cache->lookup(Key, *Job.Rules))
       return std::move(*Cached);
   }
-  TUResult Result =
-      analyseTU(*Job.Command, {Job.Rules, Options.Target, Options.SkipBodies});
+  TUResult Result = analyseTUIsolated(Job, Options);
   if (!Key.empty())
     Options.Cache->store(Key, Result);
   return Result;
