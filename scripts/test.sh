@@ -46,6 +46,12 @@ for sanitizer in thread address; do
     UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
     runtime/test/run-gtest.sh "runtime-${sanitizer:0:1}san" "$results" "$program" || status=1
 done
+# Fault injection (test/fault): failing writes (an LD_PRELOAD shim and a full
+# tmpfs), a kill -9 loop, a concurrent race on one header; every file whole.
+echo "== fault injection (test/fault)"
+python3 test/fault/fault_suite.py --apistamp "$build/bin/apistamp" \
+  --shim "$build/lib/faultinject.so" --work "$build/fault" \
+  --junit "$results/fault-injection.xml" || status=1
 # The real project: instrument googletest, rebuild it with its samples and
 # tests against the runtime, run them, read the events (a few minutes).
 echo "== googletest round trip (test/realworld)"

@@ -1,11 +1,8 @@
 //===- Changes.cpp - Compute file changes and write them safely -----------===//
 
 #include "Changes.h"
+#include "SafeWrite.h"
 #include "apistamp/FileEdits.h"
-#include "llvm/ADT/ScopeExit.h"
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/Process.h"
 #include <map>
 
 using namespace llvm;
@@ -42,60 +39,26 @@ ChangeSet computeChanges(ArrayRef<Site> Sites,
   return Result;
 }
 
-/// Opens \p Path and locks it; retries if another process replaced the file
-/// (rename) between the open and the lock. Returns the locked descriptor.
-static Expected<int> openLocked(StringRef Path) {
-  for (;;) {
-    int FD;
-    // fcntl's write locks need a descriptor open for writing.
-    if (std::error_code EC = sys::fs::openFileForReadWrite(
-            Path, FD, sys::fs::CD_OpenExisting, sys::fs::OF_None))
-      return errorCodeToError(EC);
-    if (std::error_code EC = sys::fs::lockFile(FD)) {
-      sys::Process::SafelyCloseFileDescriptor(FD);
-      return errorCodeToError(EC);
-    }
-    sys::fs::file_status Locked;
-    sys::fs::UniqueID Current;
-    if (!sys::fs::status(FD, Locked) && !sys::fs::getUniqueID(Path, Current) &&
-        Locked.getUniqueID() == Current)
-      return FD;
-    sys::fs::unlockFile(FD);
-    sys::Process::SafelyCloseFileDescriptor(FD);
-  }
-}
-
 WriteResult writeChanges(ArrayRef<FileChange> Changes) {
   WriteResult Result;
   for (const FileChange &C : Changes) {
-    Expected<int> FD = openLocked(C.Path);
-    if (!FD) {
+    Expected<ReplaceOutcome> Outcome =
+        replaceFileContents(C.Path, C.Before, C.After);
+    if (!Outcome) {
       Result.Problems.push_back(
-          {C.Path, FileProblem::CannotOpen, toString(FD.takeError())});
+          {C.Path, FileProblem::CannotWrite, toString(Outcome.takeError())});
       continue;
     }
-    auto Unlock = llvm::make_scope_exit([&] {
-      sys::fs::unlockFile(*FD);
-      sys::Process::SafelyCloseFileDescriptor(*FD);
-    });
-    ErrorOr<std::unique_ptr<MemoryBuffer>> Now =
-        MemoryBuffer::getFile(C.Path, /*IsText=*/false,
-                              /*RequiresNullTerminator=*/false);
-    if (Now && (*Now)->getBuffer() == C.After)
-      continue; // Another run made the same change.
-    if (!Now || (*Now)->getBuffer() != C.Before) {
+    switch (*Outcome) {
+    case ReplaceOutcome::Written:
+      ++Result.Written;
+      break;
+    case ReplaceOutcome::AlreadyDone: // Another run made the same change.
+      break;
+    case ReplaceOutcome::Changed:
       Result.Problems.push_back({C.Path, FileProblem::ChangedBeforeWrite, ""});
-      continue;
+      break;
     }
-    if (Error E = writeToOutput(C.Path, [&C](raw_ostream &OS) {
-          OS << C.After;
-          return Error::success();
-        })) {
-      Result.Problems.push_back(
-          {C.Path, FileProblem::CannotWrite, toString(std::move(E))});
-      continue;
-    }
-    ++Result.Written;
   }
   return Result;
 }

@@ -59,10 +59,12 @@ struct WriteResult {
   std::vector<FileProblem> Problems;
 };
 
-/// Writes every change whose file still holds what was parsed. Concurrent
-/// runs (two pre-commit batches sharing a header) cannot lose an update:
-/// the file is locked, re-read and compared before it is replaced, and a
-/// file that another run already changed to the same result counts as done.
+/// Writes every change whose file still holds what was parsed, with
+/// replaceFileContents: concurrent runs (two pre-commit batches sharing a
+/// header) cannot lose an update (the file is locked, re-read and compared
+/// before it is replaced, and a file that another run already changed to
+/// the same result counts as done), and a failed write leaves the file as
+/// it was.
 WriteResult writeChanges(llvm::ArrayRef<FileChange> Changes);
 
 } // namespace apistamp

@@ -120,6 +120,9 @@ int run(const Options &Opts, raw_ostream &Out, raw_ostream &Err) {
     Analysis.Finished = [&Shown](StringRef Source) { Shown.finished(Source); };
     Result = analyseProject(P, Analysis);
   }
+  if (!Result.CacheWriteError.empty())
+    Err << "apistamp: warning: the result cache could not be written ("
+        << Result.CacheWriteError << "); results are not affected\n";
   for (const FailedTU &F : Result.Failed)
     Err << F.Diagnostics << "apistamp: error: '" << Display(F.Source)
         << "' failed to parse; nothing in it was checked or changed\n";

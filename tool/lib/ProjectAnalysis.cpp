@@ -175,6 +175,7 @@ AnalysisResult analyseProject(const Project &P,
     Merged.UsedCache = true;
     Merged.CacheHits = Options.Cache->hits();
     Merged.CacheMisses = Options.Cache->misses();
+    Merged.CacheWriteError = Options.Cache->writeError();
   }
   return Merged;
 }

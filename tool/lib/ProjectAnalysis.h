@@ -67,6 +67,7 @@ struct AnalysisResult {
   unsigned SkippedBodies = 0; ///< Bodies no rule can select, not parsed.
   bool UsedCache = false;
   unsigned CacheHits = 0, CacheMisses = 0;
+  std::string CacheWriteError; ///< The first failed cache write, if any.
 };
 
 /// Analyses every TU of \p P and merges the results.

@@ -1,6 +1,7 @@
 //===- ResultCache.cpp - Reuse the analysis of unchanged TUs --------------===//
 
 #include "ResultCache.h"
+#include "SafeWrite.h"
 #include "SiteDecision.h"
 #include "apistamp/Paths.h"
 #include "llvm/ADT/StringExtras.h"
@@ -210,6 +211,7 @@ ResultCache::ResultCache(std::string Dir) : Directory(std::move(Dir)) {
   // binary with) gives another identity, and so a cold cache.
   std::string Exe = sys::fs::getMainExecutable(nullptr, nullptr);
   Identity = std::string(APISTAMP_VERSION) + ":" + hashOfFile(Exe);
+  removeStaleTemporariesIn(Directory); // Of runs that were killed.
 }
 
 std::string ResultCache::keyFor(const RuleSet &Rules,
@@ -353,14 +355,21 @@ void ResultCache::store(StringRef Key, const TUResult &Result) {
   E.Expectations = Result.Expectations;
   E.SkippedBodies = Result.SkippedBodies;
   json::Value Value = toJSON(E);
-  if (sys::fs::create_directories(Directory))
+  if (std::error_code EC = sys::fs::create_directories(Directory)) {
+    std::lock_guard<std::mutex> Lock(Mutex);
+    if (WriteError.empty())
+      WriteError = Directory + ": " + EC.message();
     return;
+  }
   SmallString<256> Path(Directory);
   sys::path::append(Path, Key + ".json");
-  consumeError(writeToOutput(Path, [&Value](raw_ostream &OS) {
-    OS << Value;
-    return Error::success();
-  }));
+  std::string Text;
+  raw_string_ostream(Text) << Value;
+  if (Error E = writeFileAtomically(Path, Text)) {
+    std::lock_guard<std::mutex> Lock(Mutex);
+    if (WriteError.empty())
+      WriteError = Path.str().str() + ": " + toString(std::move(E));
+  }
 }
 
 } // namespace apistamp

@@ -40,9 +40,13 @@ public:
   /// those files, and its fixes recomputed from them under \p Rules.
   std::optional<TUResult> lookup(llvm::StringRef Key, const RuleSet &Rules);
 
-  /// Stores \p Result (a TU that parsed) under \p Key. Failures to write
-  /// are ignored: the cache is an optimisation.
+  /// Stores \p Result (a TU that parsed) under \p Key. A failure to write
+  /// only loses the entry (the cache is an optimisation); the first one is
+  /// kept for writeError().
   void store(llvm::StringRef Key, const TUResult &Result);
+
+  /// Why an entry could not be written ("" if all were): for a warning.
+  std::string writeError() const { return WriteError; }
 
   unsigned hits() const { return Hits; }
   unsigned misses() const { return Misses; }
@@ -58,6 +62,7 @@ private:
   std::mutex Mutex;
   llvm::StringMap<std::optional<uint64_t>> Hashes;
   std::atomic<unsigned> Hits{0}, Misses{0};
+  std::string WriteError;
 };
 
 } // namespace apistamp

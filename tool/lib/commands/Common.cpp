@@ -1,6 +1,7 @@
 //===- Common.cpp - Pieces shared by the commands -------------------------===//
 
 #include "Commands.h"
+#include "SafeWrite.h"
 #include "StructuredReport.h"
 #include "apistamp/ChangedLines.h"
 #include "llvm/Support/FileOutputBuffer.h"
@@ -77,9 +78,6 @@ void printFileProblems(const CommandContext &Ctx,
     case FileProblem::BadEdits:
       Ctx.Err << P.Message;
       break;
-    case FileProblem::CannotOpen:
-      Ctx.Err << "cannot open '" << Ctx.Display(P.Path) << "': " << P.Message;
-      break;
     case FileProblem::CannotWrite:
       Ctx.Err << "cannot write '" << Ctx.Display(P.Path) << "': " << P.Message;
       break;
@@ -94,10 +92,11 @@ bool exportFixes(
   ReportInput In;
   In.Findings = Findings;
   In.FileFixes = FileFixes;
-  if (Error Written = writeToOutput(Ctx.Opts.ExportFixes, [&](raw_ostream &OS) {
-        printExportedFixes(OS, In, Ctx.WorkingDirectory);
-        return Error::success();
-      })) {
+  std::string Text;
+  raw_string_ostream OS(Text);
+  printExportedFixes(OS, In, Ctx.WorkingDirectory);
+  OS.flush();
+  if (Error Written = writeFileAtomically(Ctx.Opts.ExportFixes, Text)) {
     Ctx.Err << "apistamp: error: cannot write '" << Ctx.Opts.ExportFixes
             << "': " << toString(std::move(Written)) << "\n";
     return false;

@@ -1,6 +1,7 @@
 //===- Fix.cpp - apistamp fix: write the events into the sources ----------===//
 
 #include "Commands.h"
+#include "SafeWrite.h"
 
 namespace apistamp {
 
@@ -10,6 +11,9 @@ int runFix(CommandContext &Ctx) {
   SiteCounts Counts = countSites(Ctx.Result.Sites);
   bool Errors = false;
   ChangeSet Changes = prepareChanges(Ctx, Errors);
+  // What a killed run left beside the files this one looks at.
+  for (const auto &Entry : Ctx.Result.ParsedContents)
+    removeStaleTemporaries(Entry.first);
   WriteResult Written = writeChanges(Changes.Changes);
   printFileProblems(Ctx, Written.Problems);
   Errors |= !Written.Problems.empty();
@@ -21,6 +25,10 @@ int runFix(CommandContext &Ctx) {
           << (Counts.Duplicate ? "; " + std::to_string(Counts.Duplicate) +
                                      " duplicates need a manual fix"
                                : "")
+          << (Written.Problems.empty()
+                  ? ""
+                  : "; " + std::to_string(Written.Problems.size()) +
+                        " files not written, left as they were")
           << Ctx.Notes << "\n";
   printSkipReasons(Ctx.Out, Counts);
   Ctx.Out.flush();

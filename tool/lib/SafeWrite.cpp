@@ -1,0 +1,270 @@
+//===- SafeWrite.cpp - Replace files without ever losing a byte -----------===//
+//
+// POSIX calls on purpose: every one of them is checked, which
+// llvm::writeToOutput does not do (it renames a temporary file over the
+// destination even after a failed write).
+//
+//===----------------------------------------------------------------------===//
+
+#include "SafeWrite.h"
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/Path.h"
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <dirent.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+using namespace llvm;
+
+namespace apistamp {
+
+namespace {
+
+Error systemError(const Twine &What, int Errno) {
+  return createStringError(std::error_code(Errno, std::generic_category()),
+                           What + ": " + std::strerror(Errno));
+}
+
+/// Writes all of \p Data to \p FD, retrying interrupted and short writes.
+Error writeAll(int FD, StringRef Data) {
+  while (!Data.empty()) {
+    ssize_t Written = ::write(FD, Data.data(), Data.size());
+    if (Written < 0) {
+      if (errno == EINTR)
+        continue;
+      return systemError("write", errno);
+    }
+    if (Written == 0)
+      return systemError("write", EIO);
+    Data = Data.drop_front(Written);
+  }
+  return Error::success();
+}
+
+/// All bytes of \p FD from offset 0, through pread (the offset stays).
+Expected<std::string> readAll(int FD) {
+  std::string Contents;
+  char Buffer[1 << 16];
+  for (off_t Offset = 0;;) {
+    ssize_t Read = ::pread(FD, Buffer, sizeof(Buffer), Offset);
+    if (Read < 0) {
+      if (errno == EINTR)
+        continue;
+      return systemError("read", errno);
+    }
+    if (Read == 0)
+      return Contents;
+    Contents.append(Buffer, Read);
+    Offset += Read;
+  }
+}
+
+Expected<std::string> readPath(StringRef Path) {
+  int FD = ::open(Path.str().c_str(), O_RDONLY | O_CLOEXEC);
+  if (FD < 0)
+    return systemError("open", errno);
+  auto Close = make_scope_exit([FD] { ::close(FD); });
+  return readAll(FD);
+}
+
+std::atomic<unsigned> TemporaryCounter{0};
+
+/// A new temporary file beside \p Path: ".NAME.apistamp-tmp-PID-N".
+Expected<std::pair<int, std::string>> createTemporary(StringRef Path,
+                                                      mode_t Mode) {
+  for (unsigned Attempt = 0; Attempt < 100; ++Attempt) {
+    std::string Name = temporaryPrefix(Path) + std::to_string(::getpid()) +
+                       "-" + std::to_string(TemporaryCounter++);
+    int FD =
+        ::open(Name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, Mode);
+    if (FD >= 0)
+      return std::make_pair(FD, Name);
+    if (errno != EEXIST)
+      return systemError("cannot create a temporary file beside it", errno);
+  }
+  return systemError("cannot create a temporary file beside it", EEXIST);
+}
+
+/// Fills the temporary file \p FD with \p Contents and makes it durable;
+/// closes it in every case.
+Error fillTemporary(int FD, StringRef Contents) {
+  Error Written = writeAll(FD, Contents);
+  if (!Written && ::fsync(FD) != 0)
+    Written = systemError("fsync", errno);
+  if (::close(FD) != 0 && !Written)
+    Written = systemError("close", errno);
+  return Written;
+}
+
+/// Syncs \p Path's directory, so that a rename survives a crash.
+void syncDirectory(StringRef Path) {
+  SmallString<256> Directory(Path);
+  sys::path::remove_filename(Directory);
+  if (Directory.empty())
+    Directory = ".";
+  int FD = ::open(Directory.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (FD >= 0) {
+    ::fsync(FD);
+    ::close(FD);
+  }
+}
+
+/// Opens \p Path and takes an exclusive flock (tied to this open file, so
+/// closing other descriptors of the file does not drop it, unlike fcntl
+/// locks). Retries if another process renamed a new file into place
+/// between the open and the lock.
+Expected<int> openLocked(StringRef Path) {
+  for (;;) {
+    int FD = ::open(Path.str().c_str(), O_RDONLY | O_CLOEXEC);
+    if (FD < 0)
+      return systemError("open", errno);
+    int Locked;
+    do
+      Locked = ::flock(FD, LOCK_EX);
+    while (Locked != 0 && errno == EINTR);
+    if (Locked != 0) {
+      int Errno = errno;
+      ::close(FD);
+      return systemError("lock", Errno);
+    }
+    struct stat Held, Now;
+    if (::fstat(FD, &Held) == 0 && ::stat(Path.str().c_str(), &Now) == 0 &&
+        Held.st_dev == Now.st_dev && Held.st_ino == Now.st_ino)
+      return FD;
+    ::close(FD);
+  }
+}
+
+} // namespace
+
+std::string temporaryPrefix(StringRef Path) {
+  SmallString<256> Prefix(Path);
+  sys::path::remove_filename(Prefix);
+  sys::path::append(Prefix, "." + sys::path::filename(Path) + ".apistamp-tmp-");
+  return std::string(Prefix);
+}
+
+/// Removes the entries of \p Directory named "<NamePrefix>...apistamp-tmp-
+/// PID-N" whose process is gone.
+static void removeStale(StringRef Directory, StringRef NamePrefix) {
+  DIR *Dir = ::opendir(Directory.str().c_str());
+  if (!Dir)
+    return;
+  auto Close = make_scope_exit([Dir] { ::closedir(Dir); });
+  while (struct dirent *Entry = ::readdir(Dir)) {
+    StringRef Candidate = Entry->d_name;
+    if (!Candidate.starts_with(NamePrefix))
+      continue;
+    size_t Marker = Candidate.rfind(".apistamp-tmp-");
+    if (Marker == StringRef::npos)
+      continue;
+    pid_t Owner;
+    if (Candidate.substr(Marker + 14)
+            .split('-')
+            .first.getAsInteger(10, Owner) ||
+        Owner <= 0)
+      continue;
+    if (Owner != ::getpid() && ::kill(Owner, 0) != 0 && errno == ESRCH) {
+      SmallString<256> Stale(Directory);
+      sys::path::append(Stale, Entry->d_name);
+      ::unlink(Stale.c_str());
+    }
+  }
+}
+
+void removeStaleTemporaries(StringRef Path) {
+  SmallString<256> Directory(Path);
+  sys::path::remove_filename(Directory);
+  if (Directory.empty())
+    Directory = ".";
+  removeStale(Directory, sys::path::filename(temporaryPrefix(Path)));
+}
+
+void removeStaleTemporariesIn(StringRef Directory) {
+  removeStale(Directory, ".");
+}
+
+Error writeFileAtomically(StringRef Path, StringRef Contents) {
+  // open() applies the umask.
+  Expected<std::pair<int, std::string>> Temporary = createTemporary(Path, 0644);
+  if (!Temporary)
+    return Temporary.takeError();
+  auto [FD, Name] = *Temporary;
+  Error Written = fillTemporary(FD, Contents);
+  if (!Written && ::rename(Name.c_str(), Path.str().c_str()) != 0)
+    Written = systemError("rename", errno);
+  if (Written) {
+    ::unlink(Name.c_str());
+    return Written;
+  }
+  syncDirectory(Path);
+  return Error::success();
+}
+
+Expected<ReplaceOutcome> replaceFileContents(StringRef Path, StringRef Before,
+                                             StringRef After) {
+  Expected<int> FD = openLocked(Path);
+  if (!FD)
+    return FD.takeError();
+  auto Unlock = make_scope_exit([&] { ::close(*FD); });
+  // Read through the locked descriptor.
+  Expected<std::string> Now = readAll(*FD);
+  if (!Now)
+    return Now.takeError();
+  if (*Now == After)
+    return ReplaceOutcome::AlreadyDone;
+  if (*Now != Before)
+    return ReplaceOutcome::Changed;
+  struct stat Status;
+  if (::fstat(*FD, &Status) != 0)
+    return systemError("stat", errno);
+  if (Status.st_nlink > 1)
+    return createStringError(
+        inconvertibleErrorCode(),
+        "it has " + std::to_string(Status.st_nlink) +
+            " hard links, which replacing it would split; not written "
+            "(break the links, or add the event by hand)");
+
+  removeStaleTemporaries(Path);
+  Expected<std::pair<int, std::string>> Temporary = createTemporary(Path, 0600);
+  if (!Temporary)
+    return Temporary.takeError();
+  auto [TempFD, Name] = *Temporary;
+  auto RemoveTemporary = make_scope_exit([&Name] { ::unlink(Name.c_str()); });
+  // The same owner and mode before any byte is written: a 0600 file is never
+  // readable by others, not even for a moment.
+  if (::fchown(TempFD, Status.st_uid, Status.st_gid) != 0) {
+    int Errno = errno;
+    ::close(TempFD);
+    return systemError("cannot keep its owner", Errno);
+  }
+  if (::fchmod(TempFD, Status.st_mode & 07777) != 0) {
+    int Errno = errno;
+    ::close(TempFD);
+    return systemError("cannot keep its mode", Errno);
+  }
+  if (Error E = fillTemporary(TempFD, After))
+    return std::move(E);
+  // Last look before the rename: an editor may have saved meanwhile.
+  struct stat Current;
+  Expected<std::string> Again = readPath(Path);
+  if (!Again)
+    return Again.takeError();
+  if (::stat(Path.str().c_str(), &Current) != 0 ||
+      Current.st_ino != Status.st_ino || Current.st_dev != Status.st_dev ||
+      *Again != Before)
+    return ReplaceOutcome::Changed;
+  if (::rename(Name.c_str(), Path.str().c_str()) != 0)
+    return systemError("rename", errno);
+  RemoveTemporary.release();
+  syncDirectory(Path);
+  return ReplaceOutcome::Written;
+}
+
+} // namespace apistamp
