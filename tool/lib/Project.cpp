@@ -139,6 +139,11 @@ Expected<Project> planProject(const Options &Opts) {
         return Loaded.takeError();
       if (!Opts.Root.empty())
         Loaded->Root = canonicalPath(Opts.Root);
+      if (canonicalPath(Loaded->Root) == "/")
+        return usageError(
+            "the root of '" + Loaded->Path +
+            "' would be '/', the whole file system: apistamp could then "
+            "write anywhere; pass --root with the project's directory");
       Slot = std::make_unique<RuleSet>(std::move(*Loaded));
     }
     TUJob Job{Source, Slot.get(), std::nullopt};

@@ -227,6 +227,12 @@ private:
     S.Body = Where;
     for (const MacroUse *Use : usesWithin(Whole))
       S.Calls.push_back(*Use);
+    // `macro:` may name a function: its calls count as well, or fix would
+    // insert another call on every run.
+    appendFunctionCalls(Body, S.Calls);
+    llvm::sort(S.Calls, [](const MacroUse &L, const MacroUse &R) {
+      return L.Offset < R.Offset;
+    });
     decideSite(S, SM.getBufferData(CurrentFile), Rules);
     record(std::move(S));
   }
@@ -361,6 +367,43 @@ private:
       It = CanonicalFiles.try_emplace(FID, std::move(Path)).first;
     }
     return It->second ? &*It->second : nullptr;
+  }
+
+  /// Calls, written in the body's file, of a function named like the rules'
+  /// macro, as MacroUses.
+  void appendFunctionCalls(const Stmt *Body, std::vector<MacroUse> &Calls) {
+    struct Finder : RecursiveASTVisitor<Finder> {
+      SiteCollector &Self;
+      std::vector<MacroUse> &Calls;
+      Finder(SiteCollector &Self, std::vector<MacroUse> &Calls)
+          : Self(Self), Calls(Calls) {}
+      bool VisitCallExpr(CallExpr *Call) {
+        const FunctionDecl *Callee = Call->getDirectCallee();
+        if (!Callee || !Callee->getIdentifier() ||
+            Callee->getName() != Self.Rules.Macro)
+          return true;
+        SourceLocation Loc = Call->getBeginLoc();
+        if (!Loc.isFileID() || Self.SM.getFileID(Loc) != Self.CurrentFile)
+          return true;
+        MacroUse Use;
+        Use.Offset = Self.SM.getFileOffset(Loc);
+        if (Call->getNumArgs() > 0) {
+          const Expr *Arg = Call->getArg(0)->IgnoreParenImpCasts();
+          if (const auto *Literal = dyn_cast<StringLiteral>(Arg))
+            if (Literal->getBeginLoc().isFileID() &&
+                Literal->getEndLoc().isFileID()) {
+              Use.Event = Literal->getString().str();
+              Use.HasArgRange = true;
+              Use.ArgBegin = Self.SM.getFileOffset(Literal->getBeginLoc());
+              Use.ArgEnd = Self.SM.getFileOffset(Lexer::getLocForEndOfToken(
+                  Literal->getEndLoc(), 0, Self.SM, Self.Ctx.getLangOpts()));
+            }
+        }
+        Calls.push_back(std::move(Use));
+        return true;
+      }
+    };
+    Finder(*this, Calls).TraverseStmt(const_cast<Stmt *>(Body));
   }
 
   std::vector<const MacroUse *> usesWithin(SourceRange Range) {
