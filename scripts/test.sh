@@ -52,6 +52,10 @@ echo "== fault injection (test/fault)"
 python3 test/fault/fault_suite.py --apistamp "$build/bin/apistamp" \
   --shim "$build/lib/faultinject.so" --work "$build/fault" \
   --junit "$results/fault-injection.xml" || status=1
+# Hostile inputs (test/hostile): tampered cache entries and file names.
+echo "== hostile inputs (test/hostile)"
+python3 test/hostile/cache_and_names.py --apistamp "$build/bin/apistamp" \
+  --work "$build/hostile" --junit "$results/hostile-cache-and-names.xml" || status=1
 # The real project: instrument googletest, rebuild it with its samples and
 # tests against the runtime, run them, read the events (a few minutes).
 echo "== googletest round trip (test/realworld)"

@@ -256,6 +256,28 @@ std::optional<uint64_t> ResultCache::currentHash(const std::string &Path,
   return Hash;
 }
 
+/// How deeply \p Text's JSON arrays and objects nest (strings skipped).
+static unsigned nestingDepth(StringRef Text) {
+  unsigned Depth = 0, Deepest = 0;
+  bool InString = false;
+  for (size_t I = 0; I < Text.size(); ++I) {
+    char C = Text[I];
+    if (InString) {
+      if (C == '\\')
+        ++I;
+      else if (C == '"')
+        InString = false;
+    } else if (C == '"') {
+      InString = true;
+    } else if (C == '[' || C == '{') {
+      Deepest = std::max(Deepest, ++Depth);
+    } else if ((C == ']' || C == '}') && Depth > 0) {
+      --Depth;
+    }
+  }
+  return Deepest;
+}
+
 /// Whether \p S, read from an untrusted entry, describes a body in \p Code
 /// that decideSite can work on: offsets inside the file, on the braces, the
 /// calls inside the body.
@@ -286,6 +308,10 @@ std::optional<TUResult> ResultCache::lookup(StringRef Key,
   };
   ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer = MemoryBuffer::getFile(Path);
   if (!Buffer)
+    return Miss();
+  // llvm::json's parser recurses once per nesting level: a tampered entry
+  // of nested brackets would overflow the stack. Real entries nest 5 deep.
+  if (nestingDepth((*Buffer)->getBuffer()) > 16)
     return Miss();
   Expected<json::Value> Parsed = json::parse((*Buffer)->getBuffer());
   if (!Parsed) {

@@ -1,0 +1,232 @@
+#!/usr/bin/env python3
+"""Hostile cache entries and file names: apistamp must neither crash, nor
+write outside the root, nor write anything but the events its rules make.
+
+Cache entries are untrusted input (CI caches are shared): each case tampers
+with a valid entry, then runs `fix`; the expected outcome is exit 0 with
+exactly the tree a run without a cache produces, and the canary file outside
+the root untouched.
+
+File names: sources whose names hold a newline, CR, a trigraph, quotes,
+backslashes, shell syntax, a leading dash or non-ASCII letters, with the
+event template "{path}.{name}": fix exits 0, the file compiles with
+-trigraphs in C++14 and C++17, and the literal written means exactly the
+event (checked by the compiler, byte by byte).
+"""
+import argparse
+import json
+import os
+import pathlib
+import shutil
+import subprocess
+import sys
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "realworld"))
+from realworld import Steps  # noqa: E402
+
+RULES = """version: 1
+include: "log.h"
+rules:
+  - id: lib
+    namespace: lib
+    event: "{path}.{name}"
+"""
+LOG = "#pragma once\n#define C10_LOG_API_USAGE_ONCE(e) ((void)(e))\n"
+SOURCE = "namespace lib {\nint f(int x) { return x + 1; }\n}\n"
+CANARY = "namespace lib {\nint secret(int x) { return x; }\n}\n"
+
+
+def run(apistamp, root, *extra, files=("a.cpp",)):
+    return subprocess.run(
+        [apistamp, "fix", *extra, *[str(root / "src" / f) for f in files],
+         "--", "-std=c++17", "-I" + str(root / "src")],
+        capture_output=True)
+
+
+def project(work, name, files=("a.cpp",)):
+    root = work / name
+    shutil.rmtree(root, ignore_errors=True)
+    (root / "src").mkdir(parents=True)
+    (root / "src" / ".apistamp.yaml").write_text(RULES)
+    (root / "src" / "log.h").write_text(LOG)
+    for file in files:
+        (root / "src" / file).write_text(SOURCE)
+    (root / "canary.cpp").write_text(CANARY)
+    return root
+
+
+def tree(root):
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*"))
+            if p.is_file() and "cache" not in p.parts}
+
+
+def xxh_of_canary(root):
+    """An attacker knows the canary's bytes: borrow a valid hash of them from
+    an entry of a project whose source is the canary."""
+    other = project(root.parent, root.name + "-canary")
+    (other / "src" / "a.cpp").write_text(CANARY)
+    run(APISTAMP, other, "--cache-dir", str(other / "cache"))
+    entry = json.loads(next((other / "cache").glob("*.json")).read_text())
+    return next(h for f, h in entry["deps"] if f.endswith("/a.cpp"))
+
+
+def tamper_cases(root):
+    canary = str(root / "canary.cpp")
+    canary_hash = xxh_of_canary(root)
+
+    def site(entry):
+        return entry["sites"][0]
+
+    def outside_root(entry):
+        entry["filesWithSites"].append(canary)
+        entry["deps"].append([canary, canary_hash])
+        s = dict(site(entry))
+        s["file"] = canary
+        s["body"] = {"decl": 16, "lbrace": CANARY.index("{ return"),
+                     "rbrace": CANARY.index("; }") + 2}
+        entry["sites"].append(s)
+
+    def edits_outside_root(entry):
+        # An edit as entries once stored them, applied verbatim.
+        entry["filesWithSites"].append(canary)
+        entry["deps"].append([canary, canary_hash])
+        site(entry)["edits"] = [[canary, 0, 0, "owned();"]]
+
+    def deep(entry):
+        return "[" * 200000 + "]" * 200000
+
+    return {
+        "a site in a file outside the root": outside_root,
+        "brackets nested 200,000 deep": deep,
+        "a dependency without a hash": lambda e: e["deps"][0].__setitem__(1, None),
+        "no dependencies": lambda e: e.__setitem__("deps", []),
+        "body offsets past the end": lambda e: site(e)["body"].__setitem__("rbrace", 10**9),
+        "body not on braces": lambda e: site(e)["body"].__setitem__("lbrace", 0),
+        "a call outside its body": lambda e: site(e)["calls"].append(
+            {"offset": 0, "event": "x", "hasArg": True, "argBegin": 0, "argEnd": 999}),
+        "numbers as strings": lambda e: site(e).__setitem__("offset", "16"),
+        "a negative offset": lambda e: site(e).__setitem__("line", -1),
+        "a status out of range": lambda e: site(e).__setitem__("status", 99),
+        "a 10 MB string": lambda e: site(e).__setitem__("name", "x" * 10_000_000),
+        "stored edits that write outside the root": edits_outside_root,
+        "not JSON": lambda e: "\x00\xff{",
+        "an empty file": lambda e: "",
+    }
+
+
+def check_cache_case(name, mutate, work, reference):
+    root = project(work, "cache-" + str(abs(hash(name)) % 10**8))
+    cache = root / "cache"
+    first = subprocess.run([APISTAMP, "check", "--cache-dir", str(cache),
+                            str(root / "src" / "a.cpp"), "--", "-std=c++17",
+                            "-I" + str(root / "src")], capture_output=True)
+    if first.returncode != 1:
+        raise RuntimeError("check before tampering: %d %s" % (first.returncode, first.stderr))
+    entry_path = next(cache.glob("*.json"))
+    entry = json.loads(entry_path.read_text())
+    replaced = mutate(entry)
+    entry_path.write_bytes((replaced if replaced is not None else json.dumps(entry))
+                           .encode("utf-8", "surrogateescape"))
+    done = run(APISTAMP, root, "--cache-dir", str(cache))
+    if done.returncode != 0:
+        raise RuntimeError("exit %d: %s" % (done.returncode, done.stderr[-500:]))
+    if tree(root) != reference:
+        raise RuntimeError("the tree differs from a run without the cache")
+
+
+def literal_checks(text, event):
+    """A C++ file that compiles only if the literal in `text` is `event`."""
+    start = text.index("C10_LOG_API_USAGE_ONCE(") + len("C10_LOG_API_USAGE_ONCE(")
+    line_end = text.find("\n", start)
+    end = text.rindex(");", start, line_end if line_end >= 0 else len(text))
+    literal = text[start:end]
+    data = event.encode()
+    lines = ["constexpr char E[] = %s;" % literal,
+             "static_assert(sizeof(E) == %d, \"length\");" % (len(data) + 1)]
+    lines += ["static_assert((unsigned char)E[%d] == %d, \"byte %d\");" % (i, b, i)
+              for i, b in enumerate(data)]
+    return "\n".join(lines) + "\n"
+
+
+NAMES = {
+    "a newline": "new\nline.cpp",
+    "a carriage return": "car\rriage.cpp",
+    "trigraphs": "t??=x??(y??!z??-.cpp",
+    "a trigraph ??/ across a directory": "dir??/file.cpp",
+    "a double quote": 'quo"te.cpp',
+    "a backslash": "back\\slash.cpp",
+    "shell syntax": "$(touch PWNED);`id`.cpp",
+    "a leading dash": "-dash.cpp",
+    "non-ASCII letters": "ünïcödé.cpp",
+    "a tab and a vertical tab": "t\tv\v.cpp",
+}
+
+
+def check_name_case(label, name, work):
+    directory, _, base = name.rpartition("/")
+    root = work / ("name-" + str(abs(hash(label)) % 10**8))
+    shutil.rmtree(root, ignore_errors=True)
+    src = root / "src"
+    (src / directory).mkdir(parents=True, exist_ok=True)
+    (src / ".apistamp.yaml").write_text(RULES)
+    (src / "log.h").write_text(LOG)
+    path = src / name
+    path.write_text(SOURCE)
+    done = subprocess.run([APISTAMP, "fix", "--no-cache", str(path), "--",
+                           "-std=c++17", "-I" + str(src)], capture_output=True)
+    if done.returncode != 0:
+        raise RuntimeError("fix exit %d: %r" % (done.returncode, done.stderr[-400:]))
+    if (pathlib.Path.cwd() / "PWNED").exists() or (src / "PWNED").exists():
+        raise RuntimeError("a shell ran the file name")
+    text = path.read_text()
+    relative = os.path.splitext(name)[0].replace("/", ".")
+    event = relative + ".f"
+    check = root / "check.cpp"
+    check.write_text(literal_checks(text, event))
+    for std in ("-std=c++14", "-std=c++17"):
+        for source in (str(path), str(check)):
+            compiled = subprocess.run(["clang++-19", "-fsyntax-only", std, "-trigraphs",
+                                       "-I" + str(src), "-x", "c++", source],
+                                      capture_output=True, text=True)
+            if compiled.returncode != 0:
+                raise RuntimeError("%s %s does not compile: %s" % (
+                    std, os.path.basename(source), compiled.stderr[-600:]))
+
+
+def main():
+    global APISTAMP
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--apistamp", required=True)
+    parser.add_argument("--work", required=True)
+    parser.add_argument("--junit")
+    args = parser.parse_args()
+    APISTAMP = os.path.abspath(args.apistamp)
+    work = pathlib.Path(args.work).resolve()
+    shutil.rmtree(work, ignore_errors=True)
+    work.mkdir(parents=True)
+    steps = Steps("hostile-cache-and-names")
+
+    reference_root = project(work, "reference")
+    done = run(APISTAMP, reference_root, "--no-cache")
+    if done.returncode != 0:
+        print("reference fix failed: %s" % done.stderr)
+        return 1
+    reference = tree(reference_root)
+    for name, mutate in tamper_cases(project(work, "cases")).items():
+        steps.run("cache: " + name,
+                  lambda n=name, m=mutate: check_cache_case(n, m, work, reference))
+        steps.failed = False
+    for label, name in NAMES.items():
+        steps.run("file name with " + label,
+                  lambda l=label, n=name: check_name_case(l, n, work))
+        steps.failed = False
+    if args.junit:
+        steps.write_junit(args.junit)
+    failed = sum(1 for c in steps.cases if c[2] == "failed")
+    passed = sum(1 for c in steps.cases if c[2] == "passed")
+    print("%d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
