@@ -10,6 +10,7 @@
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
 #include "llvm/Support/SHA256.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Support/xxhash.h"
@@ -231,6 +232,23 @@ std::string ResultCache::keyFor(const RuleSet &Rules,
   Add(Command.Filename);
   for (const std::string &Arg : Command.CommandLine)
     Add(Arg);
+  // What else decides which headers the TU finds: the environment clang's
+  // driver reads, and the toolchain it resolves (its resource directory and
+  // the compiler named by the command, which locates the GCC installation).
+  for (const char *Variable :
+       {"CPATH", "C_INCLUDE_PATH", "CPLUS_INCLUDE_PATH", "OBJC_INCLUDE_PATH",
+        "OBJCPLUS_INCLUDE_PATH", "CCC_OVERRIDE_OPTIONS", "COMPILER_PATH",
+        "SDKROOT", "SOURCE_DATE_EPOCH"}) {
+    const char *Value = std::getenv(Variable);
+    Add(Variable);
+    Add(Value ? "=" + std::string(Value) : "unset");
+  }
+  Add(APISTAMP_CLANG_RESOURCE_DIR);
+  if (!Command.CommandLine.empty()) {
+    ErrorOr<std::string> Compiler =
+        sys::findProgramByName(Command.CommandLine.front());
+    Add(Compiler ? canonicalPath(*Compiler) : "not found");
+  }
   return toHex(Key.final(), /*LowerCase=*/true);
 }
 
