@@ -82,4 +82,36 @@ TEST(SiteDecisionTest, LinesAndColumnsCountAsClangDoes) {
   EXPECT_EQ(lineAndColumn("\tx", 1), std::make_pair(1u, 2u));
 }
 
+MacroUse callAt(llvm::StringRef Code) {
+  MacroUse Use;
+  Use.Offset = Code.find("LOG(");
+  Use.HasArgRange = true;
+  Use.ArgBegin = Use.Offset + 4;
+  Use.ArgEnd = Code.find(')', Use.Offset);
+  return Use;
+}
+
+TEST(SiteDecisionTest, FirstStatementIsTheFirstTokenAfterTheBrace) {
+  for (llvm::StringRef Code :
+       {"{ LOG(\"e\"); }", "{\n  // c\n  /* d */ LOG(\"e\"); }",
+        "{ // note \\\n continued\n LOG(\"e\"); }"})
+    EXPECT_TRUE(isFirstStatement(Code, 0, callAt(Code))) << Code.str();
+  for (llvm::StringRef Code :
+       {"{ f(); LOG(\"e\"); }", "{ // c \\\n LOG(\"e\"); }"})
+    EXPECT_FALSE(isFirstStatement(Code, 0, callAt(Code))) << Code.str();
+}
+
+TEST(SiteDecisionTest, RemovingACallTakesItsLineOrOnlyTheStatement) {
+  auto Remove = [](llvm::StringRef Code) {
+    std::optional<TextEdit> E = callRemoval("f.cpp", Code, callAt(Code));
+    return E ? valueOrFail(applyEdits("f.cpp", Code, {*E})) : "(none)";
+  };
+  EXPECT_EQ(Remove("{\n  LOG(\"e\");\n  g();\n}\n"), "{\n  g();\n}\n");
+  EXPECT_EQ(Remove("{\r\n  LOG(\"e\");  \r\n}\r\n"), "{\r\n}\r\n");
+  EXPECT_EQ(Remove("void f() { LOG(\"e\"); }"), "void f() { }");
+  EXPECT_EQ(Remove("{ LOG(\"e\") ; g(); }"), "{ g(); }");
+  // Not a plain "LOG(...);": left alone.
+  EXPECT_EQ(Remove("{ LOG(\"e\"), g(); }"), "(none)");
+}
+
 } // namespace

@@ -23,8 +23,9 @@ static std::string joinQuoted(ArrayRef<std::string> Events) {
 static void siteFindings(const Site &S, bool Verbose,
                          std::vector<Finding> &Out) {
   auto Add = [&](Severity Level, std::string Message) {
-    Out.push_back({S.File, S.ReportLine, S.ReportColumn, Level,
-                   std::move(Message), S.RuleId, &S});
+    Out.push_back(
+        {S.File, S.ReportLine, S.ReportColumn, Level, std::move(Message),
+         S.Status == SiteStatus::Stale ? StaleEventRule.str() : S.RuleId, &S});
   };
   switch (S.Status) {
   case SiteStatus::Missing:
@@ -52,6 +53,10 @@ static void siteFindings(const Site &S, bool Verbose,
       Add(Severity::Note,
           "suppressed " + S.QualifiedName + ": " +
               (S.SkipReason.empty() ? "(no reason given)" : S.SkipReason));
+    break;
+  case SiteStatus::Stale:
+    Add(Severity::Warning,
+        "stale API usage event '" + S.Event + "': " + S.SkipReason);
     break;
   }
 }
@@ -109,6 +114,13 @@ void printFindings(raw_ostream &OS, ArrayRef<Finding> Findings,
   }
 }
 
+std::vector<Site> selectedSites(ArrayRef<Site> Sites) {
+  std::vector<Site> Selected;
+  llvm::copy_if(Sites, std::back_inserter(Selected),
+                [](const Site &S) { return S.Status != SiteStatus::Stale; });
+  return Selected;
+}
+
 StringRef statusName(SiteStatus Status) {
   switch (Status) {
   case SiteStatus::Present:
@@ -123,6 +135,8 @@ StringRef statusName(SiteStatus Status) {
     return "skipped";
   case SiteStatus::Suppressed:
     return "suppressed";
+  case SiteStatus::Stale:
+    return "stale";
   }
   llvm_unreachable("unknown SiteStatus");
 }
@@ -181,7 +195,7 @@ static std::string skipReasonKind(StringRef Reason) {
 SiteCounts countSites(ArrayRef<Site> Sites) {
   SiteCounts Counts;
   for (const Site &S : Sites) {
-    ++Counts.Selected;
+    Counts.Selected += S.Status != SiteStatus::Stale;
     switch (S.Status) {
     case SiteStatus::Present:
       ++Counts.Present;
@@ -201,6 +215,9 @@ SiteCounts countSites(ArrayRef<Site> Sites) {
       break;
     case SiteStatus::Suppressed:
       ++Counts.Suppressed;
+      break;
+    case SiteStatus::Stale:
+      ++Counts.Stale;
       break;
     }
   }

@@ -48,6 +48,12 @@ unsigned countProblems(llvm::ArrayRef<Finding> Findings);
 void printFindings(llvm::raw_ostream &OS, llvm::ArrayRef<Finding> Findings,
                    const PathDisplay &Display);
 
+/// The rule id of stale-event findings.
+constexpr llvm::StringLiteral StaleEventRule = "apistamp-stale-event";
+
+/// The selected definitions of \p Sites: all but stale events.
+std::vector<Site> selectedSites(llvm::ArrayRef<Site> Sites);
+
 /// Spelling of a status in reports and catalogs.
 llvm::StringRef statusName(SiteStatus Status);
 
@@ -60,6 +66,7 @@ void printCatalog(llvm::raw_ostream &OS, llvm::ArrayRef<Site> Sites,
 struct SiteCounts {
   unsigned Selected = 0, Present = 0, Missing = 0, Wrong = 0, Duplicate = 0,
            Skipped = 0, Suppressed = 0;
+  unsigned Stale = 0; ///< Events in definitions no longer selected.
   /// Skipped sites per reason, the reason without its details ("body comes
   /// from macro", "constexpr function").
   std::map<std::string, unsigned> SkippedByReason;

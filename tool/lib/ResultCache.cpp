@@ -55,7 +55,7 @@ static bool fromJSON(const json::Value &E, DeclKind &Out, json::Path P) {
   return enumFromJSON<DeclKind, DeclKind::Constructor>(E, Out, P);
 }
 static bool fromJSON(const json::Value &E, SiteStatus &Out, json::Path P) {
-  return enumFromJSON<SiteStatus, SiteStatus::Suppressed>(E, Out, P);
+  return enumFromJSON<SiteStatus, SiteStatus::Stale>(E, Out, P);
 }
 static bool fromJSON(const json::Value &E, Expectation::KindType &Out,
                      json::Path P) {
@@ -304,6 +304,10 @@ static bool plausibleBody(const Site &S, StringRef Code) {
     return S.Calls.empty() && (S.Status == SiteStatus::Skipped ||
                                S.Status == SiteStatus::Suppressed);
   const BodyLocation &B = *S.Body;
+  if (S.Status == SiteStatus::Stale &&
+      (S.Calls.size() != 1 || B.LBraceOffset >= Code.size() ||
+       !isFirstStatement(Code, B.LBraceOffset, S.Calls.front())))
+    return false;
   if (!(B.DeclOffset <= B.LBraceOffset && B.LBraceOffset < B.RBraceOffset &&
         B.RBraceOffset < Code.size() && Code[B.LBraceOffset] == '{' &&
         Code[B.RBraceOffset] == '}'))

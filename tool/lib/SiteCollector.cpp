@@ -168,13 +168,26 @@ private:
     placeFacts(*Facts, *File, declarations(*FD));
     Facts->MatchesMatcher = matcherTest(*FD);
     const Rule *R = selectRule(Rules, *Facts);
-    if (!R)
+    if (!R) {
+      Site S;
+      S.File = *File;
+      S.Kind = Facts->Kind;
+      S.QualifiedName = qualifiedName(*FD);
+      placeName(S, NameLoc);
+      setSpan(S, Outer->getBeginLoc(), FD->getEndLoc());
+      recordIfStale(*FD, std::move(S),
+                    "no rule selects '" + qualifiedName(*FD) + "'");
       return;
+    }
 
     Site S = newSite(*File, NameLoc, *Facts, *R, qualifiedName(*FD));
     setSpan(S, Outer->getBeginLoc(), FD->getEndLoc());
     if (suppress(S, {Outer->getBeginLoc(), FD->getOuterLocStart()})) {
-      record(std::move(S));
+      std::string Reason = "suppressed";
+      if (!S.SkipReason.empty())
+        Reason += " (" + S.SkipReason + ")";
+      if (!recordIfStale(*FD, S, Reason))
+        record(std::move(S));
       return;
     }
 
@@ -249,15 +262,67 @@ private:
                                                  : S.Line;
   }
 
-  Site newSite(const std::string &File, SourceLocation NameLoc,
-               const DeclFacts &Facts, const Rule &R, std::string Qualified) {
-    Site S;
-    S.File = File;
+  /// The body block of \p FD, if it has one written in the name's file.
+  const CompoundStmt *bodyBlock(const FunctionDecl &FD) {
+    const Stmt *Body = FD.getBody();
+    if (!Body)
+      return nullptr;
+    const CompoundStmt *Block = dyn_cast<CompoundStmt>(Body);
+    if (const auto *Try = dyn_cast<CXXTryStmt>(Body))
+      Block = Try->getTryBlock();
+    else if (const auto *Coro = dyn_cast<CoroutineBodyStmt>(Body))
+      Block = dyn_cast<CompoundStmt>(Coro->getBody());
+    if (!Block || Block->getLBracLoc().isMacroID() ||
+        Block->getRBracLoc().isMacroID() ||
+        SM.getFileID(Block->getLBracLoc()) != CurrentFile)
+      return nullptr;
+    return Block;
+  }
+
+  /// Records \p S as a stale event if \p FD's first statement is a call of
+  /// the rules' macro: the definition is not selected (\p Reason says why),
+  /// yet the event keeps firing. Calls elsewhere in a body were placed by
+  /// hand and are left alone.
+  bool recordIfStale(const FunctionDecl &FD, Site S, std::string Reason) {
+    const CompoundStmt *Block = bodyBlock(FD);
+    if (!Block)
+      return false;
+    std::vector<const MacroUse *> Found =
+        usesWithin(SourceRange(Block->getLBracLoc(), Block->getRBracLoc()));
+    llvm::StringRef Code = SM.getBufferData(CurrentFile);
+    unsigned LBrace = SM.getFileOffset(Block->getLBracLoc());
+    if (Found.empty() || !isFirstStatement(Code, LBrace, *Found.front()) ||
+        Found.front()->Event.empty() || Rules.keeps(Found.front()->Event))
+      return false;
+    S.Status = SiteStatus::Stale;
+    S.Event = Found.front()->Event;
+    S.RuleId.clear();
+    S.AlsoSelectedBy.clear();
+    S.SkipReason = std::move(Reason);
+    SourceLocation DeclStart = SM.getFileLoc(FD.getOuterLocStart());
+    S.Body = BodyLocation{SM.getFileID(DeclStart) == CurrentFile
+                              ? SM.getFileOffset(DeclStart)
+                              : LBrace,
+                          LBrace, SM.getFileOffset(Block->getRBracLoc())};
+    S.Calls = {*Found.front()};
+    decideSite(S, Code, Rules);
+    record(std::move(S));
+    return true;
+  }
+
+  void placeName(Site &S, SourceLocation NameLoc) {
     S.Offset = SM.getFileOffset(NameLoc);
     S.Line = SM.getSpellingLineNumber(NameLoc);
     S.Column = SM.getSpellingColumnNumber(NameLoc);
     S.ReportLine = S.Line;
     S.ReportColumn = S.Column;
+  }
+
+  Site newSite(const std::string &File, SourceLocation NameLoc,
+               const DeclFacts &Facts, const Rule &R, std::string Qualified) {
+    Site S;
+    S.File = File;
+    placeName(S, NameLoc);
     S.Kind = Facts.Kind;
     S.QualifiedName = std::move(Qualified);
     S.RuleId = R.Id;

@@ -2,6 +2,7 @@
 
 #include "SiteDecision.h"
 #include "Insertion.h"
+#include "llvm/ADT/StringExtras.h"
 
 using namespace llvm;
 
@@ -30,6 +31,67 @@ static void addInclude(Site &S, const RuleSet &Rules) {
         TextEdit::addInclude(S.File, Rules.Include, Rules.IncludeAngled));
 }
 
+/// Skips blanks, line breaks and comments from \p Pos.
+static size_t skipBlanksAndComments(StringRef Code, size_t Pos) {
+  while (Pos < Code.size()) {
+    if (isSpace(Code[Pos])) {
+      ++Pos;
+    } else if (Code.substr(Pos).starts_with("//")) {
+      // A comment ends at a line break without a backslash before it.
+      size_t End = Pos;
+      do
+        End = Code.find('\n', End + 1);
+      while (End != StringRef::npos && Code[End - 1] == '\\');
+      if (End == StringRef::npos)
+        return Code.size();
+      Pos = End + 1;
+    } else if (Code.substr(Pos).starts_with("/*")) {
+      size_t End = Code.find("*/", Pos + 2);
+      if (End == StringRef::npos)
+        return Code.size();
+      Pos = End + 2;
+    } else {
+      break;
+    }
+  }
+  return Pos;
+}
+
+bool isFirstStatement(StringRef Code, unsigned LBraceOffset,
+                      const MacroUse &Use) {
+  return skipBlanksAndComments(Code, LBraceOffset + 1) == Use.Offset;
+}
+
+std::optional<TextEdit> callRemoval(StringRef File, StringRef Code,
+                                    const MacroUse &Use) {
+  if (!Use.HasArgRange)
+    return std::nullopt;
+  size_t Close = Code.find_first_not_of(" \t", Use.ArgEnd);
+  if (Close == StringRef::npos || Code[Close] != ')')
+    return std::nullopt;
+  size_t Semicolon = Code.find_first_not_of(" \t", Close + 1);
+  if (Semicolon == StringRef::npos || Code[Semicolon] != ';')
+    return std::nullopt;
+  size_t Begin = Use.Offset, End = Semicolon + 1;
+  size_t LineBegin = Code.find_last_of("\r\n", Begin == 0 ? 0 : Begin - 1);
+  LineBegin = (Begin == 0 || LineBegin == StringRef::npos) ? 0 : LineBegin + 1;
+  size_t AfterBlanks = Code.find_first_not_of(" \t", End);
+  bool AloneOnLine = Code.slice(LineBegin, Begin).trim(" \t").empty() &&
+                     (AfterBlanks == StringRef::npos ||
+                      Code[AfterBlanks] == '\n' || Code[AfterBlanks] == '\r');
+  if (AloneOnLine) {
+    Begin = LineBegin;
+    End = AfterBlanks == StringRef::npos ? Code.size() : AfterBlanks;
+    if (End < Code.size() && Code[End] == '\r')
+      ++End;
+    if (End < Code.size() && Code[End] == '\n')
+      ++End;
+  } else {
+    End = AfterBlanks == StringRef::npos ? Code.size() : AfterBlanks;
+  }
+  return TextEdit{File.str(), unsigned(Begin), unsigned(End - Begin), ""};
+}
+
 void decideSite(Site &S, StringRef Code, const RuleSet &Rules) {
   const std::vector<MacroUse> &Calls = S.Calls;
   const BodyLocation &Body = *S.Body;
@@ -39,6 +101,14 @@ void decideSite(Site &S, StringRef Code, const RuleSet &Rules) {
   S.ReportColumn = S.Column;
   for (const MacroUse &Call : Calls)
     S.FoundEvents.push_back(Call.Event);
+  if (S.Status == SiteStatus::Stale) {
+    // The one call recorded is the body's first statement.
+    reportAt(S, Code, Calls.front().Offset);
+    if (std::optional<TextEdit> Removal =
+            callRemoval(S.File, Code, Calls.front()))
+      S.Edits.push_back(std::move(*Removal));
+    return;
+  }
   if (Calls.empty()) {
     S.Status = SiteStatus::Missing;
     S.Edits = makeInsertion(S.File, Code, Body.DeclOffset, Body.LBraceOffset,

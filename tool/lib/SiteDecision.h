@@ -26,6 +26,17 @@ std::pair<unsigned, unsigned> lineAndColumn(llvm::StringRef Code,
 /// fix also adds the rules' #include.
 void decideSite(Site &S, llvm::StringRef Code, const RuleSet &Rules);
 
+/// Whether \p Use is the first statement of the body whose '{' is at
+/// \p LBraceOffset: only whitespace and comments come between them.
+bool isFirstStatement(llvm::StringRef Code, unsigned LBraceOffset,
+                      const MacroUse &Use);
+
+/// The edit that removes the call statement of \p Use ("MACRO(...);"):
+/// its whole line when the statement is alone on it, else the statement and
+/// the blanks after it; none if the call is not followed by ");".
+std::optional<TextEdit> callRemoval(llvm::StringRef File, llvm::StringRef Code,
+                                    const MacroUse &Use);
+
 } // namespace apistamp
 
 #endif // APISTAMP_LIB_SITEDECISION_H

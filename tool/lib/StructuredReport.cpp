@@ -55,7 +55,8 @@ static json::Object countsObject(const ReportInput &In) {
                       {"duplicate", In.Counts.Duplicate},
                       {"skipped", In.Counts.Skipped},
                       {"skipped_by_reason", std::move(Skipped)},
-                      {"suppressed", In.Counts.Suppressed}};
+                      {"suppressed", In.Counts.Suppressed},
+                      {"stale", In.Counts.Stale}};
 }
 
 void printJsonReport(raw_ostream &OS, const ReportInput &In,
@@ -135,6 +136,9 @@ void printSarifReport(raw_ostream &OS, const ReportInput &In,
     for (const Rule &R : Set->Rules)
       AddRule(R.Id, "API usage events selected by rule '" + R.Id + "' of " +
                         Set->Path + ":" + std::to_string(R.Line));
+  AddRule(StaleEventRule,
+          "API usage events in the first statement of definitions that no "
+          "rule selects (or that are suppressed): they keep firing");
   AddRule("apistamp-ignore", "apistamp-ignore comments without a reason, or "
                              "that suppress nothing");
 
@@ -167,9 +171,12 @@ void printSarifReport(raw_ostream &OS, const ReportInput &In,
       Result["fixes"] = json::Array{json::Object{
           {"description",
            json::Object{
-               {"text", F.FromSite->Status == SiteStatus::Wrong
-                            ? "Correct the event to '" + F.FromSite->Event + "'"
-                            : "Insert the event '" + F.FromSite->Event + "'"}}},
+               {"text",
+                F.FromSite->Status == SiteStatus::Wrong
+                    ? "Correct the event to '" + F.FromSite->Event + "'"
+                : F.FromSite->Status == SiteStatus::Stale
+                    ? "Remove the stale event '" + F.FromSite->Event + "'"
+                    : "Insert the event '" + F.FromSite->Event + "'"}}},
           {"artifactChanges",
            json::Array{json::Object{
                {"artifactLocation", artifactLocation(F.File, BaseDirectory)},

@@ -74,6 +74,10 @@ enum class SiteStatus {
   Duplicate,  ///< More than one call in the body.
   Skipped,    ///< Selected, but cannot be instrumented (see SkipReason).
   Suppressed, ///< Selected, but excluded by an apistamp-ignore comment.
+  /// Not selected (no rule selects it, or it is suppressed), yet its first
+  /// statement logs an event: the event keeps firing. Event is that event,
+  /// SkipReason says why it is stale; the fix removes the call.
+  Stale,
 };
 
 /// One selected definition with a body.

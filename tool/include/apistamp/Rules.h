@@ -11,7 +11,9 @@
 
 #include "apistamp/EventName.h"
 #include "apistamp/Glob.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/GlobPattern.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/Regex.h"
 #include <cstdint>
@@ -92,6 +94,16 @@ struct RuleSet {
   std::string Include; ///< Header to include, without quotes or brackets.
   bool IncludeAngled = false;
   std::vector<Rule> Rules;
+  /// `keep_events`: globs of events placed by hand on purpose, outside any
+  /// rule; they are never stale.
+  std::vector<llvm::GlobPattern> KeepEvents;
+
+  /// Whether \p Event is one of KeepEvents.
+  bool keeps(llvm::StringRef Event) const {
+    return llvm::any_of(KeepEvents, [Event](const llvm::GlobPattern &Keep) {
+      return Keep.match(Event);
+    });
+  }
 };
 
 /// Parses rules from \p Text; \p Path names the file in diagnostics. All

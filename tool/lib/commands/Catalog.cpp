@@ -7,7 +7,7 @@ namespace apistamp {
 int runCatalog(CommandContext &Ctx) {
   if (!narrowToChangedLines(Ctx))
     return ExitBadUsage;
-  printCatalog(Ctx.Out, Ctx.Result.Sites, Ctx.Display,
+  printCatalog(Ctx.Out, selectedSites(Ctx.Result.Sites), Ctx.Display,
                Ctx.Opts.Format == OutputFormat::Json  ? "json"
                : Ctx.Opts.Format == OutputFormat::Csv ? "csv"
                                                       : "text");

@@ -59,8 +59,8 @@ int runCheck(CommandContext &Ctx) {
             << " definitions selected: " << Counts.Present << " instrumented, "
             << Counts.Missing << " missing, " << Counts.Wrong << " wrong, "
             << Counts.Duplicate << " duplicate, " << Counts.Skipped
-            << " skipped, " << Counts.Suppressed << " suppressed" << Ctx.Notes
-            << "\n";
+            << " skipped, " << Counts.Suppressed << " suppressed, "
+            << Counts.Stale << " stale" << Ctx.Notes << "\n";
     printSkipReasons(Ctx.Out, Counts);
   }
   Ctx.Out.flush();

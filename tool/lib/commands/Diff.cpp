@@ -15,8 +15,10 @@ int runDiff(CommandContext &Ctx) {
     Ctx.Out << unifiedDiff(C.Before, C.After, Ctx.Display(C.Path));
   Ctx.Out.flush(); // The diff before the summary on stderr.
   Ctx.Err << "apistamp: " << Counts.Missing << " to insert, " << Counts.Wrong
-          << " to correct, in " << Changes.Changes.size() << " files"
-          << Ctx.Notes << "\n";
+          << " to correct, "
+          << (Counts.Stale ? std::to_string(Counts.Stale) + " stale to remove, "
+                           : "")
+          << "in " << Changes.Changes.size() << " files" << Ctx.Notes << "\n";
   printWallTime(Ctx);
   return Ctx.exitCode(Errors ? ExitFindings : ExitClean);
 }

@@ -38,6 +38,10 @@ static std::string outcome(const Explanation &E) {
     return Event + "skipped: " + S.SkipReason;
   case SiteStatus::Suppressed:
     return Event + "suppressed: " + S.SkipReason;
+  case SiteStatus::Stale:
+    return "not instrumented (" + S.SkipReason +
+           "), but its first statement logs '" + S.Event +
+           "': a stale event; fix removes it";
   }
   llvm_unreachable("unknown SiteStatus");
 }

@@ -20,8 +20,11 @@ int runFix(CommandContext &Ctx) {
   if (Ctx.Opts.FailOnChange && Written.Written)
     Errors = true;
   Ctx.Out << "apistamp: inserted " << Counts.Missing << ", corrected "
-          << Counts.Wrong << " API usage events in " << Written.Written
-          << " files"
+          << Counts.Wrong
+          << (Counts.Stale
+                  ? ", removed " + std::to_string(Counts.Stale) + " stale"
+                  : "")
+          << " API usage events in " << Written.Written << " files"
           << (Counts.Duplicate ? "; " + std::to_string(Counts.Duplicate) +
                                      " duplicates need a manual fix"
                                : "")

@@ -10,8 +10,9 @@ int runVerify(CommandContext &Ctx) {
   if (!narrowToChangedLines(Ctx))
     return ExitBadUsage;
   const std::vector<Expectation> &Expectations = Ctx.Result.Expectations;
+  std::vector<Site> Selected = selectedSites(Ctx.Result.Sites);
   std::vector<VerifyMismatch> Mismatches =
-      verifyExpectations(Ctx.Result.Sites, Expectations);
+      verifyExpectations(Selected, Expectations);
   for (const VerifyMismatch &M : Mismatches)
     Ctx.Out << Ctx.Display(M.File) << ":" << M.Line << ":" << M.Column
             << ": error: " << M.Message << "\n";
