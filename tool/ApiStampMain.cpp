@@ -127,6 +127,16 @@ cl::opt<std::string> CacheDir(
 cl::opt<bool> NoCache("no-cache", cl::desc("Do not read or write the cache"),
                       cl::cat(Category), APISTAMP_PROJECT_COMMANDS,
                       cl::sub(VerifyCommand));
+cl::list<std::string> ExtraArgs(
+    "extra-arg",
+    cl::desc("Additional argument to append to every compile command (e.g. "
+             "-I for the runtime's headers); repeatable"),
+    cl::value_desc("arg"), cl::cat(Category), APISTAMP_ALL_COMMANDS);
+cl::list<std::string> ExtraArgsBefore(
+    "extra-arg-before",
+    cl::desc("Additional argument to prepend to every compile command; "
+             "repeatable"),
+    cl::value_desc("arg"), cl::cat(Category), APISTAMP_ALL_COMMANDS);
 cl::list<std::string> Sources(cl::Positional, cl::desc("<source>..."),
                               cl::cat(Category), APISTAMP_ALL_COMMANDS);
 
@@ -187,6 +197,8 @@ int main(int argc, const char **argv) {
   Opts.Verbose = Verbose;
   Opts.Sources.assign(Sources.begin(), Sources.end());
   Opts.ExplainName = ExplainName;
+  Opts.ExtraArgs.assign(ExtraArgs.begin(), ExtraArgs.end());
+  Opts.ExtraArgsBefore.assign(ExtraArgsBefore.begin(), ExtraArgsBefore.end());
   Opts.Format = Format;
   Opts.ExportFixes = ExportFixes;
   Opts.FailOnChange = FailOnChange;

@@ -123,9 +123,18 @@ int run(const Options &Opts, raw_ostream &Out, raw_ostream &Err) {
   if (!Result.CacheWriteError.empty())
     Err << "apistamp: warning: the result cache could not be written ("
         << Result.CacheWriteError << "); results are not affected\n";
-  for (const FailedTU &F : Result.Failed)
+  for (const FailedTU &F : Result.Failed) {
     Err << F.Diagnostics << "apistamp: error: '" << Display(F.Source)
         << "' failed to parse; nothing in it was checked or changed\n";
+    if (F.Rules && !F.Rules->Include.empty() &&
+        StringRef(F.Diagnostics)
+            .contains("'" + F.Rules->Include + "' file not found"))
+      Err << "apistamp: note: '" << F.Rules->Include
+          << "', the rules' include, is not on the include path: pass "
+             "--extra-arg=-I<dir> (for the runtime, the 'include' directory "
+             "of its installation), or link apistamp::runtime and "
+             "reconfigure the build\n";
+  }
 
   CommandContext Ctx{
       Opts, P, Result, Out, Err, Display, CWD, Start, summaryNotes(P, Result)};

@@ -3,6 +3,7 @@
 #include "Project.h"
 #include "apistamp/Paths.h"
 #include "clang/Driver/Types.h"
+#include "clang/Tooling/ArgumentsAdjusters.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
@@ -91,6 +92,18 @@ collectSources(const Options &Opts, const CompilationDatabase &DB) {
   return Sources;
 }
 
+/// \p CommandLine with --extra-arg-before after the compiler and --extra-arg
+/// at the end (before a "--" that ends an interpolated command).
+std::vector<std::string> withExtraArgs(const Options &Opts,
+                                       std::vector<std::string> CommandLine,
+                                       StringRef File) {
+  ArgumentsAdjuster Adjust = combineAdjusters(
+      getInsertArgumentAdjuster(Opts.ExtraArgsBefore,
+                                ArgumentInsertPosition::BEGIN),
+      getInsertArgumentAdjuster(Opts.ExtraArgs, ArgumentInsertPosition::END));
+  return Adjust(CommandLine, File);
+}
+
 /// Every ShardCount-th TU by path, from the ShardIndex-th: the same split on
 /// every machine, whatever order the database lists TUs in.
 std::vector<TUJob> shardOf(std::vector<TUJob> TUs, unsigned Index,
@@ -149,8 +162,11 @@ Expected<Project> planProject(const Options &Opts) {
     TUJob Job{Source, Slot.get(), std::nullopt};
     std::vector<CompileCommand> Commands =
         P.Database->getCompileCommands(Source);
-    if (!Commands.empty())
+    if (!Commands.empty()) {
       Job.Command = std::move(Commands.front());
+      Job.Command->CommandLine =
+          withExtraArgs(Opts, Job.Command->CommandLine, Job.Command->Filename);
+    }
     P.TUs.push_back(std::move(Job));
   }
   if (P.TUs.empty())

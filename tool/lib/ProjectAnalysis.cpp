@@ -111,7 +111,8 @@ AnalysisResult merge(const Project &P, std::vector<TUResult> &&Results) {
     TUResult &R = Results[I];
     Merged.SkippedBodies += R.SkippedBodies;
     if (R.ParseFailed) {
-      Merged.Failed.push_back({P.TUs[I].Source, std::move(R.Diagnostics)});
+      Merged.Failed.push_back(
+          {P.TUs[I].Source, std::move(R.Diagnostics), P.TUs[I].Rules});
       continue;
     }
     RuleUsage &Usage = Merged.Usage[P.TUs[I].Rules];

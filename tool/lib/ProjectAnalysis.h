@@ -36,6 +36,7 @@ struct ProjectAnalysisOptions {
 struct FailedTU {
   std::string Source;
   std::string Diagnostics; ///< As clang prints them.
+  const RuleSet *Rules = nullptr;
 };
 
 /// What the rules of one rules file did over the whole run.

@@ -64,6 +64,9 @@ struct Options {
   /// Only definitions whose lines changed since this git revision.
   std::string ChangedSince;
   std::vector<std::string> Sources;
+  /// --extra-arg-before and --extra-arg: added to every compile command,
+  /// at its front (after the compiler) and at its end, as clang-tidy does.
+  std::vector<std::string> ExtraArgsBefore, ExtraArgs;
   /// Compiler arguments after "--"; set when "--" was given.
   std::optional<std::vector<std::string>> CompilerArgs;
 };
