@@ -73,6 +73,11 @@ cl::opt<bool> Verbose("verbose",
                       cl::desc("Also list instrumented and skipped "
                                "definitions"),
                       cl::cat(Category), APISTAMP_ALL_COMMANDS);
+cl::opt<bool> Quiet("quiet",
+                    cl::desc("No summary lines, only findings and errors"),
+                    cl::cat(Category), APISTAMP_ALL_COMMANDS);
+cl::alias QuietShort("q", cl::desc("Alias for --quiet"), cl::aliasopt(Quiet),
+                     cl::cat(Category));
 cl::opt<std::string> ExplainName(
     "name", cl::desc("The qualified name of the definition to explain"),
     cl::value_desc("a::b::f"), cl::cat(Category), cl::sub(ExplainCommand));
@@ -155,7 +160,7 @@ int main(int argc, const char **argv) {
 
   cl::HideUnrelatedOptions(Category);
   cl::SetVersionPrinter([](raw_ostream &OS) {
-    OS << "apistamp (LLVM " LLVM_VERSION_STRING ")\n";
+    OS << "apistamp " APISTAMP_VERSION " (LLVM " LLVM_VERSION_STRING ")\n";
   });
   if (!cl::ParseCommandLineOptions(
           argc, argv,
@@ -195,6 +200,7 @@ int main(int argc, const char **argv) {
   Opts.Root = Root;
   Opts.Jobs = Jobs;
   Opts.Verbose = Verbose;
+  Opts.Quiet = Quiet;
   Opts.Sources.assign(Sources.begin(), Sources.end());
   Opts.ExplainName = ExplainName;
   Opts.ExtraArgs.assign(ExtraArgs.begin(), ExtraArgs.end());

@@ -9,6 +9,7 @@
 #include "SafeWrite.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include <atomic>
 #include <cerrno>
@@ -191,6 +192,12 @@ void removeStaleTemporariesIn(StringRef Directory) {
 }
 
 Error writeFileAtomically(StringRef Path, StringRef Contents) {
+  SmallString<256> Parent(Path);
+  sys::path::remove_filename(Parent);
+  if (!Parent.empty())
+    if (std::error_code EC = sys::fs::create_directories(Parent))
+      return systemError("cannot create directory '" + Parent + "'",
+                         EC.value());
   // open() applies the umask.
   Expected<std::pair<int, std::string>> Temporary = createTemporary(Path, 0644);
   if (!Temporary)

@@ -34,7 +34,8 @@ llvm::Expected<ReplaceOutcome> replaceFileContents(llvm::StringRef Path,
 
 /// Writes \p Contents to \p Path atomically (temporary file, checked
 /// writes, fsync, rename): afterwards \p Path holds all of it or what it
-/// held before. New files get mode 0644 less the umask.
+/// held before. New files get mode 0644 less the umask; missing parent
+/// directories are created.
 llvm::Error writeFileAtomically(llvm::StringRef Path, llvm::StringRef Contents);
 
 /// Removes the temporary files that a killed apistamp left beside \p Path

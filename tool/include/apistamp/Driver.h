@@ -41,6 +41,8 @@ struct Options {
   std::string Root;      ///< Empty: the rules file's directory.
   unsigned Jobs = 0;     ///< 0: all cores.
   bool Verbose = false;
+  /// No summary lines (hooks print them on every commit otherwise).
+  bool Quiet = false;
   /// explain: "<source>:<line>" is given as the only source with Line set,
   /// or ExplainName names the definition.
   unsigned ExplainLine = 0;

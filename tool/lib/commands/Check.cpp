@@ -55,13 +55,15 @@ int runCheck(CommandContext &Ctx) {
     printFindings(Ctx.Out, Findings, Ctx.Display);
     printFindings(Ctx.Out, UnusedRules, Ctx.Display);
     printFindings(Ctx.Out, Overlaps, Ctx.Display);
-    Ctx.Out << "apistamp: " << Ctx.Result.TUs << " TUs, " << Counts.Selected
-            << " definitions selected: " << Counts.Present << " instrumented, "
-            << Counts.Missing << " missing, " << Counts.Wrong << " wrong, "
-            << Counts.Duplicate << " duplicate, " << Counts.Skipped
-            << " skipped, " << Counts.Suppressed << " suppressed, "
-            << Counts.Stale << " stale" << Ctx.Notes << "\n";
-    printSkipReasons(Ctx.Out, Counts);
+    Ctx.summary(Ctx.Out) << "apistamp: " << Ctx.Result.TUs << " TUs, "
+                         << Counts.Selected
+                         << " definitions selected: " << Counts.Present
+                         << " instrumented, " << Counts.Missing << " missing, "
+                         << Counts.Wrong << " wrong, " << Counts.Duplicate
+                         << " duplicate, " << Counts.Skipped << " skipped, "
+                         << Counts.Suppressed << " suppressed, " << Counts.Stale
+                         << " stale" << Ctx.Notes << "\n";
+    printSkipReasons(Ctx.summary(Ctx.Out), Counts);
   }
   Ctx.Out.flush();
   printWallTime(Ctx);

@@ -34,6 +34,11 @@ struct CommandContext {
   /// "; 2 of 9 TUs failed to parse"...: said at the end of every summary.
   std::string Notes;
 
+  /// Where summary lines go: \p Stream, or nowhere with --quiet.
+  llvm::raw_ostream &summary(llvm::raw_ostream &Stream) const {
+    return Opts.Quiet ? llvm::nulls() : Stream;
+  }
+
   /// Hygiene (unused rules, overlaps) is about a whole project, not a part.
   bool wholeProject() const {
     return Opts.Sources.empty() && Opts.ChangedSince.empty() &&

@@ -50,6 +50,8 @@ void printSkipReasons(raw_ostream &OS, const SiteCounts &Counts) {
 }
 
 void printWallTime(const CommandContext &Ctx) {
+  if (Ctx.Opts.Quiet)
+    return;
   std::chrono::duration<double> Elapsed =
       std::chrono::steady_clock::now() - Ctx.Start;
   Ctx.Err << "apistamp: " << Ctx.Result.TUs << " TUs in "

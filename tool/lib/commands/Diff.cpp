@@ -14,11 +14,13 @@ int runDiff(CommandContext &Ctx) {
   for (const FileChange &C : Changes.Changes)
     Ctx.Out << unifiedDiff(C.Before, C.After, Ctx.Display(C.Path));
   Ctx.Out.flush(); // The diff before the summary on stderr.
-  Ctx.Err << "apistamp: " << Counts.Missing << " to insert, " << Counts.Wrong
-          << " to correct, "
-          << (Counts.Stale ? std::to_string(Counts.Stale) + " stale to remove, "
-                           : "")
-          << "in " << Changes.Changes.size() << " files" << Ctx.Notes << "\n";
+  Ctx.summary(Ctx.Err) << "apistamp: " << Counts.Missing << " to insert, "
+                       << Counts.Wrong << " to correct, "
+                       << (Counts.Stale ? std::to_string(Counts.Stale) +
+                                              " stale to remove, "
+                                        : "")
+                       << "in " << Changes.Changes.size() << " files"
+                       << Ctx.Notes << "\n";
   printWallTime(Ctx);
   return Ctx.exitCode(Errors ? ExitFindings : ExitClean);
 }

@@ -19,21 +19,21 @@ int runFix(CommandContext &Ctx) {
   Errors |= !Written.Problems.empty();
   if (Ctx.Opts.FailOnChange && Written.Written)
     Errors = true;
-  Ctx.Out << "apistamp: inserted " << Counts.Missing << ", corrected "
-          << Counts.Wrong
-          << (Counts.Stale
-                  ? ", removed " + std::to_string(Counts.Stale) + " stale"
-                  : "")
-          << " API usage events in " << Written.Written << " files"
-          << (Counts.Duplicate ? "; " + std::to_string(Counts.Duplicate) +
-                                     " duplicates need a manual fix"
-                               : "")
-          << (Written.Problems.empty()
-                  ? ""
-                  : "; " + std::to_string(Written.Problems.size()) +
-                        " files not written, left as they were")
-          << Ctx.Notes << "\n";
-  printSkipReasons(Ctx.Out, Counts);
+  Ctx.summary(Ctx.Out)
+      << "apistamp: inserted " << Counts.Missing << ", corrected "
+      << Counts.Wrong
+      << (Counts.Stale ? ", removed " + std::to_string(Counts.Stale) + " stale"
+                       : "")
+      << " API usage events in " << Written.Written << " files"
+      << (Counts.Duplicate ? "; " + std::to_string(Counts.Duplicate) +
+                                 " duplicates need a manual fix"
+                           : "")
+      << (Written.Problems.empty()
+              ? ""
+              : "; " + std::to_string(Written.Problems.size()) +
+                    " files not written, left as they were")
+      << Ctx.Notes << "\n";
+  printSkipReasons(Ctx.summary(Ctx.Out), Counts);
   Ctx.Out.flush();
   printWallTime(Ctx);
   return Ctx.exitCode(Errors ? ExitFindings : ExitClean);

@@ -19,10 +19,11 @@ int runVerify(CommandContext &Ctx) {
   std::set<std::pair<std::string, unsigned>> Comments;
   for (const Expectation &E : Expectations)
     Comments.insert({E.File, E.Line});
-  Ctx.Out << "apistamp verify: " << Ctx.Result.TUs << " TUs, "
-          << Comments.size() << " expectations, "
-          << countSites(Ctx.Result.Sites).Selected << " definitions selected, "
-          << Mismatches.size() << " mismatches" << Ctx.Notes << "\n";
+  Ctx.summary(Ctx.Out) << "apistamp verify: " << Ctx.Result.TUs << " TUs, "
+                       << Comments.size() << " expectations, "
+                       << countSites(Ctx.Result.Sites).Selected
+                       << " definitions selected, " << Mismatches.size()
+                       << " mismatches" << Ctx.Notes << "\n";
   return Ctx.exitCode(Mismatches.empty() ? ExitClean : ExitFindings);
 }
 
