@@ -191,13 +191,20 @@ bool writeLine(int Fd, const std::string &Line, bool MayBePipe) {
     sigpending(&Pending);
     WasPending = sigismember(&Pending, SIGPIPE) == 1;
   }
-  ssize_t N;
-  do
-    N = write(Fd, Line.data(), Line.size());
-  while (N < 0 && errno == EINTR);
-  int Error = errno;
+  std::size_t Done = 0;
+  int Error = 0;
+  while (Done < Line.size()) {
+    ssize_t N = write(Fd, Line.data() + Done, Line.size() - Done);
+    if (N < 0 && errno == EINTR)
+      continue;
+    if (N <= 0) {
+      Error = N < 0 ? errno : EIO;
+      break;
+    }
+    Done += static_cast<std::size_t>(N);
+  }
   if (MayBePipe) {
-    if (N < 0 && Error == EPIPE && !WasPending) {
+    if (Error == EPIPE && !WasPending) {
       struct timespec Zero = {0, 0};
       while (sigtimedwait(&PipeSet, nullptr, &Zero) < 0 && errno == EINTR) {
       }
@@ -205,7 +212,30 @@ bool writeLine(int Fd, const std::string &Line, bool MayBePipe) {
     pthread_sigmask(SIG_SETMASK, &OldMask, nullptr);
   }
   errno = Error;
-  return N == static_cast<ssize_t>(Line.size());
+  return Done == Line.size();
+}
+
+/// Opens the log at \p Path for one append, blocking (a FIFO's reader may
+/// be slow), close-on-exec; -1 with errno set if it cannot be opened.
+static int openLog(const std::string &Path) {
+  int Fd;
+  // O_NONBLOCK for the open only: opening a FIFO nobody reads fails instead
+  // of hanging (it has no effect on regular files).
+  do
+    Fd = open(Path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC |
+                                O_NONBLOCK,
+              0666);
+  while (Fd < 0 && errno == EINTR);
+  if (Fd < 0)
+    return -1;
+  int Flags = fcntl(Fd, F_GETFL);
+  if (Flags < 0 || fcntl(Fd, F_SETFL, Flags & ~O_NONBLOCK) < 0) {
+    int Error = errno;
+    close(Fd);
+    errno = Error;
+    return -1;
+  }
+  return Fd;
 }
 
 void reportError(const std::string &Message) {
@@ -221,18 +251,14 @@ EnvSinks::EnvSinks() {
   if (!LogPath)
     return;
   Path = LogPath;
-  // O_NONBLOCK: opening a FIFO nobody reads fails instead of hanging (it has
-  // no effect on regular files).
-  do
-    Fd = open(LogPath, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NONBLOCK,
-              0666);
-  while (Fd < 0 && errno == EINTR);
+  int Fd = openLog(Path);
   if (Fd < 0) {
     reportError("cannot open API usage log '" + Path +
                 "': " + std::strerror(errno) + "; not writing it");
     return;
   }
-  FdIsPipe = isPipeOrSocket(Fd);
+  close(Fd);
+  LogEnabled = true;
 
   FixedFields += ",\"host\":";
   appendJsonString(FixedFields, hostName());
@@ -260,7 +286,7 @@ void EnvSinks::writeStderr(const std::string &Event) const {
 void EnvSinks::writeJson(
     const std::string &Event,
     const std::map<std::string, std::string> *Metadata) const {
-  if (Fd < 0)
+  if (!LogEnabled)
     return;
   std::string Line = "{\"event\":";
   appendJsonString(Line, Event);
@@ -281,10 +307,19 @@ void EnvSinks::writeJson(
     Line += '}';
   }
   Line += "}\n";
-  if (!writeLine(Fd, Line, FdIsPipe) &&
-      !WriteErrorReported.exchange(true, std::memory_order_relaxed))
-    reportError("cannot write API usage log '" + Path +
-                "': " + std::strerror(errno) + "; events may be missing");
+  // Opened and closed per line: the host program never sees a descriptor
+  // of ours (tests that count descriptors, close-on-exec checks).
+  int Fd = openLog(Path);
+  const char *Failure = "open";
+  int Error = errno;
+  if (Fd >= 0) {
+    Failure = writeLine(Fd, Line, isPipeOrSocket(Fd)) ? nullptr : "write";
+    Error = errno;
+    close(Fd);
+  }
+  if (Failure && !WriteErrorReported.exchange(true, std::memory_order_relaxed))
+    reportError(std::string("cannot ") + Failure + " API usage log '" + Path +
+                "': " + std::strerror(Error) + "; events may be missing");
 }
 
 } // namespace detail

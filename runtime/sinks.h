@@ -23,8 +23,9 @@ class EnvSinks {
 public:
   /// Reads PYTORCH_API_USAGE_STDERR, APISTAMP_API_USAGE_LOG, RANK,
   /// LOCAL_RANK and APISTAMP_JOB_ID_ENV (and the variables it names), and
-  /// opens the log file. A file that cannot be opened is reported once on
-  /// stderr and disables the file sink.
+  /// checks that the log file can be opened (and closes it again). A file
+  /// that cannot be opened is reported once on stderr and disables the file
+  /// sink.
   EnvSinks();
   EnvSinks(const EnvSinks &) = delete;
   EnvSinks &operator=(const EnvSinks &) = delete;
@@ -36,15 +37,16 @@ public:
   void writeStderr(const std::string &Event) const;
 
   /// Appends one JSON object for \p Event (with \p Metadata, if not null) to
-  /// the log file, if there is one. Errors are reported once on stderr.
+  /// the log file, if there is one: opens it, writes the whole line, closes
+  /// it, so that no descriptor outlives the call. Errors are reported once
+  /// on stderr, with the system's reason.
   void writeJson(const std::string &Event,
                  const std::map<std::string, std::string> *Metadata) const;
 
 private:
   bool Stderr = false;
   bool StderrIsPipe = false;
-  int Fd = -1;
-  bool FdIsPipe = false;
+  bool LogEnabled = false;
   std::string Path;
   /// The JSON fields fixed per process: host, exe, rank, job_id.
   std::string FixedFields;
@@ -55,9 +57,10 @@ private:
 /// invalid UTF-8 becomes U+FFFD).
 void appendJsonString(std::string &Out, const std::string &Text);
 
-/// Writes \p Line to \p Fd with one write(2), retrying on EINTR. If
-/// \p MayBePipe, a closed reader yields EPIPE instead of killing the process
-/// with SIGPIPE. Returns true if every byte was written.
+/// Writes all of \p Line to \p Fd, retrying interrupted and short writes (a
+/// line longer than a pipe's buffer arrives whole). If \p MayBePipe, a
+/// closed reader yields EPIPE instead of killing the process with SIGPIPE.
+/// Returns true if every byte was written; otherwise errno is the reason.
 bool writeLine(int Fd, const std::string &Line, bool MayBePipe);
 
 /// Writes "apistamp: <Message>" on stderr (for the runtime's own errors).

@@ -13,6 +13,9 @@
 //   install-throwing   install a logger that throws
 //   flood:N:SIZE:T     T threads each log N events of about SIZE bytes
 //                      ("flood.<pid>.<thread>.<i>.xxxx")
+//   state              print "state <fds> <threads> <signals> <env>": the
+//                      open descriptors, the thread count, a digest of every
+//                      signal's disposition and of the environment
 //   fork               fork; the child runs the remaining steps and exits,
 //                      the parent waits for it and then runs them too
 //
@@ -22,7 +25,11 @@
 
 #include "apistamp/api_usage.h"
 
+#include <algorithm>
+#include <csignal>
 #include <cstdio>
+#include <dirent.h>
+#include <functional>
 #include <cstdlib>
 #include <stdexcept>
 #include <string>
@@ -62,6 +69,42 @@ void flood(int Count, int Size, int Threads) {
     W.join();
 }
 
+/// What the runtime promises not to change in the host process.
+std::string processState() {
+  std::string Fds;
+  if (DIR *Dir = opendir("/proc/self/fd")) {
+    std::vector<int> Numbers;
+    while (struct dirent *Entry = readdir(Dir))
+      if (Entry->d_name[0] != '.')
+        Numbers.push_back(std::atoi(Entry->d_name));
+    int Own = dirfd(Dir);
+    closedir(Dir);
+    std::sort(Numbers.begin(), Numbers.end());
+    for (int N : Numbers)
+      if (N != Own)
+        Fds += std::to_string(N) + ",";
+  }
+  int Threads = 0;
+  if (DIR *Dir = opendir("/proc/self/task")) {
+    while (struct dirent *Entry = readdir(Dir))
+      Threads += Entry->d_name[0] != '.';
+    closedir(Dir);
+  }
+  std::size_t Signals = 0;
+  for (int Signal = 1; Signal < NSIG; ++Signal) {
+    struct sigaction Action;
+    if (sigaction(Signal, nullptr, &Action) == 0)
+      Signals = Signals * 31 +
+                reinterpret_cast<std::size_t>(Action.sa_handler) +
+                static_cast<std::size_t>(Action.sa_flags);
+  }
+  std::size_t Env = 0;
+  for (char **Variable = environ; *Variable; ++Variable)
+    Env = Env * 31 + std::hash<std::string>()(*Variable);
+  return "state " + Fds + " " + std::to_string(Threads) + " " +
+         std::to_string(Signals) + " " + std::to_string(Env);
+}
+
 bool startsWith(const std::string &S, const std::string &Prefix) {
   return S.compare(0, Prefix.size(), Prefix) == 0;
 }
@@ -90,6 +133,8 @@ int run(const std::vector<std::string> &Steps, std::size_t First) {
               Line += Entry.first + "=" + Entry.second + ",";
             printLine(Line);
           });
+    } else if (Step == "state") {
+      printLine(processState());
     } else if (Step == "install-throwing") {
       apistamp::SetAPIUsageLogger([](const std::string &Event) {
         throw std::runtime_error("logger failed on " + Event);

@@ -13,6 +13,8 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <chrono>
 #include <climits>
 #include <cstdlib>
 #include <fcntl.h>
@@ -20,7 +22,9 @@
 #include <regex>
 #include <set>
 #include <string>
+#include <poll.h>
 #include <sys/stat.h>
+#include <thread>
 #include <unistd.h>
 #include <vector>
 
@@ -294,6 +298,81 @@ TEST(JsonSink, ConcurrentProcessesNeverInterleaveLines) {
 //===----------------------------------------------------------------------===//
 // Failures that must not hurt the host program
 //===----------------------------------------------------------------------===//
+
+//===----------------------------------------------------------------------===//
+// Invisible to the host program
+//===----------------------------------------------------------------------===//
+
+// leveldb's env_posix_test counts the descriptors a test opens: logging an
+// event must leave none behind, nor threads, signal handlers or environment
+// changes.
+TEST(Invisible, NoDescriptorThreadHandlerOrEnvironmentSurvivesACall) {
+  TempDir Dir;
+  ProcessResult R = runHelper(
+      {"state", "a", "log:x", "meta:m", "b", "state", "install", "log:y",
+       "state"},
+      {{"APISTAMP_API_USAGE_LOG", Dir.file("events.jsonl")},
+       {"PYTORCH_API_USAGE_STDERR", "1"}});
+  expectClean(R);
+  std::vector<std::string> States;
+  for (const std::string &Line : apistamp::test::splitLines(R.Out))
+    if (Line.compare(0, 6, "state ") == 0)
+      States.push_back(Line);
+  ASSERT_EQ(States.size(), 3u) << R.Out;
+  EXPECT_EQ(States[1], States[0]);
+  EXPECT_EQ(States[2], States[0]);
+  EXPECT_EQ(parseJsonLines(apistamp::test::readFile(Dir.file("events.jsonl")))
+                .size(),
+            5u);
+}
+
+// A line longer than a pipe's buffer (64 KiB) arrives whole, newline and
+// all, and the events after it are not lost.
+TEST(JsonSink, ALineLongerThanAPipeBufferArrivesWhole) {
+  TempDir Dir;
+  std::string Fifo = Dir.file("fifo");
+  ASSERT_EQ(mkfifo(Fifo.c_str(), 0600), 0);
+  // Opened for reading and writing, so that the runtime closing its end
+  // after each line is not an end of file here.
+  int Reader = open(Fifo.c_str(), O_RDWR | O_NONBLOCK);
+  ASSERT_GE(Reader, 0);
+  std::string Received;
+  std::atomic<bool> Stop{false};
+  std::thread Drain([&] {
+    char Buffer[4096];
+    while (!Stop) {
+      struct pollfd Poll = {Reader, POLLIN, 0};
+      if (poll(&Poll, 1, 50) <= 0)
+        continue;
+      ssize_t N = read(Reader, Buffer, sizeof(Buffer));
+      if (N > 0)
+        Received.append(Buffer, static_cast<std::size_t>(N));
+    }
+  });
+  std::string Long(100 * 1024, 'L');
+  ProcessResult R = runHelper({"log:" + Long, "log:short", "log:after"},
+                              {{"APISTAMP_API_USAGE_LOG", Fifo}});
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  Stop = true;
+  Drain.join();
+  close(Reader);
+  expectClean(R);
+  EXPECT_EQ(R.Err, "");
+  std::vector<JsonValue> Lines = parseJsonLines(Received);
+  ASSERT_EQ(Lines.size(), 3u);
+  EXPECT_EQ(stringField(Lines[0], "event"), Long);
+  EXPECT_EQ(stringField(Lines[1], "event"), "short");
+  EXPECT_EQ(stringField(Lines[2], "event"), "after");
+}
+
+TEST(Failures, AFullDiskIsReportedWithItsReason) {
+  ProcessResult R = runHelper({"a", "log:x"},
+                              {{"APISTAMP_API_USAGE_LOG", "/dev/full"}});
+  expectClean(R);
+  EXPECT_NE(R.Err.find("No space left on device"), std::string::npos)
+      << R.Err;
+  EXPECT_EQ(R.Err.find("Success"), std::string::npos) << R.Err;
+}
 
 TEST(Failures, AnUnwritableLogFileIsReportedOnceAndIgnored) {
   ProcessResult R = runHelper({"a", "install", "log:x", "b", "meta:m"},
