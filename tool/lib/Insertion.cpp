@@ -7,17 +7,60 @@
 //===----------------------------------------------------------------------===//
 
 #include "Insertion.h"
+#include "llvm/Support/ConvertUTF.h"
 
 using namespace llvm;
 
 namespace apistamp {
 
+/// Appends \p Byte as a three-digit octal escape: unlike a hex escape, it
+/// cannot take a digit that follows it.
+static void appendOctal(std::string &Quoted, unsigned char Byte) {
+  Quoted += '\\';
+  Quoted += static_cast<char>('0' + (Byte >> 6));
+  Quoted += static_cast<char>('0' + ((Byte >> 3) & 7));
+  Quoted += static_cast<char>('0' + (Byte & 7));
+}
+
 std::string quoteEvent(StringRef Event) {
   std::string Quoted = "\"";
-  for (char C : Event) {
-    if (C == '"' || C == '\\')
+  const auto *Bytes = reinterpret_cast<const UTF8 *>(Event.data());
+  for (size_t I = 0; I < Event.size(); ++I) {
+    unsigned char C = Event[I];
+    if (C >= 0x80) {
+      // Valid UTF-8 stays as it is (clang reads source as UTF-8); any other
+      // byte is escaped, so that no mode warns about the encoding.
+      unsigned Length = getNumBytesForUTF8(C);
+      if (isLegalUTF8Sequence(Bytes + I, Bytes + Event.size())) {
+        Quoted.append(Event.data() + I, Length);
+        I += Length - 1;
+      } else {
+        appendOctal(Quoted, C);
+      }
+      continue;
+    }
+    switch (C) {
+    case '"':
+    case '\\':
+    case '?': // "??/" and the other trigraphs cannot form from "\?\?/".
       Quoted += '\\';
-    Quoted += C;
+      Quoted += C;
+      break;
+    case '\n':
+      Quoted += "\\n";
+      break;
+    case '\r':
+      Quoted += "\\r";
+      break;
+    case '\t':
+      Quoted += "\\t";
+      break;
+    default:
+      if (C < 0x20 || C == 0x7f)
+        appendOctal(Quoted, C);
+      else
+        Quoted += C;
+    }
   }
   return Quoted + "\"";
 }

@@ -7,7 +7,9 @@
 
 namespace apistamp {
 
-/// "\"event\"" as a C++ string literal.
+/// \p Event as a C++ string literal that means exactly \p Event in every
+/// language mode: '"', '\\' and '?' (so that no trigraph forms) are escaped,
+/// control characters and bytes that are not UTF-8 are written as escapes.
 std::string quoteEvent(llvm::StringRef Event);
 
 /// The edits that make `Macro("Event");` the first statement of the body
