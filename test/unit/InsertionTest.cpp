@@ -1,14 +1,19 @@
 //===- InsertionTest.cpp - Tests that an insertion keeps the code intact --===//
 //
-// The event literal of quoteEvent means exactly the event in every language
-// mode.
+// The edits of makeInsertion may only add the call and whitespace: every
+// token and comment of the body survives, in order, and the call is a real
+// statement. The event literal of quoteEvent means exactly the event in every
+// language mode.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Insertion.h"
 #include "TestSupport.h"
+#include "apistamp/FileEdits.h"
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
+#include "clang/AST/Stmt.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
 #include "clang/Frontend/ASTUnit.h"
@@ -100,6 +105,156 @@ TEST(QuoteEventTest, RoundTripsThroughTheCompiler) {
       EXPECT_EQ(compiledBytes(Literal, Args), Event);
     }
   }
+}
+
+const char Call[] = "LOG(\"e\");";
+
+/// Line breaks in \p Text: "\r\n", "\n" and a lone "\r" count once each.
+size_t lineBreaks(StringRef Text) {
+  size_t Count = Text.count('\n');
+  for (size_t I = 0; I < Text.size(); ++I)
+    if (Text[I] == '\r' && (I + 1 == Text.size() || Text[I + 1] != '\n'))
+      ++Count;
+  return Count;
+}
+
+std::string withoutWhitespace(StringRef Text) {
+  std::string Result;
+  for (char C : Text)
+    if (!llvm::isSpace(C))
+      Result += C;
+  return Result;
+}
+
+/// The edits that insert `LOG("e");` into the body of the function whose
+/// parameter list is the first ')' of \p Code: its '{' is the first after
+/// that, its '}' the matching one (bodies here hold no braces in comments or
+/// literals), and the definition starts on the line of the ')'.
+std::vector<TextEdit> edits(StringRef Code) {
+  size_t Paren = Code.find(')');
+  size_t LBrace = Code.find('{', Paren);
+  size_t RBrace = LBrace;
+  for (int Depth = 0; RBrace < Code.size(); ++RBrace) {
+    Depth += Code[RBrace] == '{' ? 1 : Code[RBrace] == '}' ? -1 : 0;
+    if (Depth == 0)
+      break;
+  }
+  size_t LineStart = Code.find_last_of("\r\n", Paren);
+  LineStart = LineStart == StringRef::npos ? 0 : LineStart + 1;
+  size_t Decl = Code.find_first_not_of(" \t", LineStart);
+  return makeInsertion("f.cpp", Code, Decl, LBrace, RBrace, "LOG", "e");
+}
+
+/// Checks that \p Edits only add the call and whitespace to \p Code: each
+/// replaces whitespace alone and keeps at least as many line breaks as it
+/// replaces (so no code joins a '//' comment), the call is added once, and
+/// without the call and whitespace the result is the original.
+void expectOnlyInsertions(StringRef Code, const std::vector<TextEdit> &Edits,
+                          StringRef Result) {
+  size_t Calls = 0;
+  for (const TextEdit &E : Edits) {
+    StringRef Replaced = StringRef(Code).substr(E.Offset, E.Length);
+    EXPECT_TRUE(Replaced.trim(" \t\r\n\f\v").empty())
+        << "edit at " << E.Offset << " deletes '" << Replaced.str() << "'";
+    EXPECT_GE(lineBreaks(E.Text), lineBreaks(Replaced))
+        << "edit at " << E.Offset << " joins lines";
+    Calls += StringRef(E.Text).count(Call);
+  }
+  EXPECT_EQ(Calls, 1u);
+  std::string WithoutCall = Result.str();
+  size_t At = WithoutCall.find(Call);
+  if (At != std::string::npos)
+    WithoutCall.erase(At, sizeof(Call) - 1);
+  EXPECT_EQ(withoutWhitespace(WithoutCall), withoutWhitespace(Code));
+}
+
+/// \p Code with the call inserted into its function's body.
+std::string insert(StringRef Code) {
+  std::vector<TextEdit> Edits = edits(Code);
+  std::string Result = valueOrFail(applyEdits("f.cpp", Code, Edits, "", false));
+  expectOnlyInsertions(Code, Edits, Result);
+  return Result;
+}
+
+const char Prelude[] = "#define LOG(e) int Logged = sizeof(e)\n"
+                       "void g();\nint h(int);\n";
+
+/// Whether the body of the function 'f' in \p Code starts with the
+/// expansion of `LOG("e");` when compiled with \p Args.
+testing::AssertionResult callIsFirstStatement(StringRef Code,
+                                              std::vector<std::string> Args) {
+  std::unique_ptr<clang::ASTUnit> AST = parse(Prelude + Code.str(), Args);
+  if (!AST)
+    return testing::AssertionFailure() << "does not compile";
+  auto Found = match(functionDecl(hasName("f"), isDefinition()).bind("f"),
+                     AST->getASTContext());
+  if (Found.size() != 1)
+    return testing::AssertionFailure() << "no single definition of 'f'";
+  const auto *F = Found[0].getNodeAs<clang::FunctionDecl>("f");
+  const auto *Body = llvm::dyn_cast<clang::CompoundStmt>(F->getBody());
+  const auto *First = Body && !Body->body_empty()
+                          ? llvm::dyn_cast<clang::DeclStmt>(Body->body_front())
+                          : nullptr;
+  const auto *Var = First && First->isSingleDecl()
+                        ? llvm::dyn_cast<clang::VarDecl>(First->getSingleDecl())
+                        : nullptr;
+  if (!Var || Var->getName() != "Logged")
+    return testing::AssertionFailure() << "the call is not the first statement";
+  return testing::AssertionSuccess();
+}
+
+/// Without and with trigraphs (-std=c++14 turns them on).
+const std::vector<std::vector<std::string>> Modes = {
+    {"-std=c++17"}, {"-std=c++14", "-trigraphs"}};
+
+/// Every body shape keeps its code and comments and gets the call as its
+/// first statement, with and without trigraphs.
+TEST(InsertionKeepsCodeTest, EveryShape) {
+  const char *Shapes[] = {
+      "void f() {}\n",
+      "void f() { }\n",
+      "int f() { return 1; }\n",
+      "int f() {return 1;}\n",
+      "void f()\n{\n    g();\n}\n",
+      "void f() { g();\n  g(); }\n",
+      "void f() {\tg(); }\n",
+      "void f() { g(); } void f2() { g(); }\n",
+      // Comments in the body.
+      "void f() { /* nothing */ }\n",
+      "int f() { /* keep me */ return h(1); }\n",
+      "void f() { /* NOLINT */ }\n",
+      "void f() { /* a */ /* b */ g(); /* c */ }\n",
+      "void f() {/*a*/g();/*b*/}\n",
+      "void f() { /* multi\n   line */ g(); }\n",
+      "void f() { /* multi\n   line */\n  g();\n}\n",
+      "void f() { // c\n  g();\n}\n",
+  };
+  for (const char *Shape : Shapes) {
+    SCOPED_TRACE(Shape);
+    std::string Result = insert(Shape);
+    for (const std::vector<std::string> &Args : Modes) {
+      SCOPED_TRACE(llvm::join(Args, " "));
+      ASSERT_TRUE(parse(Prelude + std::string(Shape), Args))
+          << "the shape itself must compile";
+      EXPECT_TRUE(callIsFirstStatement(Result, Args)) << Result;
+    }
+  }
+}
+
+TEST(InsertionKeepsCodeTest, CommentsInAOneLineBody) {
+  EXPECT_EQ(insert("void f() { /* nothing */ }\n"),
+            "void f() { /* nothing */\n  LOG(\"e\");\n}\n");
+  EXPECT_EQ(insert("int f() { /* keep me */ return g(); }\n"),
+            "int f() { /* keep me */\n  LOG(\"e\");\n  return g();\n}\n");
+  EXPECT_EQ(insert("void f() {/*a*//*b*/g();}\n"),
+            "void f() {/*a*//*b*/\n  LOG(\"e\");\n  g();\n}\n");
+  EXPECT_EQ(insert("  void f() { /* intentionally empty */ }\n"),
+            "  void f() { /* intentionally empty */\n    LOG(\"e\");\n  }\n");
+}
+
+TEST(InsertionKeepsCodeTest, TightOneLineBody) {
+  EXPECT_EQ(insert("int f() {return 1;}\n"),
+            "int f() {\n  LOG(\"e\");\n  return 1;\n}\n");
 }
 
 } // namespace

@@ -77,8 +77,12 @@ static StringRef indentationOfLine(StringRef Code, size_t Offset) {
 }
 
 /// Skips whitespace and comments that end on the current line. Returns the
-/// offset of the first character that is neither, or of the line break.
-static size_t skipToLineEndOrCode(StringRef Code, size_t Pos) {
+/// offset of the first character that is neither, or of the line break;
+/// \p TriviaEnd is set to the end of the last comment skipped (\p Pos if
+/// none): edits may replace whitespace after it, never a comment.
+static size_t skipToLineEndOrCode(StringRef Code, size_t Pos,
+                                  size_t &TriviaEnd) {
+  TriviaEnd = Pos;
   while (Pos < Code.size()) {
     char C = Code[Pos];
     if (C == ' ' || C == '\t' || C == '\f' || C == '\v') {
@@ -90,7 +94,7 @@ static size_t skipToLineEndOrCode(StringRef Code, size_t Pos) {
       size_t End = Code.find("*/", Pos + 2);
       if (End == StringRef::npos || Code.slice(Pos, End).contains('\n'))
         return Pos; // A block comment running onto later lines.
-      Pos = End + 2;
+      Pos = TriviaEnd = End + 2;
     } else {
       return Pos;
     }
@@ -115,7 +119,8 @@ std::vector<TextEdit> makeInsertion(StringRef File, StringRef Code,
   std::string Unit = BraceIndent.contains('\t') ? "\t" : "  ";
   std::string Indent = BraceIndent.str() + Unit;
   size_t AfterBrace = LBraceOffset + 1;
-  size_t Stop = skipToLineEndOrCode(Code, AfterBrace);
+  size_t TriviaEnd;
+  size_t Stop = skipToLineEndOrCode(Code, AfterBrace, TriviaEnd);
   bool AtLineEnd =
       Stop == Code.size() || Code[Stop] == '\r' || Code[Stop] == '\n';
   size_t LineEnd = Code.find('\n', AfterBrace);
@@ -133,16 +138,18 @@ std::vector<TextEdit> makeInsertion(StringRef File, StringRef Code,
     return {TextEdit{File.str(), static_cast<unsigned>(Stop), 0,
                      NewLine + Indent + Call}};
   }
-  if (Stop == RBraceOffset) // "{}" or "{ }"
-    return {TextEdit{File.str(), static_cast<unsigned>(AfterBrace),
-                     static_cast<unsigned>(Stop - AfterBrace),
+  // Only the whitespace after the brace and its comments is replaced.
+  if (Stop == RBraceOffset) // "{}", "{ }" or "{ /* nothing */ }"
+    return {TextEdit{File.str(), static_cast<unsigned>(TriviaEnd),
+                     static_cast<unsigned>(Stop - TriviaEnd),
                      NewLine + Indent + Call + NewLine + BraceIndent.str()}};
   // Code follows on the brace's line: "{ return 1; }".
   std::vector<TextEdit> Edits = {
-      TextEdit{File.str(), static_cast<unsigned>(AfterBrace),
-               static_cast<unsigned>(Stop - AfterBrace),
+      TextEdit{File.str(), static_cast<unsigned>(TriviaEnd),
+               static_cast<unsigned>(Stop - TriviaEnd),
                NewLine + Indent + Call + NewLine + Indent}};
-  size_t BeforeRBrace = Code.find_last_not_of(" \t", RBraceOffset - 1) + 1;
+  // The spaces before '}' (find_last_not_of looks before RBraceOffset).
+  size_t BeforeRBrace = Code.find_last_not_of(" \t", RBraceOffset) + 1;
   bool RBraceOnSameLine =
       !Code.slice(LBraceOffset, RBraceOffset).contains('\n');
   if (RBraceOnSameLine && BeforeRBrace > Stop)
