@@ -2,8 +2,8 @@
 //
 // The edits of makeInsertion may only add the call and whitespace: every
 // token and comment of the body survives, in order, and the call is a real
-// statement. The event literal of quoteEvent means exactly the event in every
-// language mode.
+// statement (not swallowed by a comment) in every language mode. The event
+// literal of quoteEvent means exactly the event in every language mode.
 //
 //===----------------------------------------------------------------------===//
 
@@ -203,9 +203,11 @@ testing::AssertionResult callIsFirstStatement(StringRef Code,
   return testing::AssertionSuccess();
 }
 
-/// Without and with trigraphs (-std=c++14 turns them on).
+/// Without and with trigraphs (-std=c++14 turns them on); some shapes have
+/// a backslash and spaces at the end of a line.
 const std::vector<std::vector<std::string>> Modes = {
-    {"-std=c++17"}, {"-std=c++14", "-trigraphs"}};
+    {"-std=c++17", "-Wno-backslash-newline-escape"},
+    {"-std=c++14", "-trigraphs", "-Wno-backslash-newline-escape"}};
 
 /// Every body shape keeps its code and comments and gets the call as its
 /// first statement, with and without trigraphs.
@@ -228,6 +230,30 @@ TEST(InsertionKeepsCodeTest, EveryShape) {
       "void f() { /* multi\n   line */ g(); }\n",
       "void f() { /* multi\n   line */\n  g();\n}\n",
       "void f() { // c\n  g();\n}\n",
+      // '//' comments continued by a backslash.
+      "int f(int x) { // note \\\ncontinued\nreturn x; }\n",
+      "int f(int x) { // note \\\n  continued \\\n  again\n  return x;\n}\n",
+      "int f(int x) { // note \\   \n  continued\n  return x;\n}\n",
+      "int f(int x) { // note \\\r\n  continued\r\n  return x;\r\n}\r\n",
+      "int f(int x) { // note \\\r  continued\r  return x;\r}\r",
+      // Continued only with trigraphs.
+      "int f(int x) { // x ?\?/\n  x += 1;\n  return x;\n}\n",
+      "int f(int x) { /* a */ // x ?\?/\n  x += 1;\n  return x;\n}\n",
+      // A comment on the brace line stays there.
+      "int f() { return 1; } // NOLINT\n",
+      "void f() {} // NOLINT\n",
+      "void f() { g(); // NOLINT\n}\n",
+      "void f() { // NOLINT\n  g();\n}\n",
+      "void f() { g(); } /* NOLINT */\n",
+      "struct S {\n  int f() const { return 1; } // NOLINT\n};\n",
+      // Comment openers in literals are not comments.
+      "int f() { return h('/') + h(1'000) + h(L'/'); }\n",
+      "const char *f() { return \"//\"; }\n",
+      "const char *f() { return R\"x(/*)x\"; }\n",
+      // CR-only line endings.
+      "void f() {\r  g();\r}\r",
+      "void f() { g(); }\r",
+      "namespace n {\r  void f() { g(); }\r}\r",
   };
   for (const char *Shape : Shapes) {
     SCOPED_TRACE(Shape);
@@ -255,6 +281,52 @@ TEST(InsertionKeepsCodeTest, CommentsInAOneLineBody) {
 TEST(InsertionKeepsCodeTest, TightOneLineBody) {
   EXPECT_EQ(insert("int f() {return 1;}\n"),
             "int f() {\n  LOG(\"e\");\n  return 1;\n}\n");
+}
+
+TEST(InsertionKeepsCodeTest, ContinuedLineComment) {
+  // The call goes after the comment's last continuation line.
+  EXPECT_EQ(insert("int f(int x) { // note \\\n  continued\n  return x;\n}\n"),
+            "int f(int x) { // note \\\n  continued\n  LOG(\"e\");\n"
+            "  return x;\n}\n");
+  EXPECT_EQ(insert("int f(int x) { // a \\ \t\n  b \\\n  c\n  return x; }\n"),
+            "int f(int x) { // a \\ \t\n  b \\\n  c\n  LOG(\"e\");\n"
+            "  return x; }\n");
+  EXPECT_EQ(insert("void f() { // a \\\r\n  b\r\n  g();\r\n}\r\n"),
+            "void f() { // a \\\r\n  b\r\n  LOG(\"e\");\r\n  g();\r\n}\r\n");
+  // "?\?/" is a backslash only with trigraphs: the call goes before the
+  // comment, where it is code in either mode.
+  EXPECT_EQ(insert("void f() { // a ?\?/\n  g();\n}\n"),
+            "void f() { LOG(\"e\"); // a ?\?/\n  g();\n}\n");
+}
+
+TEST(InsertionKeepsCodeTest, CommentStaysOnTheBraceLine) {
+  EXPECT_EQ(insert("int f() { return 1; } // NOLINT\n"),
+            "int f() { LOG(\"e\"); return 1; } // NOLINT\n");
+  EXPECT_EQ(insert("void f() {} // NOLINT\n"),
+            "void f() { LOG(\"e\"); } // NOLINT\n");
+  EXPECT_EQ(insert("void f() { g(); // NOLINT\n}\n"),
+            "void f() { LOG(\"e\"); g(); // NOLINT\n}\n");
+  EXPECT_EQ(insert("void f() { // NOLINT\n  g();\n}\n"),
+            "void f() { // NOLINT\n  LOG(\"e\");\n  g();\n}\n");
+  // Comment openers in literals are not comments: the body is split.
+  EXPECT_EQ(insert("int f() { return h(\"//\"); }\n"),
+            "int f() {\n  LOG(\"e\");\n  return h(\"//\");\n}\n");
+  EXPECT_EQ(insert("void f() { g(u8'\"', 1'0, \"//\"); }\n"),
+            "void f() {\n  LOG(\"e\");\n  g(u8'\"', 1'0, \"//\");\n}\n");
+}
+
+TEST(InsertionKeepsCodeTest, BraceOnALineOfItsOwnSetsTheIndentation) {
+  EXPECT_EQ(insert("void f()\n  { g(); }\n"),
+            "void f()\n  {\n    LOG(\"e\");\n    g();\n  }\n");
+}
+
+TEST(InsertionKeepsCodeTest, CROnlyLineEndings) {
+  EXPECT_EQ(insert("void f() {\r  g();\r}\r"),
+            "void f() {\r  LOG(\"e\");\r  g();\r}\r");
+  EXPECT_EQ(insert("namespace n {\r  void f() { g(); }\r}\r"),
+            "namespace n {\r  void f() {\r    LOG(\"e\");\r    g();\r  }\r}\r");
+  EXPECT_EQ(insert("namespace n {\r\tvoid f() {}\r}\r"),
+            "namespace n {\r\tvoid f() {\r\t\tLOG(\"e\");\r\t}\r}\r");
 }
 
 } // namespace

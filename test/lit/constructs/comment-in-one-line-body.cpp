@@ -30,7 +30,10 @@ struct S {
   S() { /* intentionally empty */ }
   // CHECK:      {{^}}  void m() {/* NOLINT */{{$}}
   // CHECK-NEXT: {{^}}    C10_LOG_API_USAGE_ONCE("m");{{$}}
-  // CHECK-NEXT: {{^}}    g(); /* after */{{$}}
+  // CHECK-NEXT: {{^}}    g();{{$}}
   // CHECK-NEXT: {{^}}  }{{$}}
-  void m() {/* NOLINT */g(); /* after */}
+  void m() {/* NOLINT */g();}
+  // A comment after the code keeps the line whole (comment-on-brace-line.cpp).
+  // CHECK:      {{^}}  void n() {/* a */ C10_LOG_API_USAGE_ONCE("n"); g(); /* b */}{{$}}
+  void n() {/* a */g(); /* b */}
 };
