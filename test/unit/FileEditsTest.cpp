@@ -133,4 +133,12 @@ TEST(FileEditsTest, IncludeInCRLFFileUsesCRLF) {
             llvm::StringRef(After).count("\r\n"));
 }
 
+TEST(FileEditsTest, IncludeInCROnlyFileUsesCR) {
+  std::string Code = "#include \"a.h\"\rvoid f() {\r}\r";
+  std::string After =
+      valueOrFail(apply("f.cpp", Code, insertion(Code), "b.h", false));
+  EXPECT_THAT(After, HasSubstr("#include \"b.h\"\r"));
+  EXPECT_EQ(llvm::StringRef(After).count('\n'), 0u) << After;
+}
+
 } // namespace

@@ -171,7 +171,7 @@ void expectOnlyInsertions(StringRef Code, const std::vector<TextEdit> &Edits,
 /// \p Code with the call inserted into its function's body.
 std::string insert(StringRef Code) {
   std::vector<TextEdit> Edits = edits(Code);
-  std::string Result = valueOrFail(applyEdits("f.cpp", Code, Edits, "", false));
+  std::string Result = valueOrFail(applyEdits("f.cpp", Code, Edits));
   expectOnlyInsertions(Code, Edits, Result);
   return Result;
 }

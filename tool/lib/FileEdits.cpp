@@ -10,9 +10,12 @@ using namespace clang;
 
 namespace apistamp {
 
-static bool usesCRLF(StringRef Code) {
-  size_t NewLine = Code.find('\n');
-  return NewLine != StringRef::npos && NewLine > 0 && Code[NewLine - 1] == '\r';
+/// The file's line ending: "\r\n", a lone "\r" (old Mac files) or "\n".
+static StringRef lineEnding(StringRef Code) {
+  size_t Break = Code.find_first_of("\r\n");
+  if (Break == StringRef::npos || Code[Break] == '\n')
+    return "\n";
+  return Break + 1 < Code.size() && Code[Break + 1] == '\n' ? "\r\n" : "\r";
 }
 
 /// The include to insert for \p Header, unless \p Code includes it already
@@ -33,17 +36,18 @@ static std::optional<tooling::Replacement> includeInsertion(StringRef Path,
   if (!Insertion ||
       !Includes.insert(Header, !Angled, tooling::IncludeDirective::Include))
     return std::nullopt;
-  if (!usesCRLF(Code))
+  StringRef Ending = lineEnding(Code);
+  if (Ending == "\n")
     return Insertion;
-  std::string Text = Insertion->getReplacementText().str();
-  std::string WithCRLF;
-  for (char C : Text) {
+  std::string Text;
+  for (char C : Insertion->getReplacementText()) {
     if (C == '\n')
-      WithCRLF += '\r';
-    WithCRLF += C;
+      Text += Ending;
+    else
+      Text += C;
   }
   return tooling::Replacement(Path, Insertion->getOffset(),
-                              Insertion->getLength(), WithCRLF);
+                              Insertion->getLength(), Text);
 }
 
 Expected<std::vector<TextEdit>> fileReplacements(StringRef Path, StringRef Code,
