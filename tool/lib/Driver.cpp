@@ -91,10 +91,17 @@ int run(const Options &Opts, raw_ostream &Out, raw_ostream &Err) {
     return ExitBadUsage;
   }
   Project &P = *Planned;
-  if (Opts.Verbose)
+  if (Opts.Verbose) {
     for (const std::string &Source : P.WithoutRules)
       Err << "apistamp: note: skipping '" << Source
           << "': no .apistamp.yaml above it\n";
+    for (size_t I = 0; I < P.TUs.size(); ++I)
+      if (P.TUs[I].Configurations > 1 &&
+          (I == 0 || P.TUs[I - 1].Source != P.TUs[I].Source))
+        Err << "apistamp: note: '" << P.TUs[I].Source << "' has "
+            << P.TUs[I].Configurations
+            << " configurations (compile commands); each is analysed\n";
+  }
 
   std::optional<ExplainTarget> Target;
   if (Opts.RunMode == Mode::Explain)

@@ -159,15 +159,30 @@ Expected<Project> planProject(const Options &Opts) {
             "write anywhere; pass --root with the project's directory");
       Slot = std::make_unique<RuleSet>(std::move(*Loaded));
     }
-    TUJob Job{Source, Slot.get(), std::nullopt};
+    // Every distinct configuration of the file (shared and static builds,
+    // other defines) is a TU of its own, in an order independent of the
+    // database's.
     std::vector<CompileCommand> Commands =
         P.Database->getCompileCommands(Source);
-    if (!Commands.empty()) {
-      Job.Command = std::move(Commands.front());
-      Job.Command->CommandLine =
-          withExtraArgs(Opts, Job.Command->CommandLine, Job.Command->Filename);
-    }
-    P.TUs.push_back(std::move(Job));
+    for (CompileCommand &Command : Commands)
+      Command.CommandLine =
+          withExtraArgs(Opts, Command.CommandLine, Command.Filename);
+    llvm::sort(Commands, [](const CompileCommand &L, const CompileCommand &R) {
+      return std::tie(L.Directory, L.CommandLine) <
+             std::tie(R.Directory, R.CommandLine);
+    });
+    Commands.erase(
+        std::unique(Commands.begin(), Commands.end(),
+                    [](const CompileCommand &L, const CompileCommand &R) {
+                      return L.Directory == R.Directory &&
+                             L.CommandLine == R.CommandLine;
+                    }),
+        Commands.end());
+    if (Commands.empty())
+      P.TUs.push_back(TUJob{Source, Slot.get(), std::nullopt, 1});
+    for (CompileCommand &Command : Commands)
+      P.TUs.push_back(TUJob{Source, Slot.get(), std::move(Command),
+                            unsigned(Commands.size())});
   }
   if (P.TUs.empty())
     return usageError("no source in '" + Opts.BuildDir +

@@ -26,6 +26,9 @@ struct TUJob {
   const RuleSet *Rules = nullptr;
   /// Its compile command; none if the database has none for it.
   std::optional<clang::tooling::CompileCommand> Command;
+  /// How many distinct compile commands (configurations) the source has:
+  /// each is a TUJob of its own.
+  unsigned Configurations = 1;
 };
 
 /// What a run works on.
@@ -33,7 +36,8 @@ struct Project {
   std::unique_ptr<clang::tooling::CompilationDatabase> Database;
   /// The rules files in use, by canonical path.
   llvm::StringMap<std::unique_ptr<RuleSet>> RuleSets;
-  /// The TUs of this run (of this shard), sorted by path.
+  /// The TUs of this run (of this shard): one per source and distinct
+  /// compile command, sorted by path, then command.
   std::vector<TUJob> TUs;
   /// Sources of the database skipped because no .apistamp.yaml is above
   /// them (whole-project runs only).
