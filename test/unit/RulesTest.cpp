@@ -1,6 +1,7 @@
 //===- RulesTest.cpp - Tests for the rules loader -------------------------===//
 
 #include "apistamp/Rules.h"
+#include "Suggestions.h"
 #include "TestSupport.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -109,6 +110,10 @@ TEST(RulesTest, UnknownRuleKeySuggests) {
                         "did you mean 'name'?"));
   EXPECT_THAT(error("version: 1\nrules:\n  - id: a\n    zzzzzzzz: x\n"),
               HasSubstr("known keys: id, where"));
+  // No suggestion that shares no character: '<<' (a YAML merge key, which
+  // yaml-cpp does not merge) is not a typo of 'id'.
+  EXPECT_THAT(error("version: 1\nrules:\n  - id: a\n    <<: x\n"),
+              HasSubstr("unknown key '<<' in rule 'a'; known keys: id, where"));
 }
 
 TEST(RulesTest, RuleNeedsUniqueId) {
@@ -254,6 +259,28 @@ TEST(RulesTest, MatcherParseErrorPointsIntoTheExpression) {
                                  "    matcher: functionDecl(\n",
                                  "r.yaml")),
               HasSubstr("r.yaml:4:"));
+}
+
+} // namespace
+
+namespace {
+
+TEST(RulesTest, PrintableEscapesWhatCouldUpsetATerminal) {
+  EXPECT_EQ(printable("a\nb\r\t\x1b[2J\x7f\xff\xC2\x85\xE2\x80\xAE caf\xC3\xA9 "
+                      "\\d"),
+            "a\\nb\\r\\t\\x1b[2J\\x7f\\xff\\u0085\\u202e caf\xC3\xA9 \\d");
+  EXPECT_EQ(printable(llvm::StringRef("\0", 1)), "\\x00");
+  // Escaping twice changes nothing, so whole messages can be escaped again.
+  std::string Once = printable("x\n\x1b\xE2\x80\xAE");
+  EXPECT_EQ(printable(Once), Once);
+  // Long values are cut, at a character boundary.
+  EXPECT_EQ(printable(std::string(300, 'x')), std::string(200, 'x') + "...");
+  EXPECT_EQ(printable("ab\xC3\xA9"
+                      "cd",
+                      3),
+            "ab\xC3\xA9...");
+  EXPECT_EQ(printable(std::string(300, 'x'), std::string::npos),
+            std::string(300, 'x'));
 }
 
 } // namespace
