@@ -283,4 +283,151 @@ TEST(RulesTest, PrintableEscapesWhatCouldUpsetATerminal) {
             std::string(300, 'x'));
 }
 
+/// Whether \p Text has a byte a terminal could act on.
+bool hasRawControlBytes(llvm::StringRef Text) {
+  return llvm::any_of(Text, [](char C) {
+    return (unsigned char)C < 0x20 ? C != '\n' : C == 0x7f;
+  });
+}
+
+TEST(RulesTest, IncludeMustBeAPrintableNonEmptyHeaderName) {
+  // Defect 7: a line break in 'include' wrote arbitrary lines into every
+  // instrumented file; empty names silently inserted nothing.
+  EXPECT_THAT(error("version: 1\ninclude: \"a.h\\nint\\finjected=system(0);//\""
+                    "\nrules:\n  - id: a\n"),
+              HasSubstr("r.yaml:2:14: error: 'include' may not contain "
+                        "control characters (found '\\n')"));
+  EXPECT_THAT(error("version: 1\ninclude: \"a.h\\r\"\nrules:\n  - id: a\n"),
+              HasSubstr("r.yaml:2:14: error: 'include' may not contain "
+                        "control characters (found '\\r')"));
+  EXPECT_THAT(error("version: 1\ninclude: \"a\\0.h\"\nrules:\n  - id: a\n"),
+              HasSubstr("r.yaml:2:12: error: 'include' may not contain "
+                        "control characters (found '\\x00')"));
+  EXPECT_THAT(error("version: 1\ninclude: \"\"\nrules:\n  - id: a\n"),
+              HasSubstr("r.yaml:2:11: error: 'include' is empty"));
+  EXPECT_THAT(error("version: 1\ninclude: '<>'\nrules:\n  - id: a\n"),
+              HasSubstr("r.yaml:2:11: error: 'include' names no header"));
+  EXPECT_THAT(error("version: 1\ninclude: '\"\"'\nrules:\n  - id: a\n"),
+              HasSubstr("r.yaml:2:11: error: 'include' names no header"));
+  EXPECT_THAT(error("version: 1\ninclude: '<a.h'\nrules:\n  - id: a\n"),
+              HasSubstr("r.yaml:2:11: error: 'include' must be a header path"));
+  EXPECT_THAT(error("version: 1\ninclude: 'a.h>'\nrules:\n  - id: a\n"),
+              HasSubstr("'include' must be a header path"));
+  EXPECT_THAT(error("version: 1\ninclude: '<a\".h>'\nrules:\n  - id: a\n"),
+              HasSubstr("'include' must be a header path"));
+  RuleSet Rules = parse("version: 1\ninclude: ' <c10/util/Logging.h> '\n"
+                        "rules:\n  - id: a\n");
+  EXPECT_EQ(Rules.Include, "c10/util/Logging.h");
+  EXPECT_TRUE(Rules.IncludeAngled);
+  EXPECT_EQ(
+      parse("version: 1\ninclude: a-b+c/d_e.inc\nrules:\n  - id: a\n").Include,
+      "a-b+c/d_e.inc");
+}
+
+TEST(RulesTest, MacroMustNotBeAKeyword) {
+  // Defect 8: 'macro: throw' made every selected function throw.
+  EXPECT_THAT(error("version: 1\nmacro: throw\nrules:\n  - id: a\n"),
+              HasSubstr("r.yaml:2:8: error: 'macro' must name a macro, not "
+                        "the C or C++ keyword 'throw'"));
+  for (const char *Keyword :
+       {"return", "if", "while", "goto", "nullptr", "co_return", "_Bool",
+        "static_assert", "and", "not", "__asm__", "typeof", "defined"})
+    EXPECT_THAT(error(std::string("version: 1\nmacro: ") + Keyword +
+                      "\nrules:\n  - id: a\n"),
+                HasSubstr("r.yaml:2:8: error: 'macro' must name a macro"))
+        << Keyword;
+  EXPECT_EQ(parse("version: 1\nmacro: LOG_ONCE\nrules:\n  - id: a\n").Macro,
+            "LOG_ONCE");
+  EXPECT_EQ(parse("version: 1\nmacro: _log2\nrules:\n  - id: a\n").Macro,
+            "_log2");
+}
+
+TEST(RulesTest, EventTemplatesRefuseControlCharacters) {
+  // Defect 9: newlines and other control characters in an event.
+  EXPECT_THAT(
+      error("version: 1\nrules:\n  - id: a\n    event: \"a.{name}\\nb\"\n"),
+      HasSubstr("r.yaml:4:21: error: 'event' may not contain control "
+                "characters (found '\\n')"));
+  for (const char *Escape : {"\\r", "\\0", "\\t", "\\e", "\\x7f", "\\x85"})
+    EXPECT_THAT(error(std::string("version: 1\nrules:\n  - id: a\n"
+                                  "    event: \"a") +
+                      Escape + "b\"\n"),
+                HasSubstr("r.yaml:4:14: error: 'event' may not contain "
+                          "control characters"))
+        << Escape;
+  // The column is the character's in the file, past escapes and '' pairs.
+  EXPECT_THAT(
+      error("version: 1\nrules:\n  - id: a\n    event: \"\\u00e9\\x41\\e\"\n"),
+      HasSubstr("r.yaml:4:23: error: 'event' may not contain control "
+                "characters (found '\\x1b')"));
+  EXPECT_THAT(error("version: 1\nrules:\n  - id: a\n    event: 'it''s\tx'\n"),
+              HasSubstr("r.yaml:4:18: error: 'event' may not contain control "
+                        "characters (found '\\t')"));
+  // yaml-cpp decodes \_ (U+00A0) to one byte that is not UTF-8.
+  EXPECT_THAT(error("version: 1\nrules:\n  - id: a\n    event: \"a\\_\"\n"),
+              HasSubstr("r.yaml:4:14: error: 'event' is not valid UTF-8 "
+                        "(found byte '\\xa0')"));
+}
+
+TEST(RulesTest, EventTemplatesMayBeUTF8) {
+  // Defect 9: valid UTF-8 was refused as "quotes, backslashes or control
+  // characters"; it is kept as it is (the event literal keeps UTF-8 bytes).
+  RuleSet Rules = parse("version: 1\nrules:\n  - id: a\n"
+                        "    event: \"caf\xC3\xA9.\xE6\x97\xA5.{name}\"\n");
+  ASSERT_EQ(Rules.Rules.size(), 1u);
+  EXPECT_EQ(Rules.Rules[0].Event.text(), "caf\xC3\xA9.\xE6\x97\xA5.{name}");
+}
+
+TEST(RulesTest, InvalidUTF8IsRefusedAsSuch) {
+  std::string Message =
+      error("version: 1\nrules:\n  - id: a\n    event: \"caf\xE9.{name}\"\n");
+  EXPECT_THAT(Message, HasSubstr("r.yaml:4:16: error: the rules file is not "
+                                 "valid UTF-8 (found byte '\\xe9')"));
+  EXPECT_THAT(error("version: 1\n# \xC0\xAF overlong\nrules:\n  - id: a\n"),
+              HasSubstr("r.yaml:2:3: error: the rules file is not valid "
+                        "UTF-8"));
+  EXPECT_THAT(error(llvm::StringRef("\xFF\xFEv\0", 4)),
+              HasSubstr("r.yaml:1:1: error: the rules file is not UTF-8 (it "
+                        "looks like UTF-16 or UTF-32); save it as UTF-8"));
+}
+
+TEST(RulesTest, RawControlCharactersInTheFileAreRefused) {
+  EXPECT_THAT(error(llvm::StringRef("version: 1\nrules:\n  - id: a\0b\n", 30)),
+              HasSubstr("r.yaml:3:10: error: the rules file may not contain "
+                        "control characters other than tab and line breaks "
+                        "(found '\\x00')"));
+  EXPECT_THAT(error("version: 1\nrules:\n  - id: \x1b[31ma\n"),
+              HasSubstr("r.yaml:3:9: error: the rules file may not contain "
+                        "control characters"));
+}
+
+TEST(RulesTest, MessagesNeverEchoRawControlCharacters) {
+  // Defect 9: values quoted in messages are escaped.
+  for (const char *Text : {
+           "version: 1\nrules:\n  - id: a\n    \"ke\\ey\": 1\n",
+           "version: 1\nrules:\n  - id: a\n    namespace: \"\\e[31mred\"\n",
+           "version: 1\nrules:\n  - id: a\n    where: \"fun\\nction\"\n",
+           "version: 1\nrules:\n  - id: \"a\\e\"\n  - id: \"a\\e\"\n",
+           "version: 1\nrules:\n  - id: a\n    namespace: \"\\\x1b[31m\"\n",
+           "version: 1\nmacro: \"A\\nB\"\nrules:\n  - id: a\n",
+           "version: 1\nrules:\n  - id: a\n    event: \"}\\u202e\\e\"\n",
+           "version: 1\nrules:\n  - id: a\n    matcher: "
+           "\"functionDecl(\\e)\"\n",
+       }) {
+    std::string Message = error(Text);
+    EXPECT_FALSE(hasRawControlBytes(Message)) << Message;
+    EXPECT_THAT(Message, ::testing::Not(HasSubstr("\xE2\x80\xAE"))) << Message;
+  }
+  EXPECT_THAT(error("version: 1\nrules:\n  - id: a\n    \"ke\\ey\": 1\n"),
+              HasSubstr("unknown key 'ke\\x1by' in rule 'a'; known keys"));
+}
+
+TEST(RulesTest, LongEventTemplatesAreRefused) {
+  std::string Text = "version: 1\nrules:\n  - id: a\n    event: \"" +
+                     std::string(1025, 'x') + "\"\n";
+  EXPECT_THAT(error(Text),
+              HasSubstr("r.yaml:4:13: error: event template is "
+                        "1025 bytes long; at most 1024 are allowed"));
+}
+
 } // namespace

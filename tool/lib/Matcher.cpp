@@ -56,7 +56,7 @@ parseFunctionMatcher(StringRef Code, MatcherErrorPosition &At) {
       }
     }
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   "in matcher: " + Message);
+                                   "in matcher: " + printable(Message, 300));
   }
   ASTNodeKind Function = ASTNodeKind::getFromNodeKind<FunctionDecl>();
   // varDecl() is a Decl matcher restricted to VarDecl: the restriction is
@@ -67,7 +67,7 @@ parseFunctionMatcher(StringRef Code, MatcherErrorPosition &At) {
         llvm::inconvertibleErrorCode(),
         "the matcher must match function declarations (functionDecl(...), "
         "cxxMethodDecl(...), cxxConstructorDecl(...)), not '" +
-            Supported.asStringRef() + "'");
+            printable(Supported.asStringRef()) + "'");
   auto Result = std::make_shared<CompiledMatcher>(CompiledMatcher{
       Code.str(), Parsed->dynCastTo(ASTNodeKind::getFromNodeKind<Decl>())
                       .unconditionalConvertTo<Decl>()});

@@ -14,6 +14,8 @@
 #include "Matcher.h"
 #include "Suggestions.h"
 #include "apistamp/Paths.h"
+#include "clang/Basic/IdentifierTable.h"
+#include "clang/Basic/LangOptions.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
@@ -21,6 +23,8 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/xxhash.h"
+#include "llvm/TargetParser/Host.h"
+#include "llvm/TargetParser/Triple.h"
 #include <yaml-cpp/yaml.h>
 
 using namespace llvm;
@@ -46,7 +50,7 @@ Expected<NameRegex> NameRegex::create(StringRef Pattern) {
   std::string Error;
   if (!Result.Compiled->isValid(Error))
     return createStringError(inconvertibleErrorCode(),
-                             "bad regular expression '" + Pattern +
+                             "bad regular expression '" + printable(Pattern) +
                                  "': " + Error);
   return Result;
 }
@@ -57,6 +61,34 @@ static bool isIdentifier(StringRef S) {
   if (S.empty() || !(isAlpha(S[0]) || S[0] == '_'))
     return false;
   return all_of(S, [](char C) { return isAlnum(C) || C == '_'; });
+}
+
+/// Whether \p Name is a keyword of C or C++ as clang knows them (the latest
+/// standards with GNU extensions: 'typeof', '__asm__'), an alternative
+/// operator spelling ('and') or 'defined', which no macro may be named.
+static bool isKeyword(StringRef Name) {
+  static const auto Languages = [] {
+    std::vector<clang::LangOptions> Result(2);
+    std::vector<std::string> Includes;
+    llvm::Triple Host(llvm::sys::getProcessTriple());
+    clang::LangOptions::setLangDefaults(Result[0], clang::Language::CXX, Host,
+                                        Includes,
+                                        clang::LangStandard::lang_gnucxx26);
+    clang::LangOptions::setLangDefaults(Result[1], clang::Language::C, Host,
+                                        Includes,
+                                        clang::LangStandard::lang_gnu2y);
+    Result[0].CXXOperatorNames = true; // As the driver sets it for C++.
+    return Result;
+  }();
+  if (Name == "defined")
+    return true;
+  for (const clang::LangOptions &Language : Languages) {
+    clang::IdentifierTable Table(Language);
+    const clang::IdentifierInfo &Info = Table.get(Name);
+    if (Info.isKeyword(Language) || Info.isCPlusPlusOperatorKeyword())
+      return true;
+  }
+  return false;
 }
 
 Expected<NamespacePattern> NamespacePattern::create(StringRef Pattern) {
@@ -77,7 +109,7 @@ Expected<NamespacePattern> NamespacePattern::create(StringRef Pattern) {
     if (!isIdentifier(Part) && Part != "(anonymous namespace)")
       return createStringError(
           inconvertibleErrorCode(),
-          "bad namespace '" + Pattern +
+          "bad namespace '" + printable(Pattern) +
               "': expected 'a::b', 'a::b::**' (it or any nested namespace), "
               "'::' (global) or '**' (any)");
   Result.Prefix = Text.str();
@@ -103,8 +135,31 @@ std::string listOf(ArrayRef<StringRef> Words) {
   return Result;
 }
 
-/// Column offset of a scalar's text: quoted scalars start after the quote.
-unsigned textOffset(const YAML::Node &N) { return N.Tag() == "!" ? 1 : 0; }
+/// Bytes that \p CodePoint takes in UTF-8.
+size_t utf8Length(uint32_t CodePoint) {
+  return CodePoint < 0x80      ? 1
+         : CodePoint < 0x800   ? 2
+         : CodePoint < 0x10000 ? 3
+                               : 4;
+}
+
+/// Bytes of the value that the escape sequence at the start of \p Escape (a
+/// backslash, in a double-quoted scalar) stands for, as yaml-cpp decodes it;
+/// \p Length receives its length in the file.
+size_t decodedEscapeLength(StringRef Escape, size_t &Length) {
+  char Kind = Escape.size() > 1 ? Escape[1] : 0;
+  size_t Digits = Kind == 'x' ? 2 : Kind == 'u' ? 4 : Kind == 'U' ? 8 : 0;
+  Length = 2 + Digits;
+  if (Kind == 'L' || Kind == 'P') // U+2028, U+2029
+    return 3;
+  unsigned CodePoint = 0;
+  if (Digits && !Escape.substr(2, Digits).getAsInteger(16, CodePoint))
+    return utf8Length(CodePoint);
+  return 1; // '\n', and '\N' and '\_', which yaml-cpp writes as one byte.
+}
+
+/// UTF-8's byte order mark, which may start a rules file.
+constexpr StringRef ByteOrderMark = "\xEF\xBB\xBF";
 
 /// Collects the "path:line:col: error: ..." diagnostics of one rules file.
 class Diagnostics {
@@ -113,6 +168,8 @@ public:
     SmallVector<StringRef, 64> Split;
     Text.split(Split, '\n');
     Lines.assign(Split.begin(), Split.end());
+    // yaml-cpp does not count a byte order mark in columns.
+    Lines.front().consume_front(ByteOrderMark);
   }
 
   /// An error at \p M, \p Offset columns to the right.
@@ -122,11 +179,20 @@ public:
   void error(const YAML::Node &N, const Twine &Message, unsigned Offset = 0) {
     error(N.Mark(), Message, Offset);
   }
-  /// An error at 0-based \p Line and 1-based \p Column.
+  /// An error at 0-based \p Line and 1-based \p Column. Nothing from the
+  /// rules file reaches the terminal raw: the message is made printable.
   void errorAt(size_t Line, size_t Column, const Twine &Message) {
-    Errors.push_back(Path + ":" + std::to_string(Line + 1) + ":" +
-                     std::to_string(Column) + ": error: " + Message.str());
+    Errors.push_back(printable(Path + ":" + std::to_string(Line + 1) + ":" +
+                                   std::to_string(Column) +
+                                   ": error: " + Message.str(),
+                               std::string::npos));
   }
+
+  /// Columns from \p N's mark to byte \p Offset of its value: a quoted value
+  /// starts after the quote, and an escape sequence or a doubled quote is one
+  /// character of the value but several of the file. An offset that is not
+  /// on the value's first line is the value's start.
+  unsigned valueOffset(const YAML::Node &N, size_t Offset = 0) const;
 
   /// Line \p Line (0-based) of the file, or "".
   StringRef line(int Line) const {
@@ -153,6 +219,39 @@ private:
   std::vector<std::string> Errors;
 };
 
+unsigned Diagnostics::valueOffset(const YAML::Node &N, size_t Offset) const {
+  YAML::Mark M = N.Mark();
+  StringRef Line = line(M.line);
+  if (M.column < 0 || size_t(M.column) >= Line.size())
+    return 0;
+  char Quote = Line[M.column];
+  if (Quote == '|' || Quote == '>') // A block scalar starts on the next line.
+    return 0;
+  if (Quote != '"' && Quote != '\'')
+    return M.column + Offset < Line.size() ? Offset : 0;
+  StringRef Text = Line.substr(M.column + 1);
+  size_t Decoded = 0, I = 0;
+  while (Decoded < Offset) {
+    if (I >= Text.size())
+      return 0;
+    size_t Length = 1;
+    if (Quote == '\'' && Text[I] == '\'') {
+      if (!Text.substr(I).starts_with("''"))
+        return 0; // The closing quote: the offset is on another line.
+      Length = 2;
+      ++Decoded;
+    } else if (Quote == '"' && Text[I] == '"') {
+      return 0;
+    } else if (Quote == '"' && Text[I] == '\\') {
+      Decoded += decodedEscapeLength(Text.substr(I), Length);
+    } else {
+      ++Decoded;
+    }
+    I += Length;
+  }
+  return 1 + I;
+}
+
 /// Parsers for the shapes a value can take. Each reports what is wrong with
 /// a value and then gives nothing.
 class ValueParser {
@@ -164,7 +263,14 @@ public:
   /// Reports keys of \p Map not in \p Known, with a suggestion.
   void checkKeys(const YAML::Node &Map, ArrayRef<StringRef> Known,
                  StringRef Where);
-  std::optional<std::string> scalar(const YAML::Node &N, StringRef Key);
+  /// A string; one that spans lines (\p Multiline) may hold tabs and line
+  /// breaks, but no string holds other control characters.
+  std::optional<std::string> scalar(const YAML::Node &N, StringRef Key,
+                                    bool Multiline = false);
+  /// Whether \p Value, of \p N, has no control characters (but tabs and
+  /// line breaks if \p Multiline); reports the first.
+  bool printableValue(const YAML::Node &N, StringRef Key, StringRef Value,
+                      bool Multiline = false);
   /// A string or a list of strings.
   std::vector<std::pair<std::string, YAML::Node>>
   stringList(const YAML::Node &N, StringRef Key);
@@ -180,7 +286,7 @@ public:
       if (Made)
         Out.push_back(std::move(*Made));
       else
-        Diags.error(Item, toString(Made.takeError()), textOffset(Item));
+        Diags.error(Item, toString(Made.takeError()), Diags.valueOffset(Item));
     }
   }
   /// One string made by \p Create into \p Out.
@@ -192,7 +298,7 @@ public:
       if (Made)
         Out = std::move(*Made);
       else
-        Diags.error(N, toString(Made.takeError()), textOffset(N));
+        Diags.error(N, toString(Made.takeError()), Diags.valueOffset(N));
     }
   }
 };
@@ -209,19 +315,37 @@ void ValueParser::checkKeys(const YAML::Node &Map, ArrayRef<StringRef> Known,
       continue;
     std::string Suggestion = closestWord(Key, Known);
     Diags.error(Entry.first,
-                "unknown key '" + Key + "' in " + Where +
+                "unknown key '" + printable(Key) + "' in " + Where +
                     (Suggestion.empty()
                          ? "; known keys: " + listOf(Known)
                          : "; did you mean '" + Suggestion + "'?"));
   }
 }
 
+bool ValueParser::printableValue(const YAML::Node &N, StringRef Key,
+                                 StringRef Value, bool Multiline) {
+  size_t Bad = findUnprintable(Value, Multiline);
+  if (Bad == StringRef::npos)
+    return true;
+  DecodedChar C = decodeUTF8(Value.substr(Bad));
+  // yaml-cpp decodes the escapes \N and \_ to bytes that are not UTF-8.
+  Diags.error(N,
+              "'" + Key + "' " +
+                  (C.Valid ? "may not contain control characters (found '"
+                           : "is not valid UTF-8 (found byte '") +
+                  printable(Value.substr(Bad, C.Length)) + "')",
+              Diags.valueOffset(N, Bad));
+  return false;
+}
+
 std::optional<std::string> ValueParser::scalar(const YAML::Node &N,
-                                               StringRef Key) {
+                                               StringRef Key, bool Multiline) {
   if (!N.IsScalar()) {
     Diags.error(N, "'" + Key + "' must be a string");
     return std::nullopt;
   }
+  if (!printableValue(N, Key, N.Scalar(), Multiline))
+    return std::nullopt;
   return N.Scalar();
 }
 
@@ -229,7 +353,8 @@ std::vector<std::pair<std::string, YAML::Node>>
 ValueParser::stringList(const YAML::Node &N, StringRef Key) {
   std::vector<std::pair<std::string, YAML::Node>> Result;
   if (N.IsScalar()) {
-    Result.emplace_back(N.Scalar(), N);
+    if (printableValue(N, Key, N.Scalar()))
+      Result.emplace_back(N.Scalar(), N);
     return Result;
   }
   if (!N.IsSequence()) {
@@ -239,7 +364,7 @@ ValueParser::stringList(const YAML::Node &N, StringRef Key) {
   for (const YAML::Node &Item : N) {
     if (!Item.IsScalar())
       Diags.error(Item, "'" + Key + "' must be a string or a list of strings");
-    else
+    else if (printableValue(Item, Key, Item.Scalar()))
       Result.emplace_back(Item.Scalar(), Item);
   }
   if (Result.empty() && N.size() == 0)
@@ -259,10 +384,10 @@ std::optional<std::string> ValueParser::oneOf(const YAML::Node &N,
   std::string Suggestion = closestWord(*Value, Allowed);
   Diags.error(
       N,
-      "'" + Key + "' must be one of " + listOf(Allowed) + ", not '" + *Value +
-          "'" +
+      "'" + Key + "' must be one of " + listOf(Allowed) + ", not '" +
+          printable(*Value) + "'" +
           (Suggestion.empty() ? "" : "; did you mean '" + Suggestion + "'?"),
-      textOffset(N));
+      Diags.valueOffset(N));
   return std::nullopt;
 }
 
@@ -391,13 +516,14 @@ void RuleParser::event(StringRef Key, const YAML::Node &Value,
     if (Expected<EventTemplate> T = EventTemplate::parse(*Text, Column))
       R.Event = std::move(*T);
     else
-      Diags.error(Value, toString(T.takeError()), textOffset(Value) + Column);
+      Diags.error(Value, toString(T.takeError()),
+                  Diags.valueOffset(Value, Column));
   }
 }
 
 void RuleParser::matcher(StringRef Key, const YAML::Node &M,
                          const YAML::Node &Map, Rule &R) {
-  std::optional<std::string> Code = P.scalar(M, Key);
+  std::optional<std::string> Code = P.scalar(M, Key, /*Multiline=*/true);
   if (!Code)
     return;
   for (const RuleParser::Key &K : Keys)
@@ -420,7 +546,8 @@ void RuleParser::matcher(StringRef Key, const YAML::Node &M,
   bool Block = Mark.column >= 0 && size_t(Mark.column) < MarkLine.size() &&
                (MarkLine[Mark.column] == '|' || MarkLine[Mark.column] == '>');
   if (!Block || At.Line == 1) {
-    unsigned Offset = Block ? 0 : textOffset(M) + At.Column - 1;
+    unsigned Offset =
+        Block ? 0 : Diags.valueOffset(M, At.Line == 1 ? At.Column - 1 : 0);
     Diags.error(M, toString(Compiled.takeError()), Offset);
     return;
   }
@@ -441,7 +568,7 @@ void RuleParser::id(const YAML::Node &N, Rule &R, StringSet<> &Ids) {
     if (R.Id.empty())
       Diags.error(IdNode, "'id' must not be empty");
     else if (!Ids.insert(R.Id).second)
-      Diags.error(IdNode, "duplicate rule id '" + R.Id + "'");
+      Diags.error(IdNode, "duplicate rule id '" + printable(R.Id) + "'");
   }
 }
 
@@ -453,7 +580,7 @@ void RuleParser::parse(const YAML::Node &N, RuleSet &Rules, StringSet<> &Ids) {
   Rule R;
   R.Line = N.Mark().line + 1;
   id(N, R, Ids);
-  P.checkKeys(N, keyNames(), "rule '" + R.Id + "'");
+  P.checkKeys(N, keyNames(), "rule '" + printable(R.Id) + "'");
   for (const Key &K : Keys)
     if (K.Parse)
       if (YAML::Node Value = N[K.Name.str()])
@@ -482,6 +609,12 @@ private:
   };
   static const Key Keys[];
 
+  /// Whether the file's bytes are fit to parse: UTF-8, no control
+  /// characters but tabs and line breaks.
+  bool checkText();
+  /// Loads the YAML document into \p Doc; false on a syntax error.
+  bool load(YAML::Node &Doc);
+
   void version(const YAML::Node &Value, RuleSet &Rules);
   void macro(const YAML::Node &Value, RuleSet &Rules);
   void include(const YAML::Node &Value, RuleSet &Rules);
@@ -508,13 +641,20 @@ void FileParser::version(const YAML::Node &Value, RuleSet &) {
 }
 
 void FileParser::macro(const YAML::Node &Value, RuleSet &Rules) {
-  if (std::optional<std::string> Name = P.scalar(Value, "macro")) {
-    if (isIdentifier(*Name))
-      Rules.Macro = *Name;
-    else
-      Diags.error(Value, "'macro' must be an identifier, not '" + *Name + "'",
-                  textOffset(Value));
-  }
+  std::optional<std::string> Name = P.scalar(Value, "macro");
+  if (!Name)
+    return;
+  if (!isIdentifier(*Name))
+    Diags.error(Value,
+                "'macro' must be an identifier, not '" + printable(*Name) + "'",
+                Diags.valueOffset(Value));
+  else if (isKeyword(*Name))
+    Diags.error(Value,
+                "'macro' must name a macro, not the C or C++ keyword '" +
+                    *Name + "'",
+                Diags.valueOffset(Value));
+  else
+    Rules.Macro = *Name;
 }
 
 void FileParser::include(const YAML::Node &Value, RuleSet &Rules) {
@@ -524,18 +664,26 @@ void FileParser::include(const YAML::Node &Value, RuleSet &Rules) {
   if (!Header)
     return;
   StringRef H = StringRef(*Header).trim();
-  if (H.starts_with("<") && H.ends_with(">")) {
-    Rules.IncludeAngled = true;
+  bool Angled = H.size() > 1 && H.starts_with("<") && H.ends_with(">");
+  bool Quoted = H.size() > 1 && H.starts_with("\"") && H.ends_with("\"");
+  if (Angled || Quoted)
     H = H.drop_front().drop_back();
-  } else if (H.starts_with("\"") && H.ends_with("\"") && H.size() > 1) {
-    H = H.drop_front().drop_back();
-  }
+  unsigned Offset = Diags.valueOffset(Value);
+  if (H.empty())
+    return Diags.error(
+        Value,
+        Angled || Quoted
+            ? "'include' names no header; omit the key to insert none"
+            : "'include' is empty; omit the key to insert none",
+        Offset);
   if (H.find_first_of("<>\" \t") != StringRef::npos)
-    Diags.error(Value,
-                "'include' must be a header path such as "
-                "c10/util/Logging.h or <c10/util/Logging.h>",
-                textOffset(Value));
+    return Diags.error(Value,
+                       "'include' must be a header path such as "
+                       "c10/util/Logging.h or <c10/util/Logging.h>, not '" +
+                           printable(*Header) + "'",
+                       Offset);
   Rules.Include = H.str();
+  Rules.IncludeAngled = Angled;
 }
 
 void FileParser::rules(const YAML::Node &Value, RuleSet &Rules) {
@@ -550,21 +698,54 @@ void FileParser::rules(const YAML::Node &Value, RuleSet &Rules) {
       OneRule.parse(R, Rules, Ids);
 }
 
+bool FileParser::checkText() {
+  // yaml-cpp would read UTF-16 and UTF-32 (with a byte order mark, or ASCII
+  // text with zero bytes between); everything else here counts UTF-8 bytes.
+  if (Text.starts_with("\xFE\xFF") || Text.starts_with("\xFF\xFE") ||
+      (Text.size() >= 2 && (Text[0] == 0) != (Text[1] == 0)) ||
+      Text.starts_with(StringRef("\0\0", 2))) {
+    Diags.errorAt(0, 1,
+                  "the rules file is not UTF-8 (it looks like UTF-16 or "
+                  "UTF-32); save it as UTF-8");
+    return false;
+  }
+  StringRef Body = Text;
+  Body.consume_front(ByteOrderMark);
+  size_t Bad = findUnprintable(Body, /*AllowWhitespace=*/true);
+  if (Bad == StringRef::npos)
+    return true;
+  size_t LineStart = Body.rfind('\n', Bad) + 1; // npos + 1 == 0
+  DecodedChar C = decodeUTF8(Body.substr(Bad));
+  Diags.errorAt(Body.take_front(Bad).count('\n'), Bad - LineStart + 1,
+                C.Valid ? "the rules file may not contain control characters "
+                          "other than tab and line breaks (found '" +
+                              printable(Body.substr(Bad, C.Length)) + "')"
+                        : "the rules file is not valid UTF-8 (found byte '" +
+                              printable(Body.substr(Bad, 1)) + "')");
+  return false;
+}
+
+bool FileParser::load(YAML::Node &Doc) {
+  try {
+    Doc = YAML::Load(Text.str());
+  } catch (const YAML::Exception &E) {
+    Diags.error(E.mark, E.msg);
+    return false;
+  }
+  return true;
+}
+
 Expected<RuleSet> FileParser::parse() {
   RuleSet Rules;
   Rules.Path = Path.str();
   Rules.TextHash = xxh3_64bits(Text);
   YAML::Node Doc;
-  try {
-    Doc = YAML::Load(Text.str());
-  } catch (const YAML::Exception &E) {
-    Diags.error(E.mark, E.msg);
+  if (!checkText() || !load(Doc))
     return Diags.first();
-  }
   if (!Doc.IsMap()) {
     Diags.error(Doc.Mark().is_null() ? YAML::Mark() : Doc.Mark(),
                 "a rules file is a mapping with 'version: 1' and 'rules:'");
-    return Diags.first();
+    return Diags.all();
   }
   try {
     std::vector<StringRef> Names;
