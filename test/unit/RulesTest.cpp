@@ -430,4 +430,78 @@ TEST(RulesTest, LongEventTemplatesAreRefused) {
                         "1025 bytes long; at most 1024 are allowed"));
 }
 
+TEST(RulesTest, DuplicateKeysAreErrors) {
+  // Defect 11: the second 'namespace' was silently ignored.
+  EXPECT_THAT(error("version: 1\nrules:\n  - id: a\n    namespace: lib\n"
+                    "    namespace: other\n"),
+              HasSubstr("r.yaml:5:5: error: duplicate key 'namespace' in rule "
+                        "'a'; the first is on line 4"));
+  EXPECT_THAT(error("version: 1\ninclude: a.h\ninclude: b.h\nrules:\n"
+                    "  - id: a\n"),
+              HasSubstr("r.yaml:3:1: error: duplicate key 'include' in the "
+                        "rules file; the first is on line 2"));
+  EXPECT_THAT(error("version: 1\nrules:\n  - id: a\n    id: b\n"),
+              HasSubstr("r.yaml:4:5: error: duplicate key 'id' in rule 'a'"));
+}
+
+TEST(RulesTest, OneDocumentOnly) {
+  // Defect 11: a second YAML document was silently ignored.
+  EXPECT_THAT(error("version: 1\nrules:\n  - id: a\n---\nversion: 1\n"
+                    "rules:\n  - id: b\n"),
+              HasSubstr("r.yaml:4:1: error: a rules file is one YAML "
+                        "document; a second one starts here"));
+  EXPECT_THAT(error("---\nversion: 1\nrules:\n  - id: a\n...\n"
+                    "rules:\n  - id: b\n"),
+              HasSubstr("r.yaml:6:1: error: a rules file is one YAML "
+                        "document; a second one starts here"));
+  EXPECT_THAT(error("version: 1\nrules:\n  - id: a\n---\n"),
+              HasSubstr("r.yaml:4:1: error: a rules file is one YAML "
+                        "document"));
+  // One document, with its optional markers, is fine.
+  EXPECT_EQ(parse("---\nversion: 1\nrules:\n  - id: a\n...\n").Rules.size(),
+            1u);
+}
+
+TEST(RulesTest, MatcherNestingIsBounded) {
+  // Defect 11: clang's matcher parser recurses once per parenthesis; 10,000
+  // levels overflowed the stack (test/lit/hostile-rules.test has those).
+  // A matcher whose parentheses nest \p Depth levels deep.
+  auto Nested = [](unsigned Depth) {
+    std::string M = "functionDecl(";
+    for (unsigned I = 2; I < Depth; ++I)
+      M += "unless(";
+    M += "isDeleted()";
+    M.append(Depth - 1, ')');
+    return "version: 1\nrules:\n  - id: a\n    matcher: " + M + "\n";
+  };
+  RuleSet Deep = parse(Nested(64));
+  ASSERT_EQ(Deep.Rules.size(), 1u);
+  EXPECT_NE(Deep.Rules[0].Matcher, nullptr);
+  EXPECT_THAT(error(Nested(65)),
+              HasSubstr("r.yaml:4:477: error: in matcher: parentheses nest "
+                        "deeper than 64 levels"));
+  // Parentheses in strings and comments do not count.
+  RuleSet Quoted =
+      parse("version: 1\nrules:\n  - id: a\n    matcher: |\n"
+            "      functionDecl(hasName(\"" +
+            std::string(100, '(') + "\")) # " + std::string(100, '(') + "\n");
+  ASSERT_EQ(Quoted.Rules.size(), 1u);
+  EXPECT_NE(Quoted.Rules[0].Matcher, nullptr);
+}
+
+TEST(RulesTest, DeepYamlNestingIsRefusedAsSuch) {
+  // yaml-cpp stops at 500 levels, but said "bad file".
+  EXPECT_THAT(error("version: 1\nrules: " + std::string(100000, '[') + "\n"),
+              HasSubstr("error: the YAML nests too deeply: yaml-cpp stops at "
+                        "500 levels"));
+}
+
+TEST(RulesTest, HugeFilesAreRefused) {
+  std::string Text = "version: 1\nrules:\n  - id: a\n    event: \"" +
+                     std::string(2 << 20, 'x') + "\"\n";
+  EXPECT_THAT(error(Text), HasSubstr("r.yaml:1:1: error: the rules file is "
+                                     "2097194 bytes; apistamp reads at most "
+                                     "1048576"));
+}
+
 } // namespace

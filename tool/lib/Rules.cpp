@@ -25,11 +25,15 @@
 #include "llvm/Support/xxhash.h"
 #include "llvm/TargetParser/Host.h"
 #include "llvm/TargetParser/Triple.h"
+#include <yaml-cpp/depthguard.h>
 #include <yaml-cpp/yaml.h>
 
 using namespace llvm;
 
 namespace apistamp {
+
+/// Largest rules file read, in bytes; rules files are written by hand.
+constexpr size_t MaxRulesFileSize = 1 << 20;
 
 StringRef kindName(DeclKind Kind) {
   switch (Kind) {
@@ -305,12 +309,22 @@ public:
 
 void ValueParser::checkKeys(const YAML::Node &Map, ArrayRef<StringRef> Known,
                             StringRef Where) {
+  StringMap<int> FirstLine;
   for (const auto &Entry : Map) {
     if (!Entry.first.IsScalar()) {
       Diags.error(Entry.first, "keys must be plain words");
       continue;
     }
     std::string Key = Entry.first.Scalar();
+    // yaml-cpp keeps both entries of a repeated key, and lookups find the
+    // first: the second would be ignored.
+    auto [First, New] = FirstLine.try_emplace(Key, Entry.first.Mark().line);
+    if (!New) {
+      Diags.error(Entry.first, "duplicate key '" + printable(Key) + "' in " +
+                                   Where + "; the first is on line " +
+                                   Twine(First->second + 1));
+      continue;
+    }
     if (is_contained(Known, Key))
       continue;
     std::string Suggestion = closestWord(Key, Known);
@@ -609,11 +623,13 @@ private:
   };
   static const Key Keys[];
 
-  /// Whether the file's bytes are fit to parse: UTF-8, no control
-  /// characters but tabs and line breaks.
+  /// Whether the file's bytes are fit to parse: not too many, UTF-8, no
+  /// control characters but tabs and line breaks.
   bool checkText();
-  /// Loads the YAML document into \p Doc; false on a syntax error.
+  /// Loads the one YAML document into \p Doc; false on a syntax error.
   bool load(YAML::Node &Doc);
+  /// Where the document \p Second starts: its '---' line if it has one.
+  YAML::Mark documentStart(const YAML::Node &Second) const;
 
   void version(const YAML::Node &Value, RuleSet &Rules);
   void macro(const YAML::Node &Value, RuleSet &Rules);
@@ -699,6 +715,13 @@ void FileParser::rules(const YAML::Node &Value, RuleSet &Rules) {
 }
 
 bool FileParser::checkText() {
+  if (Text.size() > MaxRulesFileSize) {
+    Diags.errorAt(0, 1,
+                  "the rules file is " + Twine(Text.size()) +
+                      " bytes; apistamp reads at most " +
+                      Twine(MaxRulesFileSize));
+    return false;
+  }
   // yaml-cpp would read UTF-16 and UTF-32 (with a byte order mark, or ASCII
   // text with zero bytes between); everything else here counts UTF-8 bytes.
   if (Text.starts_with("\xFE\xFF") || Text.starts_with("\xFF\xFE") ||
@@ -725,13 +748,47 @@ bool FileParser::checkText() {
   return false;
 }
 
+YAML::Mark FileParser::documentStart(const YAML::Node &Second) const {
+  YAML::Mark Start = Second.Mark();
+  if (Start.is_null())
+    return YAML::Mark();
+  // The nearest document marker at or above the node: its '---', unless the
+  // previous document ended with '...' and this one has none.
+  for (int Line = Start.line; Line >= 0; --Line) {
+    StringRef Text = Diags.line(Line).rtrim("\r");
+    auto IsMarker = [&](StringRef Marker) {
+      return Text.starts_with(Marker) &&
+             (Text.size() == 3 || Text[3] == ' ' || Text[3] == '\t');
+    };
+    if (IsMarker("..."))
+      break;
+    if (IsMarker("---")) {
+      YAML::Mark Marker;
+      Marker.line = Line;
+      return Marker;
+    }
+  }
+  return Start;
+}
+
 bool FileParser::load(YAML::Node &Doc) {
+  std::vector<YAML::Node> Docs;
   try {
-    Doc = YAML::Load(Text.str());
+    Docs = YAML::LoadAll(Text.str());
+  } catch (const YAML::DeepRecursion &E) {
+    // Its message is "bad file".
+    Diags.error(E.mark, "the YAML nests too deeply: yaml-cpp stops at " +
+                            Twine(E.depth()) + " levels");
+    return false;
   } catch (const YAML::Exception &E) {
     Diags.error(E.mark, E.msg);
     return false;
   }
+  if (Docs.size() > 1)
+    Diags.error(documentStart(Docs[1]),
+                "a rules file is one YAML document; a second one starts here");
+  if (!Docs.empty())
+    Doc = Docs.front();
   return true;
 }
 
@@ -772,13 +829,46 @@ Expected<RuleSet> parseRules(StringRef Text, StringRef Path) {
   return FileParser(Path, Text).parse();
 }
 
+/// The first \p Limit + 1 bytes of the file at \p Path at most: enough to
+/// tell that it is too long without reading all of /dev/zero.
+static Expected<std::string> readAtMost(StringRef Path, size_t Limit) {
+  Expected<sys::fs::file_t> File = sys::fs::openNativeFileForRead(Path);
+  if (!File)
+    return File.takeError();
+  std::string Bytes;
+  char Chunk[1 << 16];
+  Error Err = Error::success();
+  while (Bytes.size() <= Limit) {
+    Expected<size_t> Read = sys::fs::readNativeFile(*File, Chunk);
+    if (!Read) {
+      Err = Read.takeError();
+      break;
+    }
+    if (*Read == 0)
+      break;
+    Bytes.append(Chunk, *Read);
+  }
+  sys::fs::closeFile(*File);
+  if (Err)
+    return std::move(Err);
+  return Bytes;
+}
+
 Expected<RuleSet> loadRules(StringRef Path) {
-  ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer = MemoryBuffer::getFile(Path);
-  if (!Buffer)
-    return createStringError(Buffer.getError(),
-                             "error: cannot read rules file '" + Path +
-                                 "': " + Buffer.getError().message());
-  Expected<RuleSet> Rules = parseRules((*Buffer)->getBuffer(), Path);
+  Expected<std::string> Text = readAtMost(Path, MaxRulesFileSize);
+  if (!Text) {
+    std::error_code EC = errorToErrorCode(Text.takeError());
+    return createStringError(EC, "error: cannot read rules file '" +
+                                     printable(Path, std::string::npos) +
+                                     "': " + EC.message());
+  }
+  if (Text->size() > MaxRulesFileSize)
+    return createStringError(inconvertibleErrorCode(),
+                             printable(Path, std::string::npos) +
+                                 ":1:1: error: the rules file is larger than " +
+                                 Twine(MaxRulesFileSize) +
+                                 " bytes, the most apistamp reads");
+  Expected<RuleSet> Rules = parseRules(*Text, Path);
   if (!Rules)
     return Rules.takeError();
   Rules->Path = canonicalPath(Path);
