@@ -1,6 +1,7 @@
 //===- RulesTest.cpp - Tests for the rules loader -------------------------===//
 
 #include "apistamp/Rules.h"
+#include "Suggestions.h"
 #include "TestSupport.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -109,6 +110,10 @@ TEST(RulesTest, UnknownRuleKeySuggests) {
                         "did you mean 'name'?"));
   EXPECT_THAT(error("version: 1\nrules:\n  - id: a\n    zzzzzzzz: x\n"),
               HasSubstr("known keys: id, where"));
+  // No suggestion that shares no character: '<<' (a YAML merge key, which
+  // yaml-cpp does not merge) is not a typo of 'id'.
+  EXPECT_THAT(error("version: 1\nrules:\n  - id: a\n    <<: x\n"),
+              HasSubstr("unknown key '<<' in rule 'a'; known keys: id, where"));
 }
 
 TEST(RulesTest, RuleNeedsUniqueId) {
@@ -254,6 +259,249 @@ TEST(RulesTest, MatcherParseErrorPointsIntoTheExpression) {
                                  "    matcher: functionDecl(\n",
                                  "r.yaml")),
               HasSubstr("r.yaml:4:"));
+}
+
+} // namespace
+
+namespace {
+
+TEST(RulesTest, PrintableEscapesWhatCouldUpsetATerminal) {
+  EXPECT_EQ(printable("a\nb\r\t\x1b[2J\x7f\xff\xC2\x85\xE2\x80\xAE caf\xC3\xA9 "
+                      "\\d"),
+            "a\\nb\\r\\t\\x1b[2J\\x7f\\xff\\u0085\\u202e caf\xC3\xA9 \\d");
+  EXPECT_EQ(printable(llvm::StringRef("\0", 1)), "\\x00");
+  // Escaping twice changes nothing, so whole messages can be escaped again.
+  std::string Once = printable("x\n\x1b\xE2\x80\xAE");
+  EXPECT_EQ(printable(Once), Once);
+  // Long values are cut, at a character boundary.
+  EXPECT_EQ(printable(std::string(300, 'x')), std::string(200, 'x') + "...");
+  EXPECT_EQ(printable("ab\xC3\xA9"
+                      "cd",
+                      3),
+            "ab\xC3\xA9...");
+  EXPECT_EQ(printable(std::string(300, 'x'), std::string::npos),
+            std::string(300, 'x'));
+}
+
+/// Whether \p Text has a byte a terminal could act on.
+bool hasRawControlBytes(llvm::StringRef Text) {
+  return llvm::any_of(Text, [](char C) {
+    return (unsigned char)C < 0x20 ? C != '\n' : C == 0x7f;
+  });
+}
+
+TEST(RulesTest, IncludeMustBeAPrintableNonEmptyHeaderName) {
+  // Defect 7: a line break in 'include' wrote arbitrary lines into every
+  // instrumented file; empty names silently inserted nothing.
+  EXPECT_THAT(error("version: 1\ninclude: \"a.h\\nint\\finjected=system(0);//\""
+                    "\nrules:\n  - id: a\n"),
+              HasSubstr("r.yaml:2:14: error: 'include' may not contain "
+                        "control characters (found '\\n')"));
+  EXPECT_THAT(error("version: 1\ninclude: \"a.h\\r\"\nrules:\n  - id: a\n"),
+              HasSubstr("r.yaml:2:14: error: 'include' may not contain "
+                        "control characters (found '\\r')"));
+  EXPECT_THAT(error("version: 1\ninclude: \"a\\0.h\"\nrules:\n  - id: a\n"),
+              HasSubstr("r.yaml:2:12: error: 'include' may not contain "
+                        "control characters (found '\\x00')"));
+  EXPECT_THAT(error("version: 1\ninclude: \"\"\nrules:\n  - id: a\n"),
+              HasSubstr("r.yaml:2:11: error: 'include' is empty"));
+  EXPECT_THAT(error("version: 1\ninclude: '<>'\nrules:\n  - id: a\n"),
+              HasSubstr("r.yaml:2:11: error: 'include' names no header"));
+  EXPECT_THAT(error("version: 1\ninclude: '\"\"'\nrules:\n  - id: a\n"),
+              HasSubstr("r.yaml:2:11: error: 'include' names no header"));
+  EXPECT_THAT(error("version: 1\ninclude: '<a.h'\nrules:\n  - id: a\n"),
+              HasSubstr("r.yaml:2:11: error: 'include' must be a header path"));
+  EXPECT_THAT(error("version: 1\ninclude: 'a.h>'\nrules:\n  - id: a\n"),
+              HasSubstr("'include' must be a header path"));
+  EXPECT_THAT(error("version: 1\ninclude: '<a\".h>'\nrules:\n  - id: a\n"),
+              HasSubstr("'include' must be a header path"));
+  RuleSet Rules = parse("version: 1\ninclude: ' <c10/util/Logging.h> '\n"
+                        "rules:\n  - id: a\n");
+  EXPECT_EQ(Rules.Include, "c10/util/Logging.h");
+  EXPECT_TRUE(Rules.IncludeAngled);
+  EXPECT_EQ(
+      parse("version: 1\ninclude: a-b+c/d_e.inc\nrules:\n  - id: a\n").Include,
+      "a-b+c/d_e.inc");
+}
+
+TEST(RulesTest, MacroMustNotBeAKeyword) {
+  // Defect 8: 'macro: throw' made every selected function throw.
+  EXPECT_THAT(error("version: 1\nmacro: throw\nrules:\n  - id: a\n"),
+              HasSubstr("r.yaml:2:8: error: 'macro' must name a macro, not "
+                        "the C or C++ keyword 'throw'"));
+  for (const char *Keyword :
+       {"return", "if", "while", "goto", "nullptr", "co_return", "_Bool",
+        "static_assert", "and", "not", "__asm__", "typeof", "defined"})
+    EXPECT_THAT(error(std::string("version: 1\nmacro: ") + Keyword +
+                      "\nrules:\n  - id: a\n"),
+                HasSubstr("r.yaml:2:8: error: 'macro' must name a macro"))
+        << Keyword;
+  EXPECT_EQ(parse("version: 1\nmacro: LOG_ONCE\nrules:\n  - id: a\n").Macro,
+            "LOG_ONCE");
+  EXPECT_EQ(parse("version: 1\nmacro: _log2\nrules:\n  - id: a\n").Macro,
+            "_log2");
+}
+
+TEST(RulesTest, EventTemplatesRefuseControlCharacters) {
+  // Defect 9: newlines and other control characters in an event.
+  EXPECT_THAT(
+      error("version: 1\nrules:\n  - id: a\n    event: \"a.{name}\\nb\"\n"),
+      HasSubstr("r.yaml:4:21: error: 'event' may not contain control "
+                "characters (found '\\n')"));
+  for (const char *Escape : {"\\r", "\\0", "\\t", "\\e", "\\x7f", "\\x85"})
+    EXPECT_THAT(error(std::string("version: 1\nrules:\n  - id: a\n"
+                                  "    event: \"a") +
+                      Escape + "b\"\n"),
+                HasSubstr("r.yaml:4:14: error: 'event' may not contain "
+                          "control characters"))
+        << Escape;
+  // The column is the character's in the file, past escapes and '' pairs.
+  EXPECT_THAT(
+      error("version: 1\nrules:\n  - id: a\n    event: \"\\u00e9\\x41\\e\"\n"),
+      HasSubstr("r.yaml:4:23: error: 'event' may not contain control "
+                "characters (found '\\x1b')"));
+  EXPECT_THAT(error("version: 1\nrules:\n  - id: a\n    event: 'it''s\tx'\n"),
+              HasSubstr("r.yaml:4:18: error: 'event' may not contain control "
+                        "characters (found '\\t')"));
+  // yaml-cpp decodes \_ (U+00A0) to one byte that is not UTF-8.
+  EXPECT_THAT(error("version: 1\nrules:\n  - id: a\n    event: \"a\\_\"\n"),
+              HasSubstr("r.yaml:4:14: error: 'event' is not valid UTF-8 "
+                        "(found byte '\\xa0')"));
+}
+
+TEST(RulesTest, EventTemplatesMayBeUTF8) {
+  // Defect 9: valid UTF-8 was refused as "quotes, backslashes or control
+  // characters"; it is kept as it is (the event literal keeps UTF-8 bytes).
+  RuleSet Rules = parse("version: 1\nrules:\n  - id: a\n"
+                        "    event: \"caf\xC3\xA9.\xE6\x97\xA5.{name}\"\n");
+  ASSERT_EQ(Rules.Rules.size(), 1u);
+  EXPECT_EQ(Rules.Rules[0].Event.text(), "caf\xC3\xA9.\xE6\x97\xA5.{name}");
+}
+
+TEST(RulesTest, InvalidUTF8IsRefusedAsSuch) {
+  std::string Message =
+      error("version: 1\nrules:\n  - id: a\n    event: \"caf\xE9.{name}\"\n");
+  EXPECT_THAT(Message, HasSubstr("r.yaml:4:16: error: the rules file is not "
+                                 "valid UTF-8 (found byte '\\xe9')"));
+  EXPECT_THAT(error("version: 1\n# \xC0\xAF overlong\nrules:\n  - id: a\n"),
+              HasSubstr("r.yaml:2:3: error: the rules file is not valid "
+                        "UTF-8"));
+  EXPECT_THAT(error(llvm::StringRef("\xFF\xFEv\0", 4)),
+              HasSubstr("r.yaml:1:1: error: the rules file is not UTF-8 (it "
+                        "looks like UTF-16 or UTF-32); save it as UTF-8"));
+}
+
+TEST(RulesTest, RawControlCharactersInTheFileAreRefused) {
+  EXPECT_THAT(error(llvm::StringRef("version: 1\nrules:\n  - id: a\0b\n", 30)),
+              HasSubstr("r.yaml:3:10: error: the rules file may not contain "
+                        "control characters other than tab and line breaks "
+                        "(found '\\x00')"));
+  EXPECT_THAT(error("version: 1\nrules:\n  - id: \x1b[31ma\n"),
+              HasSubstr("r.yaml:3:9: error: the rules file may not contain "
+                        "control characters"));
+}
+
+TEST(RulesTest, MessagesNeverEchoRawControlCharacters) {
+  // Defect 9: values quoted in messages are escaped.
+  for (const char *Text : {
+           "version: 1\nrules:\n  - id: a\n    \"ke\\ey\": 1\n",
+           "version: 1\nrules:\n  - id: a\n    namespace: \"\\e[31mred\"\n",
+           "version: 1\nrules:\n  - id: a\n    where: \"fun\\nction\"\n",
+           "version: 1\nrules:\n  - id: \"a\\e\"\n  - id: \"a\\e\"\n",
+           "version: 1\nrules:\n  - id: a\n    namespace: \"\\\x1b[31m\"\n",
+           "version: 1\nmacro: \"A\\nB\"\nrules:\n  - id: a\n",
+           "version: 1\nrules:\n  - id: a\n    event: \"}\\u202e\\e\"\n",
+           "version: 1\nrules:\n  - id: a\n    matcher: "
+           "\"functionDecl(\\e)\"\n",
+       }) {
+    std::string Message = error(Text);
+    EXPECT_FALSE(hasRawControlBytes(Message)) << Message;
+    EXPECT_THAT(Message, ::testing::Not(HasSubstr("\xE2\x80\xAE"))) << Message;
+  }
+  EXPECT_THAT(error("version: 1\nrules:\n  - id: a\n    \"ke\\ey\": 1\n"),
+              HasSubstr("unknown key 'ke\\x1by' in rule 'a'; known keys"));
+}
+
+TEST(RulesTest, LongEventTemplatesAreRefused) {
+  std::string Text = "version: 1\nrules:\n  - id: a\n    event: \"" +
+                     std::string(1025, 'x') + "\"\n";
+  EXPECT_THAT(error(Text),
+              HasSubstr("r.yaml:4:13: error: event template is "
+                        "1025 bytes long; at most 1024 are allowed"));
+}
+
+TEST(RulesTest, DuplicateKeysAreErrors) {
+  // Defect 11: the second 'namespace' was silently ignored.
+  EXPECT_THAT(error("version: 1\nrules:\n  - id: a\n    namespace: lib\n"
+                    "    namespace: other\n"),
+              HasSubstr("r.yaml:5:5: error: duplicate key 'namespace' in rule "
+                        "'a'; the first is on line 4"));
+  EXPECT_THAT(error("version: 1\ninclude: a.h\ninclude: b.h\nrules:\n"
+                    "  - id: a\n"),
+              HasSubstr("r.yaml:3:1: error: duplicate key 'include' in the "
+                        "rules file; the first is on line 2"));
+  EXPECT_THAT(error("version: 1\nrules:\n  - id: a\n    id: b\n"),
+              HasSubstr("r.yaml:4:5: error: duplicate key 'id' in rule 'a'"));
+}
+
+TEST(RulesTest, OneDocumentOnly) {
+  // Defect 11: a second YAML document was silently ignored.
+  EXPECT_THAT(error("version: 1\nrules:\n  - id: a\n---\nversion: 1\n"
+                    "rules:\n  - id: b\n"),
+              HasSubstr("r.yaml:4:1: error: a rules file is one YAML "
+                        "document; a second one starts here"));
+  EXPECT_THAT(error("---\nversion: 1\nrules:\n  - id: a\n...\n"
+                    "rules:\n  - id: b\n"),
+              HasSubstr("r.yaml:6:1: error: a rules file is one YAML "
+                        "document; a second one starts here"));
+  EXPECT_THAT(error("version: 1\nrules:\n  - id: a\n---\n"),
+              HasSubstr("r.yaml:4:1: error: a rules file is one YAML "
+                        "document"));
+  // One document, with its optional markers, is fine.
+  EXPECT_EQ(parse("---\nversion: 1\nrules:\n  - id: a\n...\n").Rules.size(),
+            1u);
+}
+
+TEST(RulesTest, MatcherNestingIsBounded) {
+  // Defect 11: clang's matcher parser recurses once per parenthesis; 10,000
+  // levels overflowed the stack (test/lit/hostile-rules.test has those).
+  // A matcher whose parentheses nest \p Depth levels deep.
+  auto Nested = [](unsigned Depth) {
+    std::string M = "functionDecl(";
+    for (unsigned I = 2; I < Depth; ++I)
+      M += "unless(";
+    M += "isDeleted()";
+    M.append(Depth - 1, ')');
+    return "version: 1\nrules:\n  - id: a\n    matcher: " + M + "\n";
+  };
+  RuleSet Deep = parse(Nested(64));
+  ASSERT_EQ(Deep.Rules.size(), 1u);
+  EXPECT_NE(Deep.Rules[0].Matcher, nullptr);
+  EXPECT_THAT(error(Nested(65)),
+              HasSubstr("r.yaml:4:477: error: in matcher: parentheses nest "
+                        "deeper than 64 levels"));
+  // Parentheses in strings and comments do not count.
+  RuleSet Quoted =
+      parse("version: 1\nrules:\n  - id: a\n    matcher: |\n"
+            "      functionDecl(hasName(\"" +
+            std::string(100, '(') + "\")) # " + std::string(100, '(') + "\n");
+  ASSERT_EQ(Quoted.Rules.size(), 1u);
+  EXPECT_NE(Quoted.Rules[0].Matcher, nullptr);
+}
+
+TEST(RulesTest, DeepYamlNestingIsRefusedAsSuch) {
+  // yaml-cpp stops at 500 levels, but said "bad file".
+  EXPECT_THAT(error("version: 1\nrules: " + std::string(100000, '[') + "\n"),
+              HasSubstr("error: the YAML nests too deeply: yaml-cpp stops at "
+                        "500 levels"));
+}
+
+TEST(RulesTest, HugeFilesAreRefused) {
+  std::string Text = "version: 1\nrules:\n  - id: a\n    event: \"" +
+                     std::string(2 << 20, 'x') + "\"\n";
+  EXPECT_THAT(error(Text), HasSubstr("r.yaml:1:1: error: the rules file is "
+                                     "2097194 bytes; apistamp reads at most "
+                                     "1048576"));
 }
 
 } // namespace

@@ -23,6 +23,21 @@ Expected<EventTemplate> EventTemplate::parse(StringRef Text,
     ErrorColumn = Column;
     return createStringError(inconvertibleErrorCode(), Message);
   };
+  if (Text.size() > MaxLength)
+    return Fail(0, "event template is " + Twine(Text.size()) +
+                       " bytes long; at most " + Twine(MaxLength) +
+                       " are allowed");
+  if (size_t Bad = findUnprintable(Text); Bad != StringRef::npos) {
+    DecodedChar C = decodeUTF8(Text.substr(Bad));
+    if (!C.Valid)
+      return Fail(Bad, "event template is not valid UTF-8 (found byte '" +
+                           printable(Text.substr(Bad, 1)) + "')");
+    return Fail(Bad, "event template may not contain control characters "
+                     "(found '" +
+                         printable(Text.substr(Bad, C.Length)) + "')");
+  }
+  if (size_t Bad = Text.find_first_of("\"\\"); Bad != StringRef::npos)
+    return Fail(Bad, "event template may not contain quotes or backslashes");
   EventTemplate Result;
   Result.Text = Text.str();
   Result.Pieces.clear();
@@ -36,17 +51,18 @@ Expected<EventTemplate> EventTemplate::parse(StringRef Text,
       break;
     }
     if (Text[Open] == '}')
-      return Fail(Open, "unmatched '}' in event template '" + Text + "'");
+      return Fail(Open,
+                  "unmatched '}' in event template '" + printable(Text) + "'");
     if (Open > Pos)
       Result.Pieces.push_back({false, Text.slice(Pos, Open).str()});
     size_t Close = Text.find('}', Open);
     if (Close == StringRef::npos)
-      return Fail(Open,
-                  "unterminated placeholder in event template '" + Text + "'");
+      return Fail(Open, "unterminated placeholder in event template '" +
+                            printable(Text) + "'");
     StringRef Name = Text.slice(Open + 1, Close);
     if (!is_contained(placeholders(), Name)) {
       std::string Message =
-          "unknown placeholder '{" + Name.str() + "}' in event template";
+          "unknown placeholder '{" + printable(Name) + "}' in event template";
       std::string Suggestion = closestWord(Name, placeholders());
       if (!Suggestion.empty())
         Message += "; did you mean '{" + Suggestion + "}'?";
@@ -58,11 +74,6 @@ Expected<EventTemplate> EventTemplate::parse(StringRef Text,
     Result.Pieces.push_back({true, Name.str()});
     Pos = Close + 1;
   }
-  for (char C : Text)
-    if (C == '"' || C == '\\' || !isPrint(C))
-      return Fail(Text.find(C),
-                  "event template may not contain quotes, backslashes or "
-                  "control characters");
   return Result;
 }
 

@@ -33,8 +33,43 @@ static std::string closestMatcherName(StringRef Name) {
   return closestWord(Name, Names);
 }
 
+/// Where the first parenthesis that nests deeper than MaxMatcherNesting is in
+/// \p Code, skipping string literals and '#' comments as clang's matcher
+/// tokenizer does; false if there is none.
+static bool findTooDeepParenthesis(StringRef Code, MatcherErrorPosition &At) {
+  unsigned Depth = 0, Line = 1;
+  size_t LineStart = 0;
+  for (size_t I = 0; I < Code.size(); ++I) {
+    char C = Code[I];
+    if (C == '\n') {
+      ++Line;
+      LineStart = I + 1;
+    } else if (C == '#') {
+      I = std::min(Code.find('\n', I), Code.size()) - 1;
+    } else if (C == '"' || C == '\'') {
+      // An unterminated string runs to the end; clang reports it.
+      for (++I; I < Code.size() && Code[I] != C; ++I)
+        if (Code[I] == '\\')
+          ++I;
+    } else if (C == '(' && ++Depth > MaxMatcherNesting) {
+      At.Line = Line;
+      At.Column = I - LineStart + 1;
+      return true;
+    } else if (C == ')' && Depth > 0) {
+      --Depth;
+    }
+  }
+  return false;
+}
+
 llvm::Expected<std::shared_ptr<const CompiledMatcher>>
 parseFunctionMatcher(StringRef Code, MatcherErrorPosition &At) {
+  // The parser recurses once per level: bound it before it runs out of stack.
+  if (findTooDeepParenthesis(Code, At))
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "in matcher: parentheses nest deeper than " +
+                                       llvm::Twine(MaxMatcherNesting) +
+                                       " levels");
   dynamic::Diagnostics Diag;
   StringRef Remaining = Code;
   std::optional<internal::DynTypedMatcher> Parsed =
@@ -56,7 +91,7 @@ parseFunctionMatcher(StringRef Code, MatcherErrorPosition &At) {
       }
     }
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   "in matcher: " + Message);
+                                   "in matcher: " + printable(Message, 300));
   }
   ASTNodeKind Function = ASTNodeKind::getFromNodeKind<FunctionDecl>();
   // varDecl() is a Decl matcher restricted to VarDecl: the restriction is
@@ -67,7 +102,7 @@ parseFunctionMatcher(StringRef Code, MatcherErrorPosition &At) {
         llvm::inconvertibleErrorCode(),
         "the matcher must match function declarations (functionDecl(...), "
         "cxxMethodDecl(...), cxxConstructorDecl(...)), not '" +
-            Supported.asStringRef() + "'");
+            printable(Supported.asStringRef()) + "'");
   auto Result = std::make_shared<CompiledMatcher>(CompiledMatcher{
       Code.str(), Parsed->dynCastTo(ASTNodeKind::getFromNodeKind<Decl>())
                       .unconditionalConvertTo<Decl>()});

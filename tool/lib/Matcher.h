@@ -29,6 +29,10 @@ struct MatcherErrorPosition {
   unsigned Line = 1, Column = 1;
 };
 
+/// Deepest nesting of parentheses a matcher may have: clang's parser recurses
+/// once per level, and 10,000 levels overflow the stack.
+constexpr unsigned MaxMatcherNesting = 64;
+
 /// Parses \p Code; on error, \p At is where the problem is in \p Code.
 llvm::Expected<std::shared_ptr<const CompiledMatcher>>
 parseFunctionMatcher(llvm::StringRef Code, MatcherErrorPosition &At);

@@ -24,8 +24,12 @@ public:
   /// The placeholders a template may use.
   static llvm::ArrayRef<llvm::StringRef> placeholders();
 
-  /// Parses \p Text. On error, \p ErrorColumn receives the 0-based column of
-  /// the problem inside \p Text.
+  /// Longest template accepted, in bytes.
+  static constexpr size_t MaxLength = 1024;
+
+  /// Parses \p Text: valid UTF-8 of at most MaxLength bytes, without control
+  /// characters, quotes or backslashes. On error, \p ErrorColumn receives
+  /// the 0-based column (byte offset) of the problem inside \p Text.
   static llvm::Expected<EventTemplate> parse(llvm::StringRef Text,
                                              size_t &ErrorColumn);
 
