@@ -54,6 +54,8 @@ python3 test/fault/fault_suite.py --apistamp "$build/bin/apistamp" \
   --junit "$results/fault-injection.xml" || status=1
 # Hostile inputs (test/hostile): tampered cache entries and file names.
 echo "== hostile inputs (test/hostile)"
+python3 test/hostile/run-rules-corpus.py --apistamp "$build/bin/apistamp" \
+  --junit "$results/hostile-rules.xml" || status=1
 python3 test/hostile/cache_and_names.py --apistamp "$build/bin/apistamp" \
   --work "$build/hostile" --junit "$results/hostile-cache-and-names.xml" || status=1
 # The real project: instrument googletest, rebuild it with its samples and

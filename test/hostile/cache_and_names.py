@@ -204,7 +204,7 @@ def main():
     work = pathlib.Path(args.work).resolve()
     shutil.rmtree(work, ignore_errors=True)
     work.mkdir(parents=True)
-    steps = Steps("hostile-cache-and-names")
+    steps = Steps("hostile-cache-and-names", independent=True)
 
     reference_root = project(work, "reference")
     done = run(APISTAMP, reference_root, "--no-cache")
@@ -215,17 +215,10 @@ def main():
     for name, mutate in tamper_cases(project(work, "cases")).items():
         steps.run("cache: " + name,
                   lambda n=name, m=mutate: check_cache_case(n, m, work, reference))
-        steps.failed = False
     for label, name in NAMES.items():
         steps.run("file name with " + label,
                   lambda l=label, n=name: check_name_case(l, n, work))
-        steps.failed = False
-    if args.junit:
-        steps.write_junit(args.junit)
-    failed = sum(1 for c in steps.cases if c[2] == "failed")
-    passed = sum(1 for c in steps.cases if c[2] == "passed")
-    print("%d passed, %d failed" % (passed, failed))
-    return 1 if failed else 0
+    return steps.finish(args.junit)
 
 
 if __name__ == "__main__":

@@ -7,10 +7,12 @@ import xml.etree.ElementTree as ET
 class Steps:
     """Runs named steps, records them as JUnit test cases."""
 
-    def __init__(self, suite):
+    def __init__(self, suite, independent=False):
+        """independent: a failed step does not skip the later ones."""
         self.suite = suite
         self.cases = []
         self.failed = False
+        self.independent = independent
 
     def run(self, name, function):
         start = time.monotonic()
@@ -23,7 +25,7 @@ class Steps:
             print("PASS %s (%.1f s)" % (name, time.monotonic() - start), flush=True)
             return result
         except Exception as error:  # a failed step: record it, stop later steps
-            self.failed = True
+            self.failed = not self.independent
             self.cases.append((name, time.monotonic() - start, "failed", str(error)))
             print("FAIL %s: %s" % (name, error), flush=True)
             return None
@@ -31,6 +33,15 @@ class Steps:
     def skip(self, name, reason):
         self.cases.append((name, 0.0, "skipped", reason))
         print("SKIP %s: %s" % (name, reason), flush=True)
+
+    def finish(self, junit_path=None):
+        """Writes the JUnit file, prints 'N passed, M failed'; the exit code."""
+        if junit_path:
+            self.write_junit(junit_path)
+        failed = sum(1 for case in self.cases if case[2] == "failed")
+        passed = sum(1 for case in self.cases if case[2] == "passed")
+        print("%d passed, %d failed" % (passed, failed), flush=True)
+        return 1 if failed else 0
 
     def write_junit(self, path):
         suite = ET.Element("testsuite", name=self.suite,

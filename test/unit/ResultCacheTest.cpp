@@ -62,7 +62,14 @@ protected:
     S.Calls = {Use};
     S.SkipReason = "reason";
     decideSite(S, Code, Rules);
-    R.Sites = {S};
+    Site Skipped;
+    Skipped.File = Source;
+    Skipped.Offset = 10;
+    Skipped.Line = Skipped.ReportLine = 1;
+    Skipped.Column = Skipped.ReportColumn = 11;
+    Skipped.Status = SiteStatus::Skipped;
+    Skipped.SkipReason = "constexpr function";
+    R.Sites = {S, Skipped};
     R.Suppressions = {Suppression{Source, 3, 4, 5, "why", true}};
     Expectation E;
     E.Kind = Expectation::Skipped;
@@ -110,7 +117,12 @@ TEST_F(ResultCacheTest, EveryFieldSurvivesARoundTrip) {
   std::optional<TUResult> Loaded = Cache.lookup("key", Rules);
   ASSERT_TRUE(Loaded);
   EXPECT_EQ(Cache.hits(), 1u);
-  ASSERT_EQ(Loaded->Sites.size(), 1u);
+  ASSERT_EQ(Loaded->Sites.size(), 2u);
+  const Site &SkippedA = Stored.Sites[1], &SkippedB = Loaded->Sites[1];
+  EXPECT_EQ(std::tie(SkippedB.Status, SkippedB.SkipReason, SkippedB.ReportLine,
+                     SkippedB.ReportColumn),
+            std::tie(SkippedA.Status, SkippedA.SkipReason, SkippedA.ReportLine,
+                     SkippedA.ReportColumn));
   const Site &A = Stored.Sites[0], &B = Loaded->Sites[0];
   EXPECT_EQ(B.File, A.File);
   EXPECT_EQ(B.Offset, A.Offset);

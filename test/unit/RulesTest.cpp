@@ -505,3 +505,16 @@ TEST(RulesTest, HugeFilesAreRefused) {
 }
 
 } // namespace
+
+namespace {
+TEST(RulesTest, KeepEventsAreGlobs) {
+  apistamp::RuleSet Rules = apistamp::valueOrFail(apistamp::parseRules(
+      "version: 1\nkeep_events: [\"torch.script.*\", \"x\"]\nrules:\n"
+      "  - id: a\n",
+      "r.yaml"));
+  EXPECT_EQ(Rules.KeepEvents.size(), 2u);
+  EXPECT_TRUE(Rules.keeps("torch.script.load"));
+  EXPECT_TRUE(Rules.keeps("x"));
+  EXPECT_FALSE(Rules.keeps("torch.jit.load"));
+}
+} // namespace

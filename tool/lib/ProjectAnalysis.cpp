@@ -59,6 +59,14 @@ bool runIsolated(llvm::function_ref<void()> Work) {
   return Survived;
 }
 
+/// The result of a TU that could not be analysed, and why.
+TUResult failedTU(std::string Why) {
+  TUResult Result;
+  Result.ParseFailed = true;
+  Result.Diagnostics = "error: " + std::move(Why) + "\n";
+  return Result;
+}
+
 /// analyseTU, isolated: a TU that crashes is a failed TU, and the run goes
 /// on.
 TUResult analyseTUIsolated(const TUJob &Job,
@@ -69,24 +77,15 @@ TUResult analyseTUIsolated(const TUJob &Job,
                            {Job.Rules, Options.Target, Options.SkipBodies});
       }))
     return Result;
-  TUResult Crashed;
-  Crashed.ParseFailed = true;
-  Crashed.Diagnostics = "error: clang crashed while analysing '" + Job.Source +
-                        "' (a clang bug, or code nested too deeply for its "
-                        "stack)\n";
-  return Crashed;
+  return failedTU("clang crashed while analysing '" + Job.Source +
+                  "' (a clang bug, or code nested too deeply for its stack)");
 }
 
 /// Analyses \p Job, or takes its result from the cache.
 TUResult analyseJob(const TUJob &Job, const ProjectAnalysisOptions &Options) {
-  if (!Job.Command) {
-    TUResult Result;
-    Result.ParseFailed = true;
-    Result.Diagnostics = "error: no compile command for '" + Job.Source +
-                         "'; pass -p BUILD_DIR or compiler arguments after "
-                         "'--'\n";
-    return Result;
-  }
+  if (!Job.Command)
+    return failedTU("no compile command for '" + Job.Source +
+                    "'; pass -p BUILD_DIR or compiler arguments after '--'");
   std::string Key;
   if (Options.Cache) {
     Key = Options.Cache->keyFor(*Job.Rules, *Job.Command, Options.SkipBodies);

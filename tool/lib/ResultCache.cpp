@@ -373,8 +373,12 @@ std::optional<TUResult> ResultCache::lookup(StringRef Key,
     if (Contents == Result.FileContents.end() ||
         !plausibleBody(S, Contents->second))
       return Miss();
-    if (S.Body)
+    if (S.Body) {
       decideSite(S, Contents->second, Rules);
+    } else { // Skipped or suppressed: reported at the name.
+      S.ReportLine = S.Line;
+      S.ReportColumn = S.Column;
+    }
   }
   Result.Sites = std::move(E.Sites);
   Result.Suppressions = std::move(E.Suppressions);

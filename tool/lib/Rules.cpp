@@ -634,6 +634,7 @@ private:
   void version(const YAML::Node &Value, RuleSet &Rules);
   void macro(const YAML::Node &Value, RuleSet &Rules);
   void include(const YAML::Node &Value, RuleSet &Rules);
+  void keepEvents(const YAML::Node &Value, RuleSet &Rules);
   void rules(const YAML::Node &Value, RuleSet &Rules);
 
   StringRef Path, Text;
@@ -647,6 +648,7 @@ const FileParser::Key FileParser::Keys[] = {
     {"version", "missing 'version: 1'", &FileParser::version},
     {"macro", nullptr, &FileParser::macro},
     {"include", nullptr, &FileParser::include},
+    {"keep_events", nullptr, &FileParser::keepEvents},
     {"rules", "missing 'rules:' (a list of rules)", &FileParser::rules},
 };
 
@@ -700,6 +702,17 @@ void FileParser::include(const YAML::Node &Value, RuleSet &Rules) {
                        Offset);
   Rules.Include = H.str();
   Rules.IncludeAngled = Angled;
+}
+
+void FileParser::keepEvents(const YAML::Node &Value, RuleSet &Rules) {
+  P.eachString(
+      Value, "keep_events",
+      [](StringRef Glob) -> Expected<std::string> {
+        if (Expected<GlobPattern> Valid = GlobPattern::create(Glob); !Valid)
+          return Valid.takeError();
+        return Glob.str();
+      },
+      Rules.KeepEvents);
 }
 
 void FileParser::rules(const YAML::Node &Value, RuleSet &Rules) {

@@ -13,8 +13,8 @@
 #include "apistamp/Glob.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringRef.h"
-#include "llvm/Support/GlobPattern.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/GlobPattern.h"
 #include "llvm/Support/Regex.h"
 #include <cstdint>
 #include <memory>
@@ -95,13 +95,19 @@ struct RuleSet {
   bool IncludeAngled = false;
   std::vector<Rule> Rules;
   /// `keep_events`: globs of events placed by hand on purpose, outside any
-  /// rule; they are never stale.
-  std::vector<llvm::GlobPattern> KeepEvents;
+  /// rule; they are never stale. Validated when loaded. (Kept as text: an
+  /// llvm::GlobPattern refers to its pattern's characters.)
+  std::vector<std::string> KeepEvents;
 
-  /// Whether \p Event is one of KeepEvents.
+  /// Whether \p Event matches one of KeepEvents.
   bool keeps(llvm::StringRef Event) const {
-    return llvm::any_of(KeepEvents, [Event](const llvm::GlobPattern &Keep) {
-      return Keep.match(Event);
+    return llvm::any_of(KeepEvents, [Event](const std::string &Keep) {
+      llvm::Expected<llvm::GlobPattern> Glob = llvm::GlobPattern::create(Keep);
+      if (!Glob) {
+        llvm::consumeError(Glob.takeError());
+        return false;
+      }
+      return Glob->match(Event);
     });
   }
 };
