@@ -78,6 +78,7 @@ std::string summaryNotes(const Project &P, const AnalysisResult &Result) {
   if (!P.WithoutRules.empty())
     Notes += "; " + std::to_string(P.WithoutRules.size()) +
              " TUs without a .apistamp.yaml skipped";
+
   return Notes;
 }
 

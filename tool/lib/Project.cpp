@@ -54,11 +54,26 @@ loadCompilationDatabase(const Options &Opts) {
   if (Opts.CompilerArgs)
     return std::make_unique<FixedCompilationDatabase>(".", *Opts.CompilerArgs);
   std::unique_ptr<CompilationDatabase> DB;
-  if (!Opts.BuildDir.empty()) {
-    DB = CompilationDatabase::loadFromDirectory(Opts.BuildDir, Message);
+  std::string BuildDir = Opts.BuildDir;
+  if (BuildDir.empty() && !Opts.Sources.empty()) {
+    // The rules may say where the build is (`compile_commands:`).
+    std::string RulesPath = Opts.RulesFile.empty()
+                                ? findRulesFileFor(Opts.Sources.front())
+                                : Opts.RulesFile;
+    if (!RulesPath.empty())
+      if (Expected<RuleSet> Rules = loadRules(RulesPath))
+        BuildDir = Rules->CompileCommandsDir;
+      else
+        consumeError(Rules.takeError()); // Reported when planned.
+  }
+  if (!BuildDir.empty()) {
+    DB = CompilationDatabase::loadFromDirectory(BuildDir, Message);
     if (!DB)
-      return usageError("cannot load a compilation database from '" +
-                        Opts.BuildDir + "': " + Message);
+      return usageError(
+          "cannot load a compilation database from '" + BuildDir + "'" +
+          (Opts.BuildDir.empty() ? " (the rules file's 'compile_commands')"
+                                 : "") +
+          ": " + Message);
   } else {
     DB = CompilationDatabase::autoDetectFromSource(Opts.Sources.front(),
                                                    Message);

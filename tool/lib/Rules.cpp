@@ -635,6 +635,8 @@ private:
   void macro(const YAML::Node &Value, RuleSet &Rules);
   void include(const YAML::Node &Value, RuleSet &Rules);
   void keepEvents(const YAML::Node &Value, RuleSet &Rules);
+  void excludeFiles(const YAML::Node &Value, RuleSet &Rules);
+  void compileCommands(const YAML::Node &Value, RuleSet &Rules);
   void rules(const YAML::Node &Value, RuleSet &Rules);
 
   StringRef Path, Text;
@@ -649,6 +651,8 @@ const FileParser::Key FileParser::Keys[] = {
     {"macro", nullptr, &FileParser::macro},
     {"include", nullptr, &FileParser::include},
     {"keep_events", nullptr, &FileParser::keepEvents},
+    {"exclude_files", nullptr, &FileParser::excludeFiles},
+    {"compile_commands", nullptr, &FileParser::compileCommands},
     {"rules", "missing 'rules:' (a list of rules)", &FileParser::rules},
 };
 
@@ -713,6 +717,20 @@ void FileParser::keepEvents(const YAML::Node &Value, RuleSet &Rules) {
         return Glob.str();
       },
       Rules.KeepEvents);
+}
+
+void FileParser::excludeFiles(const YAML::Node &Value, RuleSet &Rules) {
+  P.eachString(Value, "exclude_files", &PathGlob::create, Rules.ExcludeFiles);
+}
+
+void FileParser::compileCommands(const YAML::Node &Value, RuleSet &Rules) {
+  if (std::optional<std::string> Dir = P.scalar(Value, "compile_commands")) {
+    if (Dir->empty())
+      Diags.error(Value, "'compile_commands' is empty; name the build "
+                         "directory that holds compile_commands.json");
+    else
+      Rules.CompileCommandsDir = *Dir;
+  }
 }
 
 void FileParser::rules(const YAML::Node &Value, RuleSet &Rules) {
@@ -833,6 +851,8 @@ Expected<RuleSet> FileParser::parse() {
   }
   if (!Diags.empty())
     return Diags.all();
+  for (Rule &R : Rules.Rules)
+    llvm::append_range(R.ExcludeFiles, Rules.ExcludeFiles);
   return Rules;
 }
 
@@ -886,6 +906,12 @@ Expected<RuleSet> loadRules(StringRef Path) {
     return Rules.takeError();
   Rules->Path = canonicalPath(Path);
   Rules->Root = sys::path::parent_path(Rules->Path).str();
+  if (!Rules->CompileCommandsDir.empty() &&
+      !sys::path::is_absolute(Rules->CompileCommandsDir)) {
+    SmallString<256> Dir(Rules->Root);
+    sys::path::append(Dir, Rules->CompileCommandsDir);
+    Rules->CompileCommandsDir = std::string(Dir);
+  }
   return Rules;
 }
 

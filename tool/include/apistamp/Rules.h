@@ -98,6 +98,12 @@ struct RuleSet {
   /// rule; they are never stale. Validated when loaded. (Kept as text: an
   /// llvm::GlobPattern refers to its pattern's characters.)
   std::vector<std::string> KeepEvents;
+  /// Top-level `exclude_files`: no rule selects anything in these files
+  /// (added to every rule's ExcludeFiles when loaded).
+  std::vector<PathGlob> ExcludeFiles;
+  /// `compile_commands`: the directory of compile_commands.json, absolute
+  /// (resolved against the rules file's directory); "" if not set. -p wins.
+  std::string CompileCommandsDir;
 
   /// Whether \p Event matches one of KeepEvents.
   bool keeps(llvm::StringRef Event) const {
