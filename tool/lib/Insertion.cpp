@@ -217,6 +217,39 @@ static bool commentBeforeLineEnd(StringRef Code, size_t Pos) {
   return false;
 }
 
+/// The offset of the first code in [\p From, \p End) that is on a line
+/// that is neither a preprocessor directive nor only a comment; npos if
+/// none.
+static size_t firstStatementLine(StringRef Code, size_t From, size_t End) {
+  size_t Pos = Code.find_first_not_of(" \t\r\n\f\v", From);
+  while (Pos != StringRef::npos && Pos < End) {
+    StringRef Rest = Code.substr(Pos);
+    size_t LineEnd;
+    if (Rest.starts_with("#") || Rest.starts_with("//")) {
+      // To the end of the line, following backslash continuations.
+      LineEnd = Pos;
+      do
+        LineEnd = Code.find_first_of("\r\n", LineEnd + 1);
+      while (LineEnd != StringRef::npos && Code[LineEnd - 1] == '\\');
+    } else if (Rest.starts_with("/*")) {
+      size_t Close = Code.find("*/", Pos + 2);
+      if (Close == StringRef::npos)
+        return StringRef::npos;
+      LineEnd = Close + 2;
+      // Code after the comment on its line is a statement line.
+      size_t After = Code.find_first_not_of(" \t", LineEnd);
+      if (After != StringRef::npos && After < End && !isLineBreak(Code[After]))
+        return After;
+    } else {
+      return Pos;
+    }
+    if (LineEnd == StringRef::npos)
+      return StringRef::npos;
+    Pos = Code.find_first_not_of(" \t\r\n\f\v", LineEnd);
+  }
+  return StringRef::npos;
+}
+
 std::vector<TextEdit> makeInsertion(StringRef File, StringRef Code,
                                     unsigned DeclOffset, unsigned LBraceOffset,
                                     unsigned RBraceOffset, StringRef Macro,
@@ -246,9 +279,10 @@ std::vector<TextEdit> makeInsertion(StringRef File, StringRef Code,
   if (After.AmbiguousComment != StringRef::npos)
     return OnTheLine(After.AmbiguousComment);
   if (After.Stop == Code.size() || isLineBreak(Code[After.Stop])) {
-    // The body continues on a later line: indent like its first line.
-    size_t Next = Code.find_first_not_of(" \t\r\n\f\v", After.Stop);
-    if (Next != StringRef::npos && Next < RBraceOffset)
+    // The body continues on a later line: indent like its first statement
+    // (not like a preprocessor line or a comment, often at column 0).
+    size_t Next = firstStatementLine(Code, After.Stop, RBraceOffset);
+    if (Next != StringRef::npos)
       Indent = indentationOfLine(Code, Next).str();
     // Before the line break, so that a "\r\n" stays whole.
     return {Edit(After.Stop, 0, NewLine + Indent + Call)};
