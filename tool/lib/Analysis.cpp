@@ -16,6 +16,7 @@
 #include "clang/Driver/Types.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendAction.h"
+#include "clang/Frontend/FrontendActions.h"
 #include "clang/Frontend/TextDiagnosticPrinter.h"
 #include "clang/Tooling/ArgumentsAdjusters.h"
 #include "clang/Tooling/Tooling.h"
@@ -171,7 +172,53 @@ private:
   DirectiveCommentCollector CommentCollector{Comments};
 };
 
+/// Records every file the preprocessor reads.
+class ReachedFilesAction : public PreprocessOnlyAction {
+public:
+  explicit ReachedFilesAction(std::vector<std::string> &Files)
+      : Files(Files) {}
+
+  void EndSourceFileAction() override {
+    SourceManager &SM = getCompilerInstance().getSourceManager();
+    for (auto It = SM.fileinfo_begin(); It != SM.fileinfo_end(); ++It)
+      Files.push_back(SM.getFileManager().getCanonicalName(It->first).str());
+    llvm::sort(Files);
+    Files.erase(std::unique(Files.begin(), Files.end()), Files.end());
+  }
+
+private:
+  std::vector<std::string> &Files;
+};
+
+/// The front end's adjustments of a compile command: no output files, our
+/// resource directory, headers as C++ headers, no warnings.
+ArgumentsAdjuster frontendAdjuster() {
+  return combineAdjusters(
+      combineAdjusters(getClangStripOutputAdjuster(),
+                       getClangStripDependencyFileAdjuster()),
+      combineAdjusters(getClangSyntaxOnlyAdjuster(), analysisAdjuster()));
+}
+
 } // namespace
+
+std::vector<std::string> filesReachedBy(const CompileCommand &Command,
+                                        IntrusiveRefCntPtr<vfs::FileSystem> FS) {
+  std::vector<std::string> Files;
+  if (!FS)
+    FS = vfs::createPhysicalFileSystem();
+  if (FS->setCurrentWorkingDirectory(Command.Directory))
+    return Files;
+  IntrusiveRefCntPtr<FileManager> FileMgr =
+      new FileManager(FileSystemOptions(), FS);
+  IgnoringDiagConsumer Quiet;
+  ToolInvocation Invocation(
+      frontendAdjuster()(Command.CommandLine, Command.Filename),
+      std::make_unique<ReachedFilesAction>(Files), FileMgr.get(),
+      std::make_shared<PCHContainerOperations>());
+  Invocation.setDiagnosticConsumer(&Quiet);
+  Invocation.run();
+  return Files;
+}
 
 TUResult analyseTU(const CompileCommand &Command,
                    const AnalysisOptions &Options,
@@ -185,10 +232,7 @@ TUResult analyseTU(const CompileCommand &Command,
                          "' of the compile command: " + EC.message() + "\n";
     return Result;
   }
-  ArgumentsAdjuster Adjust = combineAdjusters(
-      combineAdjusters(getClangStripOutputAdjuster(),
-                       getClangStripDependencyFileAdjuster()),
-      combineAdjusters(getClangSyntaxOnlyAdjuster(), analysisAdjuster()));
+  ArgumentsAdjuster Adjust = frontendAdjuster();
   IntrusiveRefCntPtr<FileManager> Files =
       new FileManager(FileSystemOptions(), FS);
   raw_string_ostream DiagStream(Result.Diagnostics);

@@ -50,13 +50,6 @@ private:
   const PathDisplay &Display;
 };
 
-std::string currentDirectory() {
-  SmallString<256> CWD;
-  if (sys::fs::current_path(CWD))
-    return "";
-  return canonicalPath(CWD);
-}
-
 /// The cache the options ask for; explain looks at every definition,
 /// whatever a cached result holds, so it uses none.
 std::unique_ptr<ResultCache> cacheFor(const Options &Opts) {
@@ -78,6 +71,10 @@ std::string summaryNotes(const Project &P, const AnalysisResult &Result) {
   if (!P.WithoutRules.empty())
     Notes += "; " + std::to_string(P.WithoutRules.size()) +
              " TUs without a .apistamp.yaml skipped";
+  if (!P.NotSelectable.empty())
+    Notes += "; " + std::to_string(P.NotSelectable.size()) +
+             (P.NotSelectable.size() == 1 ? " file" : " files") +
+             " no rule can select skipped";
 
   return Notes;
 }
@@ -96,6 +93,16 @@ int run(const Options &Opts, raw_ostream &Out, raw_ostream &Err) {
     for (const std::string &Source : P.WithoutRules)
       Err << "apistamp: note: skipping '" << Source
           << "': no .apistamp.yaml above it\n";
+    for (const std::string &Source : P.NotSelectable)
+      Err << "apistamp: note: skipping '" << Source
+          << "': no rule's 'files' and 'exclude_files' let it select "
+             "anything in it; it is not parsed\n";
+    for (size_t I = 0; I < P.TUs.size(); ++I)
+      if (!P.TUs[I].ReportOnly.empty() &&
+          (I == 0 || P.TUs[I - 1].ReportOnly != P.TUs[I].ReportOnly))
+        Err << "apistamp: note: '" << P.TUs[I].ReportOnly
+            << "' is not in the compilation database; analysed through '"
+            << P.TUs[I].Source << "', which includes it\n";
     for (size_t I = 0; I < P.TUs.size(); ++I)
       if (P.TUs[I].Configurations > 1 &&
           (I == 0 || P.TUs[I - 1].Source != P.TUs[I].Source))

@@ -25,4 +25,11 @@ std::optional<llvm::StringRef> pathUnder(llvm::StringRef Path,
   return Path;
 }
 
+std::string currentDirectory() {
+  llvm::SmallString<256> CWD;
+  if (llvm::sys::fs::current_path(CWD))
+    return "";
+  return canonicalPath(CWD);
+}
+
 } // namespace apistamp

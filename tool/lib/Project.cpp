@@ -1,9 +1,12 @@
 //===- Project.cpp - Plan a run: which TUs, with which command and rules --===//
 
 #include "Project.h"
+#include "apistamp/Analysis.h"
 #include "apistamp/Paths.h"
+#include "apistamp/Selection.h"
 #include "clang/Driver/Types.h"
 #include "clang/Tooling/ArgumentsAdjusters.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
@@ -35,11 +38,27 @@ Error usageError(const Twine &Message) {
                            "apistamp: error: " + Message);
 }
 
+/// The `compile_commands` directory of the rules file that applies to
+/// \p File (--rules, or the nearest .apistamp.yaml), or "".
+std::string compileCommandsDirFor(const Options &Opts, StringRef File) {
+  std::string RulesPath =
+      Opts.RulesFile.empty() ? findRulesFileFor(File) : Opts.RulesFile;
+  if (RulesPath.empty())
+    return "";
+  Expected<RuleSet> Rules = loadRules(RulesPath);
+  if (!Rules) {
+    consumeError(Rules.takeError()); // Reported when planned.
+    return "";
+  }
+  return Rules->CompileCommandsDir;
+}
+
 /// Checks what can be checked before anything is loaded.
 Error validateOptions(const Options &Opts) {
   if (Opts.Sources.empty() && Opts.BuildDir.empty())
     return usageError("no sources given; pass source files or -p BUILD_DIR "
-                      "to process every C++ file of a compilation database");
+                      "to process every C++ file of a compilation database "
+                      "(or set 'compile_commands' in the rules file)");
   if (Opts.Sources.empty() && Opts.CompilerArgs)
     return usageError("compiler arguments after '--' need source files");
   for (const std::string &Source : Opts.Sources)
@@ -55,17 +74,9 @@ loadCompilationDatabase(const Options &Opts) {
     return std::make_unique<FixedCompilationDatabase>(".", *Opts.CompilerArgs);
   std::unique_ptr<CompilationDatabase> DB;
   std::string BuildDir = Opts.BuildDir;
-  if (BuildDir.empty() && !Opts.Sources.empty()) {
-    // The rules may say where the build is (`compile_commands:`).
-    std::string RulesPath = Opts.RulesFile.empty()
-                                ? findRulesFileFor(Opts.Sources.front())
-                                : Opts.RulesFile;
-    if (!RulesPath.empty())
-      if (Expected<RuleSet> Rules = loadRules(RulesPath))
-        BuildDir = Rules->CompileCommandsDir;
-      else
-        consumeError(Rules.takeError()); // Reported when planned.
-  }
+  // The rules may say where the build is (`compile_commands:`).
+  if (BuildDir.empty() && !Opts.Sources.empty())
+    BuildDir = compileCommandsDirFor(Opts, Opts.Sources.front());
   if (!BuildDir.empty()) {
     DB = CompilationDatabase::loadFromDirectory(BuildDir, Message);
     if (!DB)
@@ -119,6 +130,90 @@ std::vector<std::string> withExtraArgs(const Options &Opts,
   return Adjust(CommandLine, File);
 }
 
+/// The distinct compile commands of \p Source, with the extra arguments, in
+/// an order independent of the database's.
+std::vector<CompileCommand> distinctCommands(const Options &Opts,
+                                             const CompilationDatabase &DB,
+                                             StringRef Source) {
+  std::vector<CompileCommand> Commands = DB.getCompileCommands(Source);
+  for (CompileCommand &Command : Commands)
+    Command.CommandLine =
+        withExtraArgs(Opts, Command.CommandLine, Command.Filename);
+  llvm::sort(Commands, [](const CompileCommand &L, const CompileCommand &R) {
+    return std::tie(L.Directory, L.CommandLine) <
+           std::tie(R.Directory, R.CommandLine);
+  });
+  Commands.erase(
+      std::unique(Commands.begin(), Commands.end(),
+                  [](const CompileCommand &L, const CompileCommand &R) {
+                    return L.Directory == R.Directory &&
+                           L.CommandLine == R.CommandLine;
+                  }),
+      Commands.end());
+  return Commands;
+}
+
+/// Whether a run of \p Opts on named files skips those no rule can select.
+/// explain and verify look at any file they are given.
+bool skipsUnselectableFiles(const Options &Opts) {
+  return !Opts.Sources.empty() && Opts.RunMode != Mode::Explain &&
+         Opts.RunMode != Mode::Verify;
+}
+
+bool canSelectIn(const RuleSet &Rules, StringRef Path) {
+  std::optional<StringRef> Relative = pathUnder(Path, canonicalPath(Rules.Root));
+  return Relative && fileCanBeSelected(Rules, *Relative);
+}
+
+/// The source files the database lists, canonical and sorted.
+std::vector<std::string> listedSources(const CompilationDatabase &DB) {
+  std::vector<std::string> Listed;
+  for (const std::string &File : DB.getAllFiles())
+    Listed.push_back(canonicalPath(File));
+  llvm::sort(Listed);
+  Listed.erase(std::unique(Listed.begin(), Listed.end()), Listed.end());
+  return Listed;
+}
+
+/// The first source of \p Listed whose TU reads \p Header, trying the
+/// sources nearest to it in the directory tree first, then by path: the
+/// same choice on every machine. "" if none does.
+std::string findIncludingSource(const Options &Opts,
+                                const CompilationDatabase &DB,
+                                std::vector<std::string> Listed,
+                                StringRef Header) {
+  // Directory steps from Header's directory to Path's: up, then down.
+  auto Distance = [Header](StringRef Path) {
+    StringRef From = sys::path::parent_path(Header);
+    StringRef To = sys::path::parent_path(Path);
+    size_t Common = 0;
+    for (size_t I = 0; I <= std::min(From.size(), To.size()); ++I) {
+      bool FromEnd = I == From.size() || From[I] == '/';
+      bool ToEnd = I == To.size() || To[I] == '/';
+      if (FromEnd && ToEnd)
+        Common = I;
+      if (I == From.size() || I == To.size() || From[I] != To[I])
+        break;
+    }
+    return From.drop_front(Common).count('/') + To.drop_front(Common).count('/');
+  };
+  llvm::stable_sort(Listed, [&](const std::string &L, const std::string &R) {
+    return Distance(L) < Distance(R);
+  });
+  for (const std::string &Source : Listed) {
+    if (!isCppSource(Source))
+      continue;
+    std::vector<CompileCommand> Commands =
+        distinctCommands(Opts, DB, Source);
+    if (Commands.empty())
+      continue;
+    std::vector<std::string> Reached = filesReachedBy(Commands.front());
+    if (std::binary_search(Reached.begin(), Reached.end(), Header.str()))
+      return Source;
+  }
+  return "";
+}
+
 /// Every ShardCount-th TU by path, from the ShardIndex-th: the same split on
 /// every machine, whatever order the database lists TUs in.
 std::vector<TUJob> shardOf(std::vector<TUJob> TUs, unsigned Index,
@@ -133,7 +228,12 @@ std::vector<TUJob> shardOf(std::vector<TUJob> TUs, unsigned Index,
 
 } // namespace
 
-Expected<Project> planProject(const Options &Opts) {
+Expected<Project> planProject(const Options &OriginalOpts) {
+  Options Opts = OriginalOpts;
+  // No sources and no -p: the whole project whose rules file (found from
+  // the current directory) says where its build is.
+  if (Opts.Sources.empty() && Opts.BuildDir.empty() && !Opts.CompilerArgs)
+    Opts.BuildDir = compileCommandsDirFor(Opts, currentDirectory() + "/.");
   if (Error E = validateOptions(Opts))
     return std::move(E);
   Project P;
@@ -150,6 +250,7 @@ Expected<Project> planProject(const Options &Opts) {
     return usageError("--root '" + Opts.Root + "' is not a directory");
   // One rules file for all, or the nearest .apistamp.yaml of each source; in
   // a whole-project run, TUs outside every policy are skipped.
+  std::optional<std::vector<std::string>> Listed;
   for (const std::string &Source : *Sources) {
     std::string RulesPath =
         Opts.RulesFile.empty() ? findRulesFileFor(Source) : Opts.RulesFile;
@@ -174,32 +275,40 @@ Expected<Project> planProject(const Options &Opts) {
             "write anywhere; pass --root with the project's directory");
       Slot = std::make_unique<RuleSet>(std::move(*Loaded));
     }
+    if (skipsUnselectableFiles(Opts) && !canSelectIn(*Slot, Source)) {
+      P.NotSelectable.push_back(Source);
+      continue;
+    }
+    // A header or fragment the database does not list (a .inl included
+    // inside a namespace need not parse alone) is analysed through a TU
+    // that includes it.
+    std::string Includer;
+    if (!Opts.Sources.empty() && !isCppSource(Source)) {
+      if (!Listed)
+        Listed = listedSources(*P.Database);
+      if (!std::binary_search(Listed->begin(), Listed->end(), Source))
+        Includer = findIncludingSource(Opts, *P.Database, *Listed, Source);
+    }
     // Every distinct configuration of the file (shared and static builds,
-    // other defines) is a TU of its own, in an order independent of the
-    // database's.
-    std::vector<CompileCommand> Commands =
-        P.Database->getCompileCommands(Source);
-    for (CompileCommand &Command : Commands)
-      Command.CommandLine =
-          withExtraArgs(Opts, Command.CommandLine, Command.Filename);
-    llvm::sort(Commands, [](const CompileCommand &L, const CompileCommand &R) {
-      return std::tie(L.Directory, L.CommandLine) <
-             std::tie(R.Directory, R.CommandLine);
-    });
-    Commands.erase(
-        std::unique(Commands.begin(), Commands.end(),
-                    [](const CompileCommand &L, const CompileCommand &R) {
-                      return L.Directory == R.Directory &&
-                             L.CommandLine == R.CommandLine;
-                    }),
-        Commands.end());
+    // other defines) is a TU of its own.
+    std::vector<CompileCommand> Commands = distinctCommands(
+        Opts, *P.Database, Includer.empty() ? StringRef(Source) : Includer);
     if (Commands.empty())
       P.TUs.push_back(TUJob{Source, Slot.get(), std::nullopt, 1});
     for (CompileCommand &Command : Commands)
-      P.TUs.push_back(TUJob{Source, Slot.get(), std::move(Command),
-                            unsigned(Commands.size())});
+      P.TUs.push_back(TUJob{Includer.empty() ? Source : Includer, Slot.get(),
+                            std::move(Command), unsigned(Commands.size()),
+                            Includer.empty() ? "" : Source});
   }
-  if (P.TUs.empty())
+  // A proxy TU for a header is redundant when that TU is analysed whole.
+  llvm::StringSet<> Whole;
+  for (const TUJob &TU : P.TUs)
+    if (TU.ReportOnly.empty())
+      Whole.insert(TU.Source);
+  llvm::erase_if(P.TUs, [&Whole](const TUJob &TU) {
+    return !TU.ReportOnly.empty() && Whole.contains(TU.Source);
+  });
+  if (P.TUs.empty() && P.NotSelectable.empty())
     return usageError("no source in '" + Opts.BuildDir +
                       "' has a .apistamp.yaml above it; pass --rules FILE");
   P.TUs = shardOf(std::move(P.TUs), Opts.ShardIndex, Opts.ShardCount);

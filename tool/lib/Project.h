@@ -29,6 +29,10 @@ struct TUJob {
   /// How many distinct compile commands (configurations) the source has:
   /// each is a TUJob of its own.
   unsigned Configurations = 1;
+  /// A named header or fragment that is not in the database, analysed
+  /// through this TU (which includes it): only what lies in it is reported.
+  /// Empty: everything the TU reaches.
+  std::string ReportOnly;
 };
 
 /// What a run works on.
@@ -42,6 +46,9 @@ struct Project {
   /// Sources of the database skipped because no .apistamp.yaml is above
   /// them (whole-project runs only).
   std::vector<std::string> WithoutRules;
+  /// Named files skipped unparsed because no rule's `files` and
+  /// `exclude_files` let it select anything in them.
+  std::vector<std::string> NotSelectable;
 
   /// The rules files in use, by path.
   std::vector<const RuleSet *> sortedRuleSets() const;
@@ -51,7 +58,11 @@ struct Project {
 /// "--" arguments, -p, or found above the first source; headers and new
 /// files get an interpolated command), picks the sources (the given ones,
 /// or every C++ source of the database), loads the rules of each, and keeps
-/// this shard's part. Errors are bad usage ("apistamp: error: ...").
+/// this shard's part. A named file no rule can select is not parsed; a
+/// named header or fragment that the database does not list is analysed
+/// through the first database TU (nearest directory first, then by path)
+/// that includes it, and only with an interpolated command if none does.
+/// Errors are bad usage ("apistamp: error: ...").
 llvm::Expected<Project> planProject(const Options &Opts);
 
 /// A C++ source file by its extension: not a header, not Objective-C++,

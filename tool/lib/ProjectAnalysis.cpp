@@ -122,6 +122,18 @@ AnalysisResult merge(const Project &P, std::vector<TUResult> &&Results) {
           {P.TUs[I].Source, std::move(R.Diagnostics), P.TUs[I].Rules});
       continue;
     }
+    // A TU analysed for a named header reports what lies in that header.
+    StringRef Only = P.TUs[I].ReportOnly;
+    auto Reported = [Only](StringRef File) {
+      return Only.empty() || File == Only;
+    };
+    llvm::erase_if(R.Sites, [&](const Site &S) { return !Reported(S.File); });
+    llvm::erase_if(R.Suppressions,
+                   [&](const Suppression &S) { return !Reported(S.File); });
+    llvm::erase_if(R.Expectations,
+                   [&](const Expectation &E) { return !Reported(E.File); });
+    llvm::erase_if(R.Explanations,
+                   [&](const Explanation &E) { return !Reported(E.File); });
     RuleUsage &Usage = Merged.Usage[P.TUs[I].Rules];
     for (Site &S : R.Sites) {
       Usage.Used.insert(S.RuleId);

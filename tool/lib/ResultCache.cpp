@@ -102,7 +102,8 @@ static json::Value toJSON(const Site &S) {
                       {"status", int(S.Status)},
                       {"body", S.Body ? toJSON(*S.Body) : json::Value(nullptr)},
                       {"calls", S.Calls},
-                      {"skip", S.SkipReason}};
+                      {"skip", S.SkipReason},
+                      {"includeFile", S.IncludeFile}};
 }
 static bool fromJSON(const json::Value &E, Site &S, json::Path P) {
   json::ObjectMapper O(E, P);
@@ -113,7 +114,7 @@ static bool fromJSON(const json::Value &E, Site &S, json::Path P) {
          O.map("rule", S.RuleId) && O.map("also", S.AlsoSelectedBy) &&
          O.map("event", S.Event) && O.map("status", S.Status) &&
          O.map("body", S.Body) && O.map("calls", S.Calls) &&
-         O.map("skip", S.SkipReason);
+         O.map("skip", S.SkipReason) && O.map("includeFile", S.IncludeFile);
 }
 
 static json::Value toJSON(const Suppression &S) {
@@ -371,7 +372,8 @@ std::optional<TUResult> ResultCache::lookup(StringRef Key,
   for (Site &S : E.Sites) {
     auto Contents = Result.FileContents.find(S.File);
     if (Contents == Result.FileContents.end() ||
-        !plausibleBody(S, Contents->second))
+        !plausibleBody(S, Contents->second) ||
+        (!S.IncludeFile.empty() && !Result.FileContents.count(S.IncludeFile)))
       return Miss();
     if (S.Body) {
       decideSite(S, Contents->second, Rules);

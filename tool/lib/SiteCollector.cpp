@@ -246,11 +246,33 @@ private:
     llvm::sort(S.Calls, [](const MacroUse &L, const MacroUse &R) {
       return L.Offset < R.Offset;
     });
+    S.IncludeFile = fileScopeIncluder(*FD);
     decideSite(S, SM.getBufferData(CurrentFile), Rules);
     record(std::move(S));
   }
 
 private:
+  /// For a definition in a fragment included inside a namespace or class
+  /// (a .inl), the file under the root where that namespace is written at
+  /// file scope: an #include belongs there, not inside the namespace. ""
+  /// for a definition at its own file's file scope.
+  std::string fileScopeIncluder(const Decl &D) {
+    const Decl *Outermost = nullptr;
+    for (const DeclContext *DC = D.getLexicalDeclContext();
+         DC && !DC->isTranslationUnit(); DC = DC->getLexicalParent())
+      Outermost = cast<Decl>(DC);
+    if (!Outermost)
+      return "";
+    FileID Outer = SM.getFileID(SM.getFileLoc(Outermost->getBeginLoc()));
+    if (Outer == CurrentFile)
+      return "";
+    const std::string *Includer = fileUnderRoot(Outer);
+    if (!Includer)
+      return "";
+    Result.FileContents.try_emplace(*Includer, SM.getBufferData(Outer).str());
+    return *Includer;
+  }
+
   /// The lines from \p Begin to \p End, where they are in the site's file.
   void setSpan(Site &S, SourceLocation Begin, SourceLocation End) {
     Begin = SM.getFileLoc(Begin);

@@ -27,8 +27,9 @@ static void reportAt(Site &S, StringRef Code, unsigned Offset) {
 /// A fix of the call also makes the file include what provides it.
 static void addInclude(Site &S, const RuleSet &Rules) {
   if (!Rules.Include.empty())
-    S.Edits.push_back(
-        TextEdit::addInclude(S.File, Rules.Include, Rules.IncludeAngled));
+    S.Edits.push_back(TextEdit::addInclude(
+        S.IncludeFile.empty() ? S.File : S.IncludeFile, Rules.Include,
+        Rules.IncludeAngled));
 }
 
 /// Skips blanks, line breaks and comments from \p Pos.

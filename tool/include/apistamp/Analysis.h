@@ -103,6 +103,10 @@ struct Site {
   std::vector<std::string> FoundEvents;
   /// Where a finding is reported: the name, or the wrong event's literal.
   unsigned ReportLine = 0, ReportColumn = 0;
+  /// Where the #include of an inserted call goes when not into File: the
+  /// file at whose file scope a fragment (a .inl included inside a
+  /// namespace or class) is included.
+  std::string IncludeFile;
   /// What fixes it: replacements, and the #include the inserted call needs.
   std::vector<TextEdit> Edits;
   /// Why a Skipped site cannot be instrumented; the reason given by the
@@ -211,6 +215,13 @@ TUResult
 analyseTU(const clang::tooling::CompileCommand &Command,
           const AnalysisOptions &Options,
           llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS = nullptr);
+
+/// Preprocesses the TU of \p Command (no parse) and returns the canonical
+/// paths of every file it reads, the source included, sorted. A TU that
+/// does not preprocess returns the files read until the error.
+std::vector<std::string>
+filesReachedBy(const clang::tooling::CompileCommand &Command,
+               llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS = nullptr);
 
 } // namespace apistamp
 

@@ -19,6 +19,9 @@ std::string canonicalPath(llvm::StringRef Path);
 std::optional<llvm::StringRef> pathUnder(llvm::StringRef Path,
                                          llvm::StringRef Directory);
 
+/// The current directory, canonical; "" if it cannot be read.
+std::string currentDirectory();
+
 } // namespace apistamp
 
 #endif // APISTAMP_PATHS_H

@@ -2,8 +2,36 @@
 
 #include "Commands.h"
 #include "SafeWrite.h"
+#include "llvm/ADT/StringSet.h"
 
 namespace apistamp {
+
+/// --verbose: each event written, at the line of the call or name.
+static void listWrittenEvents(const CommandContext &Ctx,
+                              llvm::ArrayRef<FileChange> Changes,
+                              llvm::ArrayRef<FileProblem> Problems) {
+  llvm::StringSet<> Written;
+  for (const FileChange &C : Changes)
+    Written.insert(C.Path);
+  for (const FileProblem &P : Problems)
+    Written.erase(P.Path);
+  for (const Site &S : Ctx.Result.Sites) {
+    if (S.Edits.empty() || !Written.contains(S.File))
+      continue;
+    const char *What = S.Status == SiteStatus::Missing ? "inserted"
+                       : S.Status == SiteStatus::Wrong ? "corrected"
+                       : S.Status == SiteStatus::Stale ? "removed stale"
+                                                       : nullptr;
+    if (!What)
+      continue;
+    Ctx.Err << Ctx.Display(S.File) << ":" << S.ReportLine << ":"
+            << S.ReportColumn << ": note: " << What << " API usage event '"
+            << S.Event << "'";
+    if (!S.RuleId.empty())
+      Ctx.Err << " [" << S.RuleId << "]";
+    Ctx.Err << "\n";
+  }
+}
 
 int runFix(CommandContext &Ctx) {
   if (!narrowToChangedLines(Ctx))
@@ -16,6 +44,8 @@ int runFix(CommandContext &Ctx) {
     removeStaleTemporaries(Entry.first);
   WriteResult Written = writeChanges(Changes.Changes);
   printFileProblems(Ctx, Written.Problems);
+  if (Ctx.Opts.Verbose)
+    listWrittenEvents(Ctx, Changes.Changes, Written.Problems);
   Errors |= !Written.Problems.empty();
   if (Ctx.Opts.FailOnChange && Written.Written)
     Errors = true;
