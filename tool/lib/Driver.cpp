@@ -151,6 +151,22 @@ int run(const Options &Opts, raw_ostream &Out, raw_ostream &Err) {
              "reconfigure the build\n";
   }
 
+  if (Opts.RunMode == Mode::Check || Opts.RunMode == Mode::Fix ||
+      Opts.RunMode == Mode::Diff) {
+    llvm::sort(Result.PublicHeaderEdits,
+               [](const PublicHeaderEdit &L, const PublicHeaderEdit &R) {
+                 return std::tie(L.File, L.Line, L.Column) <
+                        std::tie(R.File, R.Line, R.Column);
+               });
+    for (const PublicHeaderEdit &E : Result.PublicHeaderEdits)
+      Err << Display(E.File) << ":" << E.Line << ":" << E.Column
+          << ": warning: the API usage event '" << E.Event
+          << "' goes into a public header (" << E.Why
+          << "): every user of the library would need the rules' include; "
+             "exclude the header, or set 'public_header_edits: forbid' [" << E.RuleId
+          << "]\n";
+  }
+
   CommandContext Ctx{
       Opts, P, Result, Out, Err, Display, CWD, Start, summaryNotes(P, Result)};
   switch (Opts.RunMode) {

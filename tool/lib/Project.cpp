@@ -68,7 +68,7 @@ Error validateOptions(const Options &Opts) {
 }
 
 Expected<std::unique_ptr<CompilationDatabase>>
-loadCompilationDatabase(const Options &Opts) {
+loadCompilationDatabase(const Options &Opts, std::string &BuildDirUsed) {
   std::string Message;
   if (Opts.CompilerArgs)
     return std::make_unique<FixedCompilationDatabase>(".", *Opts.CompilerArgs);
@@ -78,6 +78,7 @@ loadCompilationDatabase(const Options &Opts) {
   if (BuildDir.empty() && !Opts.Sources.empty())
     BuildDir = compileCommandsDirFor(Opts, Opts.Sources.front());
   if (!BuildDir.empty()) {
+    BuildDirUsed = BuildDir;
     DB = CompilationDatabase::loadFromDirectory(BuildDir, Message);
     if (!DB)
       return usageError(
@@ -237,10 +238,13 @@ Expected<Project> planProject(const Options &OriginalOpts) {
   if (Error E = validateOptions(Opts))
     return std::move(E);
   Project P;
+  std::string BuildDir;
   Expected<std::unique_ptr<CompilationDatabase>> DB =
-      loadCompilationDatabase(Opts);
+      loadCompilationDatabase(Opts, BuildDir);
   if (!DB)
     return DB.takeError();
+  if (!BuildDir.empty())
+    P.Installed = readInstalledFiles(BuildDir);
   P.Database = std::move(*DB);
   Expected<std::vector<std::string>> Sources =
       collectSources(Opts, *P.Database);

@@ -9,6 +9,7 @@
 #ifndef APISTAMP_LIB_PROJECT_H
 #define APISTAMP_LIB_PROJECT_H
 
+#include "InstalledFiles.h"
 #include "apistamp/Driver.h"
 #include "apistamp/Rules.h"
 #include "clang/Tooling/CompilationDatabase.h"
@@ -46,6 +47,8 @@ struct Project {
   /// Sources of the database skipped because no .apistamp.yaml is above
   /// them (whole-project runs only).
   std::vector<std::string> WithoutRules;
+  /// What the build directory's cmake_install.cmake scripts install.
+  InstalledFiles Installed;
   /// Named files skipped unparsed because no rule's `files` and
   /// `exclude_files` let it select anything in them.
   std::vector<std::string> NotSelectable;

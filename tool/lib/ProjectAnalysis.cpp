@@ -2,6 +2,7 @@
 
 #include "ProjectAnalysis.h"
 #include "ResultCache.h"
+#include "apistamp/Paths.h"
 #include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/Threading.h"
 #include "llvm/Support/thread.h"
@@ -106,6 +107,43 @@ TUResult analyseJob(const TUJob &Job, const ProjectAnalysisOptions &Options) {
   return Result;
 }
 
+/// Why \p File is a public header of \p Rules' project, or "".
+std::string publicHeaderReason(const Project &P, const RuleSet &Rules,
+                               StringRef File) {
+  if (P.Installed.contains(File))
+    return "installed by the build (cmake_install.cmake)";
+  if (std::optional<StringRef> Relative =
+          pathUnder(File, canonicalPath(Rules.Root)))
+    if (llvm::any_of(Rules.PublicHeaders, [&](const PathGlob &G) {
+          return G.matches(*Relative);
+        }))
+      return "listed in 'public_headers'";
+  return "";
+}
+
+/// An insertion or correction in a public header makes every user of the
+/// library need the macro's header: warned about, or forbidden.
+void applyPublicHeaderPolicy(const Project &P, const RuleSet &Rules, Site &S,
+                             std::vector<PublicHeaderEdit> &Warnings) {
+  if (Rules.PublicHeaderEdits == RuleSet::PublicHeaderPolicy::Allow ||
+      S.Edits.empty() ||
+      (S.Status != SiteStatus::Missing && S.Status != SiteStatus::Wrong))
+    return;
+  std::string Why = publicHeaderReason(P, Rules, S.File);
+  if (Why.empty())
+    return;
+  if (Rules.PublicHeaderEdits == RuleSet::PublicHeaderPolicy::Forbid) {
+    S.Status = SiteStatus::Skipped;
+    S.SkipReason = "in a public header (" + Why +
+                   "); the rules forbid edits there (public_header_edits: "
+                   "forbid)";
+    S.Edits.clear();
+    return;
+  }
+  Warnings.push_back(
+      {S.File, S.ReportLine, S.ReportColumn, S.Event, S.RuleId, Why});
+}
+
 /// Merges the per-TU results, consuming them: nothing reads a TUResult
 /// after this, so no order of later steps can see it half-moved.
 AnalysisResult merge(const Project &P, std::vector<TUResult> &&Results) {
@@ -139,6 +177,9 @@ AnalysisResult merge(const Project &P, std::vector<TUResult> &&Results) {
       Usage.Used.insert(S.RuleId);
       for (const std::string &Loser : S.AlsoSelectedBy)
         Usage.ShadowedBy[Loser].insert(S.RuleId);
+      if (!Sites.count({S.File, S.Offset}))
+        applyPublicHeaderPolicy(P, *P.TUs[I].Rules, S,
+                                Merged.PublicHeaderEdits);
       Sites.try_emplace({S.File, S.Offset}, std::move(S));
     }
     for (Suppression &S : R.Suppressions) {

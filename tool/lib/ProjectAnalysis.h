@@ -46,6 +46,14 @@ struct RuleUsage {
   llvm::StringMap<std::set<std::string>> ShadowedBy;
 };
 
+/// An insertion or correction proposed in a header the library installs.
+struct PublicHeaderEdit {
+  std::string File;
+  unsigned Line = 0, Column = 0;
+  std::string Event, RuleId;
+  std::string Why; ///< "installed by the build" or "in public_headers".
+};
+
 /// Everything the TUs of a run found, merged.
 struct AnalysisResult {
   unsigned TUs = 0;
@@ -66,6 +74,9 @@ struct AnalysisResult {
   /// Per rules file, from the TUs that parsed.
   llvm::DenseMap<const RuleSet *, RuleUsage> Usage;
   unsigned SkippedBodies = 0; ///< Bodies no rule can select, not parsed.
+  /// Edits in public headers that the rules warn about (the default); with
+  /// `public_header_edits: forbid` such sites are Skipped instead.
+  std::vector<PublicHeaderEdit> PublicHeaderEdits;
   bool UsedCache = false;
   unsigned CacheHits = 0, CacheMisses = 0;
   std::string CacheWriteError; ///< The first failed cache write, if any.

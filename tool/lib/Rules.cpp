@@ -637,6 +637,8 @@ private:
   void keepEvents(const YAML::Node &Value, RuleSet &Rules);
   void excludeFiles(const YAML::Node &Value, RuleSet &Rules);
   void compileCommands(const YAML::Node &Value, RuleSet &Rules);
+  void publicHeaders(const YAML::Node &Value, RuleSet &Rules);
+  void publicHeaderEdits(const YAML::Node &Value, RuleSet &Rules);
   void rules(const YAML::Node &Value, RuleSet &Rules);
 
   StringRef Path, Text;
@@ -653,6 +655,8 @@ const FileParser::Key FileParser::Keys[] = {
     {"keep_events", nullptr, &FileParser::keepEvents},
     {"exclude_files", nullptr, &FileParser::excludeFiles},
     {"compile_commands", nullptr, &FileParser::compileCommands},
+    {"public_headers", nullptr, &FileParser::publicHeaders},
+    {"public_header_edits", nullptr, &FileParser::publicHeaderEdits},
     {"rules", "missing 'rules:' (a list of rules)", &FileParser::rules},
 };
 
@@ -731,6 +735,19 @@ void FileParser::compileCommands(const YAML::Node &Value, RuleSet &Rules) {
     else
       Rules.CompileCommandsDir = *Dir;
   }
+}
+
+void FileParser::publicHeaders(const YAML::Node &Value, RuleSet &Rules) {
+  P.eachString(Value, "public_headers", &PathGlob::create,
+               Rules.PublicHeaders);
+}
+
+void FileParser::publicHeaderEdits(const YAML::Node &Value, RuleSet &Rules) {
+  if (std::optional<std::string> V = P.oneOf(Value, "public_header_edits",
+                                             {"warn", "forbid", "allow"}))
+    Rules.PublicHeaderEdits = *V == "forbid" ? RuleSet::PublicHeaderPolicy::Forbid
+                              : *V == "allow" ? RuleSet::PublicHeaderPolicy::Allow
+                                              : RuleSet::PublicHeaderPolicy::Warn;
 }
 
 void FileParser::rules(const YAML::Node &Value, RuleSet &Rules) {

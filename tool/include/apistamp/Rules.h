@@ -101,6 +101,14 @@ struct RuleSet {
   /// Top-level `exclude_files`: no rule selects anything in these files
   /// (added to every rule's ExcludeFiles when loaded).
   std::vector<PathGlob> ExcludeFiles;
+  /// `public_headers`: headers the library installs for its users, besides
+  /// those its CMake build installs (found in cmake_install.cmake).
+  std::vector<PathGlob> PublicHeaders;
+  /// `public_header_edits`: what an insertion or correction in a public
+  /// header does. Every user of the library would then need the header
+  /// that provides the macro.
+  enum class PublicHeaderPolicy { Warn, Forbid, Allow };
+  PublicHeaderPolicy PublicHeaderEdits = PublicHeaderPolicy::Warn;
   /// `compile_commands`: the directory of compile_commands.json, absolute
   /// (resolved against the rules file's directory); "" if not set. -p wins.
   std::string CompileCommandsDir;

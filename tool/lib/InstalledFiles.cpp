@@ -1,0 +1,96 @@
+//===- InstalledFiles.cpp - What a CMake build installs -------------------===//
+
+#include "InstalledFiles.h"
+#include "apistamp/Paths.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+
+using namespace llvm;
+
+namespace apistamp {
+
+bool InstalledFiles::contains(StringRef Path) const {
+  if (llvm::is_contained(Files, Path))
+    return true;
+  return llvm::any_of(Directories, [Path](const std::string &Directory) {
+    return pathUnder(Path, Directory).has_value();
+  });
+}
+
+/// The words of one CMake command's arguments: quoted strings unquoted,
+/// up to the closing parenthesis.
+static std::vector<std::string> commandArguments(StringRef Text,
+                                                 size_t &Pos) {
+  std::vector<std::string> Words;
+  while (Pos < Text.size() && Text[Pos] != ')') {
+    char C = Text[Pos];
+    if (isspace(static_cast<unsigned char>(C))) {
+      ++Pos;
+    } else if (C == '"') {
+      std::string Word;
+      for (++Pos; Pos < Text.size() && Text[Pos] != '"'; ++Pos) {
+        if (Text[Pos] == '\\' && Pos + 1 < Text.size())
+          ++Pos;
+        Word += Text[Pos];
+      }
+      ++Pos;
+      Words.push_back(std::move(Word));
+    } else {
+      size_t End = Text.find_first_of(" \t\r\n)\"", Pos);
+      if (End == StringRef::npos)
+        End = Text.size();
+      Words.push_back(Text.slice(Pos, End).str());
+      Pos = End;
+    }
+  }
+  return Words;
+}
+
+void parseCMakeInstallScript(StringRef Text, InstalledFiles &Into) {
+  for (size_t At = Text.find("file(INSTALL"); At != StringRef::npos;
+       At = Text.find("file(INSTALL", At)) {
+    size_t Pos = At + strlen("file(INSTALL");
+    std::vector<std::string> Words = commandArguments(Text, Pos);
+    At = Pos;
+    bool Directory = false, InFiles = false;
+    for (size_t I = 0; I < Words.size(); ++I) {
+      const std::string &W = Words[I];
+      if (W == "TYPE" && I + 1 < Words.size()) {
+        Directory = Words[I + 1] == "DIRECTORY";
+        InFiles = false;
+      } else if (W == "FILES") {
+        InFiles = true;
+      } else if (InFiles && sys::path::is_absolute(W)) {
+        std::string Path = canonicalPath(StringRef(W).rtrim('/'));
+        (Directory ? Into.Directories : Into.Files).push_back(Path);
+      } else if (!W.empty() && isupper(static_cast<unsigned char>(W[0]))) {
+        InFiles = false; // Another keyword (FILES_MATCHING, PATTERN...).
+      }
+    }
+  }
+}
+
+InstalledFiles readInstalledFiles(StringRef BuildDir) {
+  InstalledFiles Installed;
+  std::error_code EC;
+  for (sys::fs::recursive_directory_iterator It(BuildDir, EC), End;
+       It != End && !EC; It.increment(EC)) {
+    StringRef Name = sys::path::filename(It->path());
+    if (It->type() == sys::fs::file_type::directory_file &&
+        (Name == "CMakeFiles" || Name.starts_with("."))) {
+      It.no_push();
+      continue;
+    }
+    if (Name != "cmake_install.cmake")
+      continue;
+    if (ErrorOr<std::unique_ptr<MemoryBuffer>> Script =
+            MemoryBuffer::getFile(It->path()))
+      parseCMakeInstallScript((*Script)->getBuffer(), Installed);
+  }
+  llvm::sort(Installed.Files);
+  return Installed;
+}
+
+} // namespace apistamp
