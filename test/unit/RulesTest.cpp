@@ -10,6 +10,7 @@
 
 using namespace apistamp;
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 namespace {
 
@@ -51,14 +52,14 @@ rules:
   ASSERT_EQ(R.ExcludeFiles.size(), 1u);
   ASSERT_EQ(R.Namespaces.size(), 1u);
   EXPECT_TRUE(R.Namespaces[0].matches("vision::ops"));
-  ASSERT_TRUE(R.Name);
-  EXPECT_TRUE(R.Name->matches("nms"));
-  EXPECT_FALSE(R.Name->matches("Nms"));
+  ASSERT_EQ(R.Names.size(), 1u);
+  EXPECT_TRUE(R.Names[0].matches("nms"));
+  EXPECT_FALSE(R.Names[0].matches("Nms"));
   ASSERT_EQ(R.ExcludeNames.size(), 1u);
   ASSERT_TRUE(R.Class);
   EXPECT_EQ(R.DerivedFrom, "torch::nn::Module");
   EXPECT_FALSE(R.ExternalLinkageOnly);
-  EXPECT_FALSE(R.PublicOnly);
+  EXPECT_EQ(R.Access, Rule::AccessFilter::Any);
   EXPECT_EQ(R.Event.text(), "{path}.{name}");
 }
 
@@ -70,7 +71,7 @@ TEST(RulesTest, Defaults) {
   EXPECT_FALSE(R.Where);
   EXPECT_TRUE(R.Files.empty());
   EXPECT_TRUE(R.ExternalLinkageOnly);
-  EXPECT_TRUE(R.PublicOnly);
+  EXPECT_EQ(R.Access, Rule::AccessFilter::Public);
   EXPECT_EQ(R.Event.text(), "{qualified}");
 }
 
@@ -130,10 +131,17 @@ TEST(RulesTest, BadEnumsSuggest) {
               HasSubstr("r.yaml:4:12: error: 'where' must be one of function, "
                         "method, constructor, not 'fucntion'; did you mean "
                         "'function'?"));
-  EXPECT_THAT(error("version: 1\nrules:\n  - id: a\n    linkage: internal\n"),
-              HasSubstr("'linkage' must be one of external, any"));
+  // Not "did you mean 'external'": that is the opposite.
+  std::string Internal =
+      error("version: 1\nrules:\n  - id: a\n    linkage: internal\n");
+  EXPECT_THAT(Internal, HasSubstr("r.yaml:4:14: error: 'linkage: internal' is "
+                                  "not supported"));
+  EXPECT_THAT(Internal, Not(HasSubstr("did you mean")));
+  EXPECT_THAT(error("version: 1\nrules:\n  - id: a\n    linkage: extrenal\n"),
+              HasSubstr("'linkage' must be one of external, any, not "
+                        "'extrenal'; did you mean 'external'?"));
   EXPECT_THAT(error("version: 1\nrules:\n  - id: a\n    access: private\n"),
-              HasSubstr("'access' must be one of public, any"));
+              HasSubstr("'access' must be one of public, protected, any"));
 }
 
 TEST(RulesTest, BadRegex) {
@@ -176,8 +184,8 @@ TEST(RulesTest, WrongTypes) {
               HasSubstr("'files' must be a string or a list of strings"));
   EXPECT_THAT(error("version: 1\nrules:\n  - id: a\n    files: []\n"),
               HasSubstr("'files' is an empty list"));
-  EXPECT_THAT(error("version: 1\nrules:\n  - id: a\n    name: [a]\n"),
-              HasSubstr("'name' must be a string"));
+  EXPECT_THAT(error("version: 1\nrules:\n  - id: a\n    name: {a: b}\n"),
+              HasSubstr("'name' must be a string or a list of strings"));
   EXPECT_THAT(error("version: 1\nrules: {a: 1}\n"),
               HasSubstr("'rules' must be a list of rules"));
   EXPECT_THAT(error("version: 1\nrules: []\n"), HasSubstr("'rules' is empty"));

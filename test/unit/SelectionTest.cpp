@@ -52,6 +52,31 @@ TEST(SelectionTest, FirstMatchingRuleWins) {
   EXPECT_EQ(selected(R, freeFunction("roi", {})), "broad");
 }
 
+TEST(SelectionTest, NameTakesAList) {
+  RuleSet R = rules("  - id: io\n    name: [\"read_.*\", \"write_.*\"]\n");
+  EXPECT_EQ(selected(R, freeFunction("read_file", {})), "io");
+  EXPECT_EQ(selected(R, freeFunction("write_file", {})), "io");
+  EXPECT_EQ(selected(R, freeFunction("seek", {})), "");
+  EXPECT_THAT(evaluateRule(R.Rules[0], freeFunction("seek", {})).Rejection,
+              HasSubstr("does not match 'read_.*' or 'write_.*'"));
+}
+
+TEST(SelectionTest, AccessProtectedTakesPublicAndProtected) {
+  RuleSet R = rules("  - id: hooks\n    access: protected\n");
+  DeclFacts Public = member(DeclKind::Method, "run", {"A"});
+  DeclFacts Protected = Public, Private = Public;
+  Protected.Public = false;
+  Private.Public = Private.PublicOrProtected = false;
+  EXPECT_EQ(selected(R, Public), "hooks");
+  EXPECT_EQ(selected(R, Protected), "hooks");
+  EXPECT_EQ(selected(R, Private), "");
+  EXPECT_THAT(evaluateRule(R.Rules[0], Private).Rejection,
+              HasSubstr("access is private; the rule wants public or "
+                        "protected"));
+  RuleSet Default = rules("  - id: api\n");
+  EXPECT_EQ(selected(Default, Protected), "");
+}
+
 TEST(SelectionTest, DeclaredInWantsADeclarationInAMatchingFile) {
   RuleSet R = rules("  - id: api\n    declared_in: \"include/**/*.h\"\n");
   DeclFacts Api = freeFunction("blur", {"lib"});

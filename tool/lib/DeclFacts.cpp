@@ -102,21 +102,36 @@ static bool isPublic(AccessSpecifier Access) {
   return Access == AS_public || Access == AS_none;
 }
 
-/// \p DC and every class enclosing it are public (or not members at all).
-static bool isPublicScope(const DeclContext *DC) {
+static bool isPublicOrProtected(AccessSpecifier Access) {
+  return isPublic(Access) || Access == AS_protected;
+}
+
+/// \p DC and every class enclosing it pass \p Allowed (or are not members
+/// at all).
+static bool isScopeAccessible(const DeclContext *DC,
+                              bool (*Allowed)(AccessSpecifier)) {
   for (; DC; DC = DC->getParent()) {
     const auto *Record = dyn_cast<CXXRecordDecl>(DC);
     if (!Record)
       break;
-    if (!isPublic(Record->getCanonicalDecl()->getAccess()))
+    if (!Allowed(Record->getCanonicalDecl()->getAccess()))
       return false;
   }
   return true;
 }
 
+static bool isPublicScope(const DeclContext *DC) {
+  return isScopeAccessible(DC, isPublic);
+}
+
 static bool isEffectivelyPublic(const FunctionDecl &FD) {
   return isPublic(FD.getCanonicalDecl()->getAccess()) &&
          isPublicScope(FD.getDeclContext());
+}
+
+static bool isEffectivelyPublicOrProtected(const FunctionDecl &FD) {
+  return isPublicOrProtected(FD.getCanonicalDecl()->getAccess()) &&
+         isScopeAccessible(FD.getDeclContext(), isPublicOrProtected);
 }
 
 static bool isCudaDeviceOnly(const FunctionDecl &FD) {
@@ -142,6 +157,7 @@ std::optional<DeclFacts> classWithoutConstructorBody(const CXXRecordDecl &RD) {
   Facts->Bases = basesOf(RD);
   Facts->ExternalLinkage = RD.isExternallyVisible();
   Facts->Public = isPublicScope(&RD);
+  Facts->PublicOrProtected = isScopeAccessible(&RD, isPublicOrProtected);
   return Facts;
 }
 
@@ -169,6 +185,7 @@ std::optional<DeclFacts> extractFacts(const FunctionDecl &FD) {
     Facts->Bases = basesOf(*Method->getParent());
   Facts->ExternalLinkage = FD.isExternallyVisible();
   Facts->Public = isEffectivelyPublic(FD);
+  Facts->PublicOrProtected = isEffectivelyPublicOrProtected(FD);
   return Facts;
 }
 

@@ -471,7 +471,7 @@ const RuleParser::Key RuleParser::Keys[] = {
      &RuleParser::strings<&Rule::DeclaredIn, &PathGlob::create>},
     {"namespace", true,
      &RuleParser::strings<&Rule::Namespaces, &NamespacePattern::create>},
-    {"name", true, &RuleParser::regex<&Rule::Name>},
+    {"name", true, &RuleParser::strings<&Rule::Names, &NameRegex::create>},
     {"exclude_names", true,
      &RuleParser::strings<&Rule::ExcludeNames, &NameRegex::create>},
     {"class", true, &RuleParser::regex<&Rule::Class>},
@@ -513,14 +513,27 @@ void RuleParser::derivedFrom(StringRef Key, const YAML::Node &Value,
 
 void RuleParser::linkage(StringRef Key, const YAML::Node &Value,
                          const YAML::Node &, Rule &R) {
+  // Internal linkage is never API: say so rather than suggest the opposite.
+  if (Value.IsScalar() && Value.Scalar() == "internal") {
+    Diags.error(Value,
+                "'linkage: internal' is not supported: 'static' functions and "
+                "those in an anonymous namespace cannot be called from "
+                "outside their file, so they are not API; use 'external' (the "
+                "default) or 'any'",
+                Diags.valueOffset(Value));
+    return;
+  }
   if (std::optional<std::string> V = P.oneOf(Value, Key, {"external", "any"}))
     R.ExternalLinkageOnly = *V == "external";
 }
 
 void RuleParser::access(StringRef Key, const YAML::Node &Value,
                         const YAML::Node &, Rule &R) {
-  if (std::optional<std::string> V = P.oneOf(Value, Key, {"public", "any"}))
-    R.PublicOnly = *V == "public";
+  if (std::optional<std::string> V =
+          P.oneOf(Value, Key, {"public", "protected", "any"}))
+    R.Access = *V == "public"      ? Rule::AccessFilter::Public
+               : *V == "protected" ? Rule::AccessFilter::Protected
+                                   : Rule::AccessFilter::Any;
 }
 
 void RuleParser::event(StringRef Key, const YAML::Node &Value,

@@ -75,9 +75,15 @@ RuleVerdict evaluateRule(const Rule &R, const DeclFacts &Facts) {
     return Reject("namespace " + join(Patterns, " or ") +
                   " != " + quoted(Namespace.empty() ? "::" : Namespace));
   }
-  if (R.Name && !R.Name->matches(Facts.Name))
+  if (!R.Names.empty() && none_of(R.Names, [&](const NameRegex &Name) {
+        return Name.matches(Facts.Name);
+      })) {
+    std::vector<std::string> Patterns;
+    for (const NameRegex &Name : R.Names)
+      Patterns.push_back(quoted(Name.pattern()));
     return Reject("name " + quoted(Facts.Name) + " does not match " +
-                  quoted(R.Name->pattern()));
+                  join(Patterns, " or "));
+  }
   for (const NameRegex &Excluded : R.ExcludeNames)
     if (Excluded.matches(Facts.Name))
       return Reject("name " + quoted(Facts.Name) + " is excluded by " +
@@ -98,8 +104,10 @@ RuleVerdict evaluateRule(const Rule &R, const DeclFacts &Facts) {
   if (R.ExternalLinkageOnly && !Facts.ExternalLinkage)
     return Reject("linkage is internal (static or in an anonymous "
                   "namespace); the rule wants external");
-  if (R.PublicOnly && !Facts.Public)
+  if (R.Access == Rule::AccessFilter::Public && !Facts.Public)
     return Reject("access is not public; the rule wants public");
+  if (R.Access == Rule::AccessFilter::Protected && !Facts.PublicOrProtected)
+    return Reject("access is private; the rule wants public or protected");
   return RuleVerdict{true, ""};
 }
 

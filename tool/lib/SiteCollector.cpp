@@ -91,10 +91,18 @@ private:
       return false;
     if (!Target->QualifiedName.empty()) {
       // A class's name stands for its constructors.
+      // "Value::asInt" names Json::Value::asInt: a trailing part of the
+      // qualified name, cut at a "::".
+      StringRef Wanted = StringRef(Target->QualifiedName).ltrim(':');
+      auto Names = [&Wanted](const std::string &Qualified) {
+        StringRef Name(Qualified);
+        return Name == Wanted ||
+               (Name.ends_with(Wanted) &&
+                Name.drop_back(Wanted.size()).ends_with("::"));
+      };
       const auto *Ctor = dyn_cast<CXXConstructorDecl>(&FD);
-      return qualifiedName(FD) == Target->QualifiedName ||
-             (Ctor &&
-              qualifiedName(*Ctor->getParent()) == Target->QualifiedName);
+      return Names(qualifiedName(FD)) ||
+             (Ctor && Names(qualifiedName(*Ctor->getParent())));
     }
     SourceLocation Begin = SM.getFileLoc(FD.getOuterLocStart());
     if (const FunctionTemplateDecl *T = FD.getDescribedFunctionTemplate())

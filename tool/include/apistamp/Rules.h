@@ -71,12 +71,14 @@ struct Rule {
   /// Some declaration is in a matching file (an API declared in a header).
   std::vector<PathGlob> DeclaredIn;
   std::vector<NamespacePattern> Namespaces; ///< Any of them.
-  std::optional<NameRegex> Name;
+  std::vector<NameRegex> Names; ///< Any of them.
   std::vector<NameRegex> ExcludeNames;
   std::optional<NameRegex> Class;
   std::optional<std::string> DerivedFrom;
   bool ExternalLinkageOnly = true; ///< linkage: external (default) | any
-  bool PublicOnly = true;          ///< access: public (default) | any
+  /// access: public (default) | protected (public or protected) | any
+  enum class AccessFilter { Public, Protected, Any };
+  AccessFilter Access = AccessFilter::Public;
   /// `matcher:` replaces the selection keys above but Files and
   /// ExcludeFiles.
   std::shared_ptr<const CompiledMatcher> Matcher;

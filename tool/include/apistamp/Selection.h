@@ -29,6 +29,8 @@ struct DeclFacts {
   bool ExternalLinkage = true;
   /// The member and every enclosing class are public.
   bool Public = true;
+  /// Each of them is public or protected: reachable from a derived class.
+  bool PublicOrProtected = true;
   /// The definition's file relative to the root, '/'-separated.
   std::string RelativePath;
   /// Files under the root that hold a declaration of it (the definition
