@@ -78,6 +78,14 @@ cl::opt<bool> Quiet("quiet",
                     cl::cat(Category), APISTAMP_ALL_COMMANDS);
 cl::alias QuietShort("q", cl::desc("Alias for --quiet"), cl::aliasopt(Quiet),
                      cl::cat(Category));
+cl::opt<apistamp::ColorMode> Color(
+    "color", cl::desc("Colour diagnostics, as clang does"),
+    cl::values(clEnumValN(apistamp::ColorMode::Auto, "auto",
+                          "on a terminal (default)"),
+               clEnumValN(apistamp::ColorMode::Always, "always", "always"),
+               clEnumValN(apistamp::ColorMode::Never, "never", "never")),
+    cl::init(apistamp::ColorMode::Auto), cl::cat(Category),
+    APISTAMP_ALL_COMMANDS);
 cl::opt<std::string> ExplainName(
     "name", cl::desc("The qualified name of the definition to explain"),
     cl::value_desc("a::b::f"), cl::cat(Category), cl::sub(ExplainCommand));
@@ -201,6 +209,7 @@ int main(int argc, const char **argv) {
   Opts.Jobs = Jobs;
   Opts.Verbose = Verbose;
   Opts.Quiet = Quiet;
+  Opts.Color = Color;
   Opts.Sources.assign(Sources.begin(), Sources.end());
   Opts.ExplainName = ExplainName;
   Opts.ExtraArgs.assign(ExtraArgs.begin(), ExtraArgs.end());

@@ -126,6 +126,24 @@ TEST(RulesTest, RuleNeedsUniqueId) {
               HasSubstr("'id' must not be empty"));
 }
 
+TEST(RulesTest, ErrorsAreSortedByLine) {
+  // The rule's keys are checked in table order ('where' before 'access'),
+  // the file-level keys after the rules: the report follows the file.
+  std::string All = error("version: 1\n"
+                          "macro: 1bad\n"
+                          "rules:\n"
+                          "  - id: a\n"
+                          "    access: privat\n"
+                          "    where: fucntion\n");
+  size_t Macro = All.find("r.yaml:2:"), Access = All.find("r.yaml:5:"),
+         Where = All.find("r.yaml:6:");
+  ASSERT_NE(Macro, std::string::npos);
+  ASSERT_NE(Access, std::string::npos);
+  ASSERT_NE(Where, std::string::npos);
+  EXPECT_LT(Macro, Access);
+  EXPECT_LT(Access, Where);
+}
+
 TEST(RulesTest, BadEnumsSuggest) {
   EXPECT_THAT(error("version: 1\nrules:\n  - id: a\n    where: fucntion\n"),
               HasSubstr("r.yaml:4:12: error: 'where' must be one of function, "

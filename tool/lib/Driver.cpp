@@ -7,6 +7,7 @@
 
 #include "apistamp/Driver.h"
 #include "Project.h"
+#include "ColorStream.h"
 #include "ProjectAnalysis.h"
 #include "ResultCache.h"
 #include "apistamp/Paths.h"
@@ -81,7 +82,34 @@ std::string summaryNotes(const Project &P, const AnalysisResult &Result) {
 
 } // namespace
 
+static int runUncolored(const Options &Opts, raw_ostream &Out,
+                        raw_ostream &Err);
+
+/// Whether --color asks for colours on \p Stream.
+static bool wantsColor(ColorMode Mode, raw_ostream &Stream) {
+  return Mode == ColorMode::Always ||
+         (Mode == ColorMode::Auto && Stream.has_colors());
+}
+
 int run(const Options &Opts, raw_ostream &Out, raw_ostream &Err) {
+  // Diagnostics are coloured; machine-readable output and diffs never are.
+  bool TextOut = Opts.Format == OutputFormat::Text &&
+                 Opts.RunMode != Mode::Diff && Opts.RunMode != Mode::Catalog;
+  std::optional<DiagnosticColorStream> ColoredOut, ColoredErr;
+  if (TextOut && wantsColor(Opts.Color, Out)) {
+    Out.enable_colors(true);
+    ColoredOut.emplace(Out);
+  }
+  if (wantsColor(Opts.Color, Err)) {
+    Err.enable_colors(true);
+    ColoredErr.emplace(Err);
+  }
+  return runUncolored(Opts, ColoredOut ? *ColoredOut : Out,
+                      ColoredErr ? *ColoredErr : Err);
+}
+
+static int runUncolored(const Options &Opts, raw_ostream &Out,
+                        raw_ostream &Err) {
   auto Start = std::chrono::steady_clock::now();
   Expected<Project> Planned = planProject(Opts);
   if (!Planned) {

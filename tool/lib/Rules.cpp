@@ -186,10 +186,11 @@ public:
   /// An error at 0-based \p Line and 1-based \p Column. Nothing from the
   /// rules file reaches the terminal raw: the message is made printable.
   void errorAt(size_t Line, size_t Column, const Twine &Message) {
-    Errors.push_back(printable(Path + ":" + std::to_string(Line + 1) + ":" +
-                                   std::to_string(Column) +
-                                   ": error: " + Message.str(),
-                               std::string::npos));
+    Errors.push_back({Line, Column,
+                      printable(Path + ":" + std::to_string(Line + 1) + ":" +
+                                    std::to_string(Column) +
+                                    ": error: " + Message.str(),
+                                std::string::npos)});
   }
 
   /// Columns from \p N's mark to byte \p Offset of its value: a quoted value
@@ -204,23 +205,38 @@ public:
   }
 
   bool empty() const { return Errors.empty(); }
-  /// The first error alone.
+  /// The first error by position alone.
   Error first() const {
-    return createStringError(inconvertibleErrorCode(), Errors.front());
+    return createStringError(inconvertibleErrorCode(), sorted().front()->Text);
   }
-  /// Every error, joined.
+  /// Every error, joined, by line and column (keys are checked in the
+  /// order of their tables, not of the file).
   Error all() const {
     Error All = Error::success();
-    for (const std::string &Message : Errors)
+    for (const Located *E : sorted())
       All = joinErrors(std::move(All),
-                       createStringError(inconvertibleErrorCode(), Message));
+                       createStringError(inconvertibleErrorCode(), E->Text));
     return All;
   }
 
 private:
+  struct Located {
+    size_t Line, Column;
+    std::string Text;
+  };
+  std::vector<const Located *> sorted() const {
+    std::vector<const Located *> Sorted;
+    for (const Located &E : Errors)
+      Sorted.push_back(&E);
+    llvm::stable_sort(Sorted, [](const Located *L, const Located *R) {
+      return std::tie(L->Line, L->Column) < std::tie(R->Line, R->Column);
+    });
+    return Sorted;
+  }
+
   std::string Path;
   std::vector<StringRef> Lines; ///< Of the rules file, for block scalars.
-  std::vector<std::string> Errors;
+  std::vector<Located> Errors;
 };
 
 unsigned Diagnostics::valueOffset(const YAML::Node &N, size_t Offset) const {

@@ -23,6 +23,9 @@ enum class Mode { Check, Fix, Diff, Explain, Catalog, Verify };
 /// sarif.
 enum class OutputFormat { Text, Csv, Json, Sarif };
 
+/// --color: colour diagnostics on a terminal (auto), always, or never.
+enum class ColorMode { Auto, Always, Never };
+
 /// Documented exit codes.
 enum ExitCode : int {
   ExitClean = 0,       ///< Clean, or the requested change was made.
@@ -43,6 +46,7 @@ struct Options {
   bool Verbose = false;
   /// No summary lines (hooks print them on every commit otherwise).
   bool Quiet = false;
+  ColorMode Color = ColorMode::Auto;
   /// explain: "<source>:<line>" is given as the only source with Line set,
   /// or ExplainName names the definition.
   unsigned ExplainLine = 0;
