@@ -2,6 +2,7 @@
 
 #include "StructuredReport.h"
 #include "apistamp/Paths.h"
+#include "llvm/Support/Path.h"
 #include "clang/Tooling/DiagnosticsYaml.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSet.h"
@@ -132,10 +133,17 @@ void printSarifReport(raw_ostream &OS, const ReportInput &In,
                        {"shortDescription",
                         json::Object{{"text", std::move(Description)}}}});
   };
-  for (const RuleSet *Set : In.RuleSets)
+  // The rules file relative to the base (SRCROOT): a log uploaded from CI
+  // says nothing about the runner's directories.
+  for (const RuleSet *Set : In.RuleSets) {
+    std::optional<StringRef> Relative =
+        pathUnder(canonicalPath(Set->Path), BaseDirectory);
+    std::string RulesFile =
+        Relative ? Relative->str() : sys::path::filename(Set->Path).str();
     for (const Rule &R : Set->Rules)
       AddRule(R.Id, "API usage events selected by rule '" + R.Id + "' of " +
-                        Set->Path + ":" + std::to_string(R.Line));
+                        RulesFile + ":" + std::to_string(R.Line));
+  }
   AddRule(StaleEventRule,
           "API usage events in the first statement of definitions that no "
           "rule selects (or that are suppressed): they keep firing");
