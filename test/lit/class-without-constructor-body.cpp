@@ -8,6 +8,11 @@
 // RUN:   | FileCheck %s -implicit-check-not=warning: -implicit-check-not=note:
 // RUN: %apistamp fix --rules %t/rules.yaml %t/a.cpp -- %cxxflags
 // RUN: diff %t/a.cpp %t/a.orig
+// explain says why the out-of-line "= default" is not instrumented.
+// RUN: %apistamp explain --rules %t/rules.yaml --name models::OutOfLine::OutOfLine %t/a.cpp -- %cxxflags \
+// RUN:   | FileCheck %s --check-prefix=EXPLAIN
+// EXPLAIN: OutOfLine::OutOfLine
+// EXPLAIN-NEXT: => defaulted or deleted ('= default', '= delete'): no body to instrument
 
 //--- rules.yaml
 version: 1
@@ -25,5 +30,9 @@ struct Defaulted { Defaulted() = default; Defaulted(int) = delete; };
 // CHECK: a.cpp:[[@LINE+1]]:8: note: skipped models::Inheriting: no constructor body
 struct Inheriting : Defaulted { using Defaulted::Defaulted; };
 struct DefinedElsewhere { DefinedElsewhere(); };
+// Its only constructor is defaulted out of line: no body either.
+// CHECK: a.cpp:[[@LINE+1]]:8: note: skipped models::OutOfLine: no constructor body
+struct OutOfLine { OutOfLine(); int x = 0; };
+OutOfLine::OutOfLine() = default;
 } // namespace models
-// CHECK: 3 definitions selected: 0 instrumented, 0 missing, 0 wrong, 0 duplicate, 3 skipped, 0 suppressed
+// CHECK: 4 definitions selected: 0 instrumented, 0 missing, 0 wrong, 0 duplicate, 4 skipped, 0 suppressed

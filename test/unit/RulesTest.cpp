@@ -176,6 +176,14 @@ TEST(RulesTest, BadGlobsAndNamespaces) {
   EXPECT_THAT(
       error("version: 1\nrules:\n  - id: a\n    files: [\"/abs/*.cpp\"]\n"),
       HasSubstr("is absolute"));
+  // A nested rules file cannot reach the library's include/ with '..'.
+  EXPECT_THAT(error("version: 1\nrules:\n  - id: a\n"
+                    "    declared_in: [\"../include/**\"]\n"),
+              HasSubstr("r.yaml:4:20: error: file glob '../include/**' leaves "
+                        "the root with '..' and would never match"));
+  EXPECT_THAT(error("version: 1\nexclude_files: [\"src/../x\"]\nrules:\n"
+                    "  - id: a\n"),
+              HasSubstr("leaves the root"));
   EXPECT_THAT(error("version: 1\nrules:\n  - id: a\n    files: [\"a**b\"]\n"),
               HasSubstr("'**' must be a whole path component"));
   EXPECT_THAT(

@@ -146,9 +146,16 @@ std::optional<DeclFacts> classWithoutConstructorBody(const CXXRecordDecl &RD) {
   if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(&RD))
     if (Spec->getSpecializationKind() != TSK_ExplicitSpecialization)
       return std::nullopt;
-  for (const CXXConstructorDecl *Ctor : RD.ctors())
-    if (!Ctor->isImplicit() && !Ctor->isDefaulted() && !Ctor->isDeleted())
-      return std::nullopt; // Written somewhere, maybe in another file.
+  for (const CXXConstructorDecl *Ctor : RD.ctors()) {
+    if (Ctor->isImplicit() || Ctor->isDefaulted() || Ctor->isDeleted())
+      continue;
+    // Declared in the class, defaulted out of line: "W::W() = default;".
+    const FunctionDecl *Definition = nullptr;
+    if (Ctor->isDefined(Definition) &&
+        (Definition->isDefaulted() || Definition->isDeleted()))
+      continue;
+    return std::nullopt; // Written somewhere, maybe in another file.
+  }
   std::optional<DeclFacts> Facts = factsInScope(&RD);
   if (!Facts)
     return std::nullopt;

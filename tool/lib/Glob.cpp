@@ -27,6 +27,13 @@ Expected<PathGlob> PathGlob::create(StringRef Pattern) {
   Result.Pattern = Pattern.str();
   for (StringRef Part : splitPath(Pattern)) {
     Component C;
+    if (Part == "..")
+      return createStringError(
+          inconvertibleErrorCode(),
+          "file glob '" + Pattern +
+              "' leaves the root with '..' and would never match: paths are "
+              "relative to the root (the rules file's directory); put the "
+              "rules file in a directory above both, or pass --root DIR");
     if (Part == "**") {
       C.AnyDepth = true;
     } else {

@@ -136,7 +136,9 @@ private:
       E.Outcome = Explanation::OutsideRoot;
       E.Root = Root;
     } else if (!Facts) {
-      E.Outcome = Explanation::NotUserDefinition;
+      E.Outcome = FD.isDefaulted() || FD.isDeleted()
+                      ? Explanation::Defaulted
+                      : Explanation::NotUserDefinition;
     } else {
       placeFacts(*Facts, *File, declarations(FD));
       Facts->MatchesMatcher = matcherTest(FD);

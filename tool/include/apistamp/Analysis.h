@@ -166,6 +166,7 @@ struct Explanation {
     InSystemHeader,    ///< Never instrumented.
     OutsideRoot,       ///< Never instrumented (Root says where it is).
     NotUserDefinition, ///< Implicit, a destructor, a lambda, ...
+    Defaulted,         ///< "= default" or "= delete": no body.
     NotSelected,       ///< No rule selects it.
     Selected,          ///< SelectedSite says how it stands.
   };

@@ -17,6 +17,11 @@ static std::string outcome(const Explanation &E) {
     return "never instrumented: not a user-written definition, or a "
            "destructor, lambda, local class member, template "
            "instantiation, deduction guide or CUDA device function";
+  case Explanation::Defaulted:
+    return "defaulted or deleted ('= default', '= delete'): no body to "
+           "instrument; a class whose constructors are all like this is "
+           "reported as skipped when a rule selects its constructors; give "
+           "one a body ('{}') to instrument it";
   case Explanation::NotSelected:
     return "not selected by any rule";
   case Explanation::Selected:
