@@ -20,6 +20,8 @@ public:
     SetUnbuffered();
   }
   ~DiagnosticColorStream() override;
+  bool is_displayed() const override { return Target.is_displayed(); }
+  bool has_colors() const override { return Target.has_colors(); }
 
 private:
   void write_impl(const char *Ptr, size_t Size) override;
