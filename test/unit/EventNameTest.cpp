@@ -51,6 +51,15 @@ TEST(EventNameTest, QualifiedNames) {
   EXPECT_EQ(expand("{qualified}", Global), "f");
 }
 
+TEST(EventNameTest, SignatureTellsOverloadsApart) {
+  DeclFacts F = nms();
+  F.ParameterTypes = {"const at::Tensor &", "double"};
+  EXPECT_EQ(expand("{qualified}{signature}", F),
+            "vision.ops.nms(const at::Tensor &, double)");
+  F.ParameterTypes.clear();
+  EXPECT_EQ(expand("{name}{signature}", F), "nms()");
+}
+
 TEST(EventNameTest, OtherPlaceholdersAndLiterals) {
   DeclFacts F = videoConstructor();
   F.Classes = {"Outer", "Video"};

@@ -193,6 +193,12 @@ std::optional<DeclFacts> extractFacts(const FunctionDecl &FD) {
   Facts->ExternalLinkage = FD.isExternallyVisible();
   Facts->Public = isEffectivelyPublic(FD);
   Facts->PublicOrProtected = isEffectivelyPublicOrProtected(FD);
+  PrintingPolicy Policy(FD.getASTContext().getLangOpts());
+  Policy.SuppressTagKeyword = true;
+  for (const ParmVarDecl *Param : FD.parameters())
+    Facts->ParameterTypes.push_back(Param->getType().getAsString(Policy));
+  if (FD.isVariadic())
+    Facts->ParameterTypes.push_back("...");
   return Facts;
 }
 

@@ -13,7 +13,8 @@ namespace apistamp {
 
 ArrayRef<StringRef> EventTemplate::placeholders() {
   static const StringRef Names[] = {"qualified", "namespace", "class",
-                                    "name",      "path",      "file"};
+                                    "name",      "path",      "file",
+                                    "signature"};
   return Names;
 }
 
@@ -68,7 +69,7 @@ Expected<EventTemplate> EventTemplate::parse(StringRef Text,
         Message += "; did you mean '{" + Suggestion + "}'?";
       else
         Message += "; known: {qualified} {namespace} {class} {name} {path} "
-                   "{file}";
+                   "{file} {signature}";
       return Fail(Open, Message);
     }
     Result.Pieces.push_back({true, Name.str()});
@@ -80,6 +81,8 @@ Expected<EventTemplate> EventTemplate::parse(StringRef Text,
 static std::string placeholderValue(StringRef Name, const DeclFacts &Facts) {
   if (Name == "name")
     return Facts.Name;
+  if (Name == "signature")
+    return "(" + join(Facts.ParameterTypes, ", ") + ")";
   if (Name == "namespace")
     return join(Facts.Namespaces, ".");
   if (Name == "class")

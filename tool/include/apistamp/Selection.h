@@ -20,6 +20,9 @@ struct DeclFacts {
   DeclKind Kind = DeclKind::Function;
   /// Unqualified name; the class name for constructors.
   std::string Name;
+  /// The parameters' types as written ("const Tensor &"), "..." for a C
+  /// variadic; empty for a class without a constructor body.
+  std::vector<std::string> ParameterTypes;
   /// Enclosing namespaces, outermost first; inline namespaces are omitted.
   std::vector<std::string> Namespaces;
   /// Enclosing classes, outermost first; empty for free functions.
