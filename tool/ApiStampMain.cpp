@@ -40,9 +40,15 @@ cl::SubCommand VerifyCommand(
               "expect-skipped: <reason>' comments in the sources; exit 1 on "
               "any mismatch");
 
+cl::SubCommand ReportCommand(
+    "report", "Compare the events the rules place with API usage logs: "
+              "which are used, by how many jobs, which are never used, and "
+              "which logged events no rule places");
+
 #define APISTAMP_ALL_COMMANDS                                                  \
   cl::sub(CheckCommand), cl::sub(FixCommand), cl::sub(DiffCommand),            \
-      cl::sub(ExplainCommand), cl::sub(CatalogCommand), cl::sub(VerifyCommand)
+      cl::sub(ExplainCommand), cl::sub(CatalogCommand),                        \
+      cl::sub(VerifyCommand), cl::sub(ReportCommand)
 /// The commands that run over a project (or a part of one) and report on it.
 #define APISTAMP_PROJECT_COMMANDS                                              \
   cl::sub(CheckCommand), cl::sub(FixCommand), cl::sub(DiffCommand),            \
@@ -150,6 +156,37 @@ cl::list<std::string> ExtraArgsBefore(
     cl::desc("Additional argument to prepend to every compile command; "
              "repeatable"),
     cl::value_desc("arg"), cl::cat(Category), APISTAMP_ALL_COMMANDS);
+cl::opt<std::string> ReportCatalog(
+    "catalog",
+    cl::desc("A saved 'apistamp catalog --format=json' (default: the catalog "
+             "of the rules and the build, as 'catalog' computes it)"),
+    cl::value_desc("file"), cl::cat(Category), cl::sub(ReportCommand));
+cl::opt<std::string> ReportAggregates(
+    "aggregates",
+    cl::desc("Per-event aggregates from a warehouse (the CSV docs/report.md's "
+             "SQL produces) instead of logs"),
+    cl::value_desc("file.csv"), cl::cat(Category), cl::sub(ReportCommand));
+cl::opt<std::string> ReportSince("since",
+                                 cl::desc("Only events at or after this time "
+                                          "(ISO 8601, e.g. 2026-11-01)"),
+                                 cl::value_desc("time"), cl::cat(Category),
+                                 cl::sub(ReportCommand));
+cl::opt<std::string> ReportUntil("until",
+                                 cl::desc("Only events before this time"),
+                                 cl::value_desc("time"), cl::cat(Category),
+                                 cl::sub(ReportCommand));
+cl::opt<std::string> ReportFormat(
+    "format", cl::desc("text (default), csv, json, markdown or html"),
+    cl::value_desc("format"), cl::init("text"), cl::cat(Category),
+    cl::sub(ReportCommand));
+cl::opt<std::string> ReportBy("by",
+                              cl::desc("Rows per event (default), rule or file"),
+                              cl::value_desc("event|rule|file"),
+                              cl::init("event"), cl::cat(Category),
+                              cl::sub(ReportCommand));
+cl::opt<std::string> ReportOutput("o", cl::desc("Write the report to this file"),
+                                  cl::value_desc("file"), cl::cat(Category),
+                                  cl::sub(ReportCommand));
 cl::list<std::string> Sources(cl::Positional, cl::desc("<source>..."),
                               cl::cat(Category), APISTAMP_ALL_COMMANDS);
 
@@ -177,7 +214,8 @@ int main(int argc, const char **argv) {
           "  apistamp check|fix|diff|catalog|verify [options] [<source>...] "
           "[-- <compiler args>]\n"
           "  apistamp explain [options] <source>:<line> | --name <name> "
-          "[-- <compiler args>]\n\n"
+          "[-- <compiler args>]\n"
+          "  apistamp report [options] <log>... | --aggregates <file.csv>\n\n"
           "Exit codes: 0 clean or done, 1 check found something, verify a "
           "mismatch, fix could not write a file or (with --fail-on-change) "
           "changed one, 2 bad usage or bad rules file, 3 a source failed to "
@@ -198,9 +236,18 @@ int main(int argc, const char **argv) {
     Opts.RunMode = apistamp::Mode::Catalog;
   } else if (VerifyCommand) {
     Opts.RunMode = apistamp::Mode::Verify;
+  } else if (ReportCommand) {
+    Opts.RunMode = apistamp::Mode::Report;
+    Opts.Report.CatalogFile = ReportCatalog;
+    Opts.Report.AggregatesFile = ReportAggregates;
+    Opts.Report.Since = ReportSince;
+    Opts.Report.Until = ReportUntil;
+    Opts.Report.Format = ReportFormat;
+    Opts.Report.By = ReportBy;
+    Opts.Report.Output = ReportOutput;
   } else {
     errs() << "apistamp: error: expected a command: check, fix, diff, "
-              "explain, catalog or verify (see apistamp --help)\n";
+              "explain, catalog, verify or report (see apistamp --help)\n";
     return apistamp::ExitBadUsage;
   }
   Opts.RulesFile = RulesFile;

@@ -92,6 +92,8 @@ static bool wantsColor(ColorMode Mode, raw_ostream &Stream) {
 }
 
 int run(const Options &Opts, raw_ostream &Out, raw_ostream &Err) {
+  if (Opts.RunMode == Mode::Report)
+    return runReport(Opts, Out, Err);
   // Diagnostics are coloured; machine-readable output and diffs never are.
   bool TextOut = Opts.Format == OutputFormat::Text &&
                  Opts.RunMode != Mode::Diff && Opts.RunMode != Mode::Catalog;
@@ -210,6 +212,8 @@ static int runUncolored(const Options &Opts, raw_ostream &Out,
     return runCatalog(Ctx);
   case Mode::Verify:
     return runVerify(Ctx);
+  case Mode::Report:
+    break; // Dispatched before any planning.
   }
   llvm_unreachable("unknown Mode");
 }

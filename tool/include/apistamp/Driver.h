@@ -17,7 +17,7 @@
 namespace apistamp {
 
 /// What the user asked for.
-enum class Mode { Check, Fix, Diff, Explain, Catalog, Verify };
+enum class Mode { Check, Fix, Diff, Explain, Catalog, Verify, Report };
 
 /// Output format: `catalog` takes text, csv or json; `check` text, json or
 /// sarif.
@@ -73,6 +73,16 @@ struct Options {
   /// --extra-arg-before and --extra-arg: added to every compile command,
   /// at its front (after the compiler) and at its end, as clang-tidy does.
   std::vector<std::string> ExtraArgsBefore, ExtraArgs;
+  /// report: Sources are the logs; the catalog comes from CatalogFile (a
+  /// saved `catalog --format=json`) or from the rules and the build, and the
+  /// counts from the logs or from AggregatesFile (docs/report.md's SQL).
+  struct ReportOptions {
+    std::string CatalogFile, AggregatesFile;
+    std::string Since, Until; ///< ISO 8601 prefixes; [Since, Until).
+    std::string Format = "text"; ///< text, csv, json, markdown or html.
+    std::string By = "event";    ///< event, rule or file.
+    std::string Output;          ///< -o FILE; "" is standard output.
+  } Report;
   /// Compiler arguments after "--"; set when "--" was given.
   std::optional<std::vector<std::string>> CompilerArgs;
 };

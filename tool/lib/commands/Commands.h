@@ -56,6 +56,9 @@ int runDiff(CommandContext &Ctx);
 int runExplain(CommandContext &Ctx, const ExplainTarget &Target);
 int runCatalog(CommandContext &Ctx);
 int runVerify(CommandContext &Ctx);
+/// report works on logs and a catalog, not on a planned project.
+int runReport(const Options &Opts, llvm::raw_ostream &Out,
+              llvm::raw_ostream &Err);
 
 // Shared pieces of the commands (Common.cpp).
 

@@ -1,0 +1,224 @@
+//===- UsageHtml.cpp - The report as one self-contained HTML page ---------===//
+//
+// No network is needed to view it: the styles, the sorting script and the
+// charts (inline SVG) are all in the page.
+//
+//===----------------------------------------------------------------------===//
+
+#include "UsageReport.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace llvm;
+
+namespace apistamp {
+
+static std::string html(StringRef Text) {
+  std::string Out;
+  for (char C : Text) {
+    switch (C) {
+    case '&': Out += "&amp;"; break;
+    case '<': Out += "&lt;"; break;
+    case '>': Out += "&gt;"; break;
+    case '"': Out += "&quot;"; break;
+    case '\'': Out += "&#39;"; break;
+    default: Out += C;
+    }
+  }
+  return Out;
+}
+
+static const char *const Style = R"css(
+body{font:14px/1.4 system-ui,sans-serif;margin:24px;color:#1d2330;background:#fff}
+h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:28px 0 8px}
+.summary{color:#555;margin-bottom:16px}
+.cards{display:flex;gap:12px;flex-wrap:wrap}
+.card{border:1px solid #d8dce5;border-radius:6px;padding:10px 14px;min-width:120px}
+.card b{display:block;font-size:22px}
+table{border-collapse:collapse;width:100%;margin-top:6px}
+th,td{border-bottom:1px solid #e4e7ee;padding:4px 8px;text-align:left;vertical-align:top}
+th{background:#f3f5f9;cursor:pointer;user-select:none;white-space:nowrap}
+th.num,td.num{text-align:right}
+td.event{font-family:ui-monospace,monospace;word-break:break-all}
+tr.never-used td{background:#fff6f6}tr.unknown td{background:#fffbea}
+.status{font-size:12px;border-radius:3px;padding:1px 6px}
+.used{background:#e3f4e6;color:#145a22}.never-used{background:#fde2e2;color:#8a1c1c}
+.unknown{background:#fff0c2;color:#6b5200}
+.bar{background:#e4e7ee;border-radius:3px;height:12px;width:240px;display:inline-block;vertical-align:middle}
+.bar span{display:block;height:12px;background:#3b7dd8;border-radius:3px}
+svg text{font:11px system-ui,sans-serif;fill:#444}
+.legend span{display:inline-block;margin-right:14px;font-size:12px}
+.legend i{display:inline-block;width:10px;height:10px;margin-right:4px;border-radius:2px}
+.problems{color:#8a1c1c}
+)css";
+
+static const char *const SortScript = R"js(
+document.querySelectorAll('table.sortable').forEach(function(table){
+  table.querySelectorAll('th').forEach(function(th,column){
+    th.addEventListener('click',function(){
+      var body=table.tBodies[0],rows=Array.prototype.slice.call(body.rows);
+      var numeric=th.classList.contains('num');
+      var descending=th.getAttribute('data-order')!=='desc';
+      table.querySelectorAll('th').forEach(function(h){h.removeAttribute('data-order');});
+      th.setAttribute('data-order',descending?'desc':'asc');
+      rows.sort(function(a,b){
+        var x=a.cells[column].getAttribute('data-value')||a.cells[column].textContent;
+        var y=b.cells[column].getAttribute('data-value')||b.cells[column].textContent;
+        var c=numeric?(Number(x)-Number(y)):x.localeCompare(y);
+        return descending?-c:c;
+      });
+      rows.forEach(function(r){body.appendChild(r);});
+    });
+  });
+});
+)js";
+
+static const char *const Palette[] = {"#3b7dd8", "#d8523b", "#2f9e44",
+                                      "#9c36b5", "#e8890c", "#0c8599",
+                                      "#5f3dc4", "#c2255c"};
+
+/// Trend lines of the \p Count events with most jobs.
+static void printTrend(raw_ostream &OS, const UsageReport &R, size_t Count) {
+  std::vector<const ReportEvent *> Top;
+  for (const ReportEvent &E : R.Events)
+    if (E.Counts.Jobs)
+      Top.push_back(&E);
+  if (Top.size() > Count)
+    Top.resize(Count);
+  if (Top.empty() || R.Periods.empty()) {
+    OS << "<p>No events in the logs.</p>\n";
+    return;
+  }
+  const int Width = 900, Height = 260, Left = 48, Bottom = 36, Top_ = 12;
+  uint64_t Max = 1;
+  for (const ReportEvent *E : Top)
+    for (uint64_t N : E->Trend)
+      Max = std::max(Max, N);
+  size_t N = R.Periods.size();
+  auto X = [&](size_t I) {
+    return Left + (N == 1 ? (Width - Left) / 2.0
+                          : double(I) * (Width - Left - 10) / (N - 1));
+  };
+  auto Y = [&](uint64_t V) {
+    return Top_ + (Height - Top_ - Bottom) * (1.0 - double(V) / Max);
+  };
+  OS << formatv("<svg role=\"img\" aria-label=\"jobs per {0}\" width=\"{1}\" "
+                "height=\"{2}\" viewBox=\"0 0 {1} {2}\">\n",
+                R.TrendUnit, Width, Height);
+  for (int Tick = 0; Tick <= 4; ++Tick) {
+    uint64_t V = Max * Tick / 4;
+    OS << formatv("<line x1=\"{0}\" x2=\"{1}\" y1=\"{2:F1}\" y2=\"{2:F1}\" "
+                  "stroke=\"#e4e7ee\"/><text x=\"{3}\" y=\"{4:F1}\" "
+                  "text-anchor=\"end\">{5}</text>\n",
+                  Left, Width - 4, Y(V), Left - 6, Y(V) + 4, V);
+  }
+  size_t Step = std::max<size_t>(1, N / 8);
+  for (size_t I = 0; I < N; I += Step)
+    OS << formatv("<text x=\"{0:F1}\" y=\"{1}\" text-anchor=\"middle\">{2}"
+                  "</text>\n",
+                  X(I), Height - 14, html(R.Periods[I]));
+  for (size_t L = 0; L < Top.size(); ++L) {
+    std::string Points;
+    for (size_t I = 0; I < N; ++I)
+      Points += formatv("{0:F1},{1:F1} ", X(I), Y(Top[L]->Trend[I])).str();
+    const char *Color = Palette[L % std::size(Palette)];
+    OS << formatv("<polyline fill=\"none\" stroke=\"{0}\" stroke-width=\"2\" "
+                  "points=\"{1}\"><title>{2}</title></polyline>\n",
+                  Color, Points, html(Top[L]->Event));
+    for (size_t I = 0; I < N; ++I)
+      OS << formatv("<circle cx=\"{0:F1}\" cy=\"{1:F1}\" r=\"2.5\" "
+                    "fill=\"{2}\"/>\n",
+                    X(I), Y(Top[L]->Trend[I]), Color);
+  }
+  OS << "</svg>\n<div class=\"legend\">";
+  for (size_t L = 0; L < Top.size(); ++L)
+    OS << formatv("<span><i style=\"background:{0}\"></i>{1}</span>",
+                  Palette[L % std::size(Palette)], html(Top[L]->Event));
+  OS << "</div>\n";
+}
+
+void printReportHtml(raw_ostream &OS, const UsageReport &R) {
+  const UsageCounts &In = R.Inputs;
+  unsigned Used = llvm::count_if(
+      R.Events, [](const ReportEvent &E) { return E.Counts.Jobs > 0; });
+  OS << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+        "<title>API usage report</title><style>"
+     << Style << "</style></head><body>\n<h1>API usage report</h1>\n"
+     << formatv("<div class=\"summary\">{0} files, {1} lines, {2} events "
+                "read, {3} malformed lines skipped</div>\n",
+                In.Files, In.Lines, In.EventLines, In.Malformed);
+  OS << "<div class=\"cards\">"
+     << formatv("<div class=\"card\"><b>{0}</b>events placed</div>",
+                R.Events.size())
+     << formatv("<div class=\"card\"><b>{0}</b>used</div>", Used)
+     << formatv("<div class=\"card\" id=\"never-used-count\"><b>{0}</b>never "
+                "used</div>",
+                R.Events.size() - Used)
+     << formatv("<div class=\"card\"><b>{0}</b>unknown</div>", R.Unknown.size())
+     << "</div>\n";
+  for (const LogFileProblems &P : In.Problems)
+    OS << "<p class=\"problems\">" << html(P.File) << ": "
+       << html(P.Unreadable ? "cannot read: " + P.Error
+                            : std::to_string(P.Malformed) +
+                                  " malformed lines skipped" +
+                                  (P.Error.empty() ? "" : "; " + P.Error))
+       << "</p>\n";
+
+  OS << formatv("<h2>Jobs per {0}, top events</h2>\n", R.TrendUnit);
+  printTrend(OS, R, 8);
+
+  OS << "<h2>Coverage by rule</h2>\n<table id=\"rules\"><thead><tr><th>rule"
+        "</th><th class=\"num\">events</th><th class=\"num\">used</th><th>"
+        "coverage</th></tr></thead><tbody>\n";
+  for (const RuleCoverage &C : R.Rules) {
+    unsigned Percent = C.Events ? C.Used * 100 / C.Events : 0;
+    OS << "<tr><td>" << html(C.Id) << "</td><td class=\"num\">" << C.Events
+       << "</td><td class=\"num\">" << C.Used
+       << formatv("</td><td><span class=\"bar\"><span style=\"width:{0}%\">"
+                  "</span></span> {0}%</td></tr>\n",
+                  Percent);
+  }
+  OS << "</tbody></table>\n";
+
+  auto Table = [&](StringRef Id, ArrayRef<ReportEvent> Rows) {
+    OS << "<table class=\"sortable\" id=\"" << Id
+       << "\"><thead><tr><th>event</th><th>status</th><th class=\"num\">"
+          "jobs</th><th class=\"num\">processes</th><th class=\"num\">hosts"
+          "</th><th>first seen</th><th>last seen</th><th>rule</th><th>where"
+          "</th></tr></thead><tbody>\n";
+    for (const ReportEvent &E : Rows) {
+      OS << "<tr class=\"" << E.Status << "\"><td class=\"event\">"
+         << html(E.Event) << "</td><td><span class=\"status " << E.Status
+         << "\">" << E.Status << "</span></td>"
+         << formatv("<td class=\"num\">{0}</td><td class=\"num\">{1}</td>"
+                    "<td class=\"num\">{2}</td>",
+                    E.Counts.Jobs, E.Counts.Processes, E.Counts.Hosts)
+         << "<td>" << html(E.Counts.FirstSeen) << "</td><td>"
+         << html(E.Counts.LastSeen) << "</td><td>"
+         << html(E.Placed ? E.Placed->Rule : "") << "</td><td>"
+         << html(E.Placed && !E.Placed->File.empty()
+                     ? E.Placed->File + ":" + std::to_string(E.Placed->Line)
+                     : "")
+         << "</td></tr>\n";
+    }
+    OS << "</tbody></table>\n";
+  };
+  std::vector<ReportEvent> NeverUsed;
+  for (const ReportEvent &E : R.Events)
+    if (!E.Counts.Jobs)
+      NeverUsed.push_back(E);
+  OS << formatv("<h2>Never used: {0} events (deprecation candidates)</h2>\n",
+                NeverUsed.size());
+  Table("never-used", NeverUsed);
+  OS << "<h2>All placed events (click a column to sort)</h2>\n";
+  Table("events", R.Events);
+  if (!R.Unknown.empty()) {
+    OS << formatv("<h2>Unknown: {0} events logged but placed by no rule</h2>"
+                  "\n",
+                  R.Unknown.size());
+    Table("unknown", R.Unknown);
+  }
+  OS << "<script>" << SortScript << "</script>\n</body></html>\n";
+}
+
+} // namespace apistamp

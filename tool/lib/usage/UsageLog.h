@@ -1,0 +1,83 @@
+//===- UsageLog.h - Read API usage logs into per-event counts ---*- C++ -*-===//
+//
+// The runtime's JSON lines ({"event", "time", "pid", "host", "exe", "rank",
+// "job_id"}) from files, directories, stdin, gzip or zstd, streamed once:
+// memory grows with the distinct (event, job) and (event, process) pairs,
+// never with the input. Bad lines are counted, never fatal.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef APISTAMP_LIB_USAGE_USAGELOG_H
+#define APISTAMP_LIB_USAGE_USAGELOG_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringRef.h"
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace apistamp {
+
+/// What the logs say about one event.
+struct EventUsage {
+  /// Hashes of job ids; a line without one counts its process as its job.
+  llvm::DenseSet<uint64_t> Jobs;
+  llvm::DenseSet<uint64_t> Processes; ///< (host, pid, exe).
+  llvm::DenseSet<uint64_t> Hosts;
+  std::string FirstSeen, LastSeen; ///< ISO 8601 times, as logged.
+  /// Jobs per day ("2026-11-23").
+  std::map<std::string, llvm::DenseSet<uint64_t>> JobsByDay;
+
+  void merge(EventUsage &&Other);
+};
+
+/// Where a log's bad lines are: the count and the first few.
+struct LogFileProblems {
+  std::string File;
+  bool Unreadable = false;
+  std::string Error; ///< Why it could not be read.
+  uint64_t Malformed = 0;
+  /// (line number, what is wrong) of the first few malformed lines.
+  std::vector<std::pair<uint64_t, std::string>> First;
+};
+
+/// Everything read from some logs.
+struct UsageTable {
+  llvm::StringMap<EventUsage> Events;
+  unsigned Files = 0; ///< Inputs read (unreadable ones not included).
+  uint64_t Lines = 0, EventLines = 0, Malformed = 0, OutsideWindow = 0;
+  std::vector<LogFileProblems> Problems; ///< Files with bad lines or errors.
+
+  void merge(UsageTable &&Other);
+};
+
+/// Which lines count: times in [Since, Until), compared as ISO 8601 text
+/// ("2026-11" is the start of November); empty means unbounded.
+struct LogWindow {
+  std::string Since, Until;
+};
+
+/// Reads one log (a file, or "-" for stdin); gzip and zstd are recognised
+/// by their magic bytes.
+UsageTable readUsageLog(llvm::StringRef Path, const LogWindow &Window);
+
+/// Reads one log's text already in memory (for tests and --aggregates).
+UsageTable readUsageText(llvm::StringRef Name, llvm::StringRef Text,
+                         const LogWindow &Window);
+
+/// The log files named by \p Inputs: files and "-" as given, directories
+/// searched for *.jsonl, *.jsonl.gz and *.jsonl.zst (sorted). Names that
+/// do not exist go to \p Missing.
+std::vector<std::string> expandLogInputs(llvm::ArrayRef<std::string> Inputs,
+                                         std::vector<std::string> &Missing);
+
+/// Reads every log with \p Threads threads and merges the counts.
+UsageTable readUsageLogs(llvm::ArrayRef<std::string> Files,
+                         const LogWindow &Window, unsigned Threads);
+
+} // namespace apistamp
+
+#endif // APISTAMP_LIB_USAGE_USAGELOG_H
