@@ -8,13 +8,17 @@ packages=(clang-19 clang-tools-19 libclang-19-dev llvm-19-dev llvm-19-tools liby
           libgtest-dev libgmock-dev googletest cmake ninja-build python3 g++ git
           libtorch-dev libbenchmark-dev pkgconf libjpeg-dev libpng-dev
           libavcodec-dev libavformat-dev libavutil-dev libswscale-dev
-          libswresample-dev pre-commit)
+          libswresample-dev pre-commit libsimdjson-dev zlib1g-dev libzstd-dev
+          zstd sqlite3 jq chromium)
 # libtorch-dev: the runtime's test against the real c10 and the c10 variant of
 # its benchmark; libbenchmark-dev: runtime/bench; pkgconf: the runtime's
 # installed-package check (apistamp.pc); libjpeg, libpng and ffmpeg: the
 # torchvision policy test compiles torchvision's image and video sources;
 # pre-commit: the hooks are tested with the real framework; clang-tools-19:
-# clang-apply-replacements for the --export-fixes round trip.
+# clang-apply-replacements for the --export-fixes round trip; simdjson, zlib
+# and zstd: apistamp report reads (compressed) JSON-lines logs; zstd, sqlite3,
+# jq and chromium: the report's tests (compressed logs, the warehouse SQL on
+# SQLite, the jq comparison of the benchmark, the HTML page rendered headless).
 
 missing=()
 for p in "${packages[@]}"; do
