@@ -142,10 +142,10 @@ cl::opt<std::string> CacheDir(
     cl::desc("Reuse the results of unchanged translation units from this "
              "directory (default with -p: BUILD_DIR/.apistamp-cache)"),
     cl::value_desc("dir"), cl::cat(Category), APISTAMP_PROJECT_COMMANDS,
-    cl::sub(VerifyCommand));
+    cl::sub(VerifyCommand), cl::sub(ReportCommand));
 cl::opt<bool> NoCache("no-cache", cl::desc("Do not read or write the cache"),
                       cl::cat(Category), APISTAMP_PROJECT_COMMANDS,
-                      cl::sub(VerifyCommand));
+                      cl::sub(VerifyCommand), cl::sub(ReportCommand));
 cl::list<std::string> ExtraArgs(
     "extra-arg",
     cl::desc("Additional argument to append to every compile command (e.g. "
