@@ -30,7 +30,7 @@ echo "== runtime tests"
 runtime/test/run-gtest.sh runtime "$results" "$build/bin/apistampRuntimeTests" || status=1
 echo "== runtime tests against the real c10 (libtorch-dev)"
 runtime/test/run-gtest.sh runtime-c10 "$results" "$build/bin/apistampC10Tests" || status=1
-echo "== runtime checks (headers: g++/clang++, C++11-20, -fno-exceptions -fno-rtti; installed package)"
+echo "== runtime checks (headers: g++/clang++, C++11-20, -fno-exceptions -fno-rtti; installed package; apistamp_instrument on an installed library)"
 ctest --test-dir "$build/runtime" -L runtime-check -j2 --output-on-failure \
   --output-junit "$(cd "$results" && pwd)/runtime-checks.xml" > "$results/runtime-checks.log" 2>&1 \
   || { status=1; cat "$results/runtime-checks.log"; }

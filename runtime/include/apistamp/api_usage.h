@@ -22,10 +22,15 @@
 #if defined(__GNUC__) || defined(__clang__)
 /// Marks a declaration as exported from the shared runtime library.
 #define APISTAMP_API __attribute__((visibility("default")))
+/// Keeps an inline helper out of the dynamic symbol table of the library that
+/// uses the macro, so that a library with its own hidden copy of the runtime
+/// never calls another copy's helper.
+#define APISTAMP_HIDDEN __attribute__((visibility("hidden")))
 /// Tells the compiler that \p X is almost always false.
 #define APISTAMP_UNLIKELY(X) __builtin_expect(!!(X), 0)
 #else
 #define APISTAMP_API
+#define APISTAMP_HIDDEN
 #define APISTAMP_UNLIKELY(X) (X)
 #endif
 
@@ -80,7 +85,7 @@ struct Site {
 
   /// True if this site was already handled in this process: the whole
   /// steady-state cost of the macro.
-  bool done() const {
+  APISTAMP_HIDDEN bool done() const {
     return Generation.load(std::memory_order_relaxed) ==
            ProcessGeneration.load(std::memory_order_relaxed);
   }
