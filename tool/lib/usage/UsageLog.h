@@ -30,6 +30,9 @@ struct EventUsage {
   std::string FirstSeen, LastSeen; ///< ISO 8601 times, as logged.
   /// Jobs per day ("2026-11-23").
   std::map<std::string, llvm::DenseSet<uint64_t>> JobsByDay;
+  /// The reader's cache: JobsByDay's entry of the last line's day.
+  std::string LastDay;
+  llvm::DenseSet<uint64_t> *LastDaySet = nullptr;
 
   void merge(EventUsage &&Other);
 };
