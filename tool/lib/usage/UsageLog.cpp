@@ -2,6 +2,7 @@
 
 #include "UsageLog.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/bit.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/xxhash.h"
@@ -22,24 +23,61 @@ using namespace llvm;
 
 namespace apistamp {
 
-/// Adds \p From to \p Into, inserting the smaller set into the larger.
-static void mergeSet(DenseSet<uint64_t> &Into, DenseSet<uint64_t> &&From) {
-  if (From.size() > Into.size())
-    std::swap(Into, From);
-  Into.insert(From.begin(), From.end());
+void HashSet64::insert(uint64_t Key) {
+  if (Key == 0) {
+    HasZero = true;
+    return;
+  }
+  // At most 5/8 full: linear probing stays short.
+  if ((Count + 1) * 8 > Slots.size() * 5)
+    grow();
+  size_t Mask = Slots.size() - 1;
+  for (size_t I = slotOf(Key);; I = (I + 1) & Mask) {
+    if (Slots[I] == Key)
+      return;
+    if (Slots[I] == 0) {
+      Slots[I] = Key;
+      ++Count;
+      return;
+    }
+  }
+}
+
+void HashSet64::grow() {
+  std::vector<uint64_t> Old(Slots.empty() ? 8 : Slots.size() * 2, 0);
+  Old.swap(Slots);
+  Shift = 64 - unsigned(llvm::countr_zero(Slots.size()));
+  size_t Mask = Slots.size() - 1;
+  for (uint64_t Key : Old) {
+    if (!Key)
+      continue;
+    size_t I = slotOf(Key);
+    while (Slots[I])
+      I = (I + 1) & Mask;
+    Slots[I] = Key;
+  }
+}
+
+void HashSet64::merge(HashSet64 &&Other) {
+  if (Other.size() > size())
+    std::swap(*this, Other);
+  HasZero |= Other.HasZero;
+  for (uint64_t Key : Other.Slots)
+    if (Key)
+      insert(Key);
 }
 
 void EventUsage::merge(EventUsage &&Other) {
-  mergeSet(Jobs, std::move(Other.Jobs));
-  mergeSet(Processes, std::move(Other.Processes));
-  mergeSet(Hosts, std::move(Other.Hosts));
+  Jobs.merge(std::move(Other.Jobs));
+  Processes.merge(std::move(Other.Processes));
+  Hosts.merge(std::move(Other.Hosts));
   if (!Other.FirstSeen.empty() &&
       (FirstSeen.empty() || Other.FirstSeen < FirstSeen))
     FirstSeen = std::move(Other.FirstSeen);
   if (Other.LastSeen > LastSeen)
     LastSeen = std::move(Other.LastSeen);
   for (auto &[Day, DayJobs] : Other.JobsByDay)
-    mergeSet(JobsByDay[Day], std::move(DayJobs));
+    JobsByDay[Day].merge(std::move(DayJobs));
   LastDaySet = Other.LastDaySet = nullptr;
 }
 
@@ -68,6 +106,7 @@ public:
   LineReader(UsageTable &Table, LogFileProblems &Problems,
              const LogWindow &Window)
       : Table(Table), Problems(Problems), Window(Window) {}
+  ~LineReader() { flushPending(); }
 
   /// \p Data has SIMDJSON_PADDING readable bytes after \p Size.
   void consume(const char *Data, size_t Size) {
@@ -214,9 +253,9 @@ private:
       JobHash = xxh3_64bits(JobKey);
     }
     EventUsage &Usage = Table.Events[StringRef(Event.data(), Event.size())];
-    Usage.Jobs.insert(JobHash);
-    Usage.Processes.insert(Process);
-    Usage.Hosts.insert(xxh3_64bits(StringRef(Host.data(), Host.size())));
+    defer(Usage.Jobs, JobHash);
+    defer(Usage.Processes, Process);
+    defer(Usage.Hosts, xxh3_64bits(StringRef(Host.data(), Host.size())));
     if (Usage.FirstSeen.empty() || Time < std::string_view(Usage.FirstSeen))
       Usage.FirstSeen.assign(Time);
     if (Time > std::string_view(Usage.LastSeen))
@@ -227,12 +266,26 @@ private:
     if (!Usage.LastDaySet || Day != std::string_view(Usage.LastDay)) {
       auto It = Usage.JobsByDay.find(std::string(Day));
       if (It == Usage.JobsByDay.end())
-        It = Usage.JobsByDay.emplace(std::string(Day), DenseSet<uint64_t>())
-                 .first;
+        It = Usage.JobsByDay.emplace(std::string(Day), HashSet64()).first;
       Usage.LastDay = It->first;
       Usage.LastDaySet = &It->second;
     }
-    Usage.LastDaySet->insert(JobHash);
+    defer(*Usage.LastDaySet, JobHash);
+  }
+
+  /// Inserts \p Key into \p Set a few lines later, its slot prefetched
+  /// now: the cache misses of many lines overlap instead of adding up.
+  void defer(HashSet64 &Set, uint64_t Key) {
+    Set.prefetch(Key);
+    Pending[PendingCount++] = {&Set, Key};
+    if (PendingCount == PendingMax)
+      flushPending();
+  }
+
+  void flushPending() {
+    for (size_t I = 0; I < PendingCount; ++I)
+      Pending[I].first->insert(Pending[I].second);
+    PendingCount = 0;
   }
 
   static void appendUnsigned(std::string &Out, uint64_t N) {
@@ -255,6 +308,9 @@ private:
   simdjson::dom::parser Parser;
   std::string Carry;
   std::string ProcessKey, JobKey, JobNumber;
+  static constexpr size_t PendingMax = 64; ///< 16 lines' inserts.
+  std::pair<HashSet64 *, uint64_t> Pending[PendingMax];
+  size_t PendingCount = 0;
   uint64_t LineNumber = 0;
   bool LastLine = false; ///< Parsing the last line, which had no newline.
 };
