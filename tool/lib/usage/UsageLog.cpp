@@ -81,11 +81,37 @@ void EventUsage::merge(EventUsage &&Other) {
   LastDaySet = Other.LastDaySet = nullptr;
 }
 
-void UsageTable::merge(UsageTable &&Other) {
+void UsageTable::merge(UsageTable &&Other) { merge(std::move(Other), 1); }
+
+void UsageTable::merge(UsageTable &&Other, unsigned Threads) {
   if (Events.empty())
     std::swap(Events, Other.Events);
-  for (auto &Entry : Other.Events)
-    Events[Entry.first()].merge(std::move(Entry.second));
+  // Events only one side has move over; the others' sets are merged, the
+  // largest first, on \p Threads threads (events are independent).
+  std::vector<std::pair<EventUsage *, EventUsage *>> Both;
+  for (auto &Entry : Other.Events) {
+    auto [It, New] = Events.try_emplace(Entry.first());
+    if (New)
+      std::swap(It->second, Entry.second);
+    else
+      Both.push_back({&It->second, &Entry.second});
+  }
+  auto Size = [](const std::pair<EventUsage *, EventUsage *> &P) {
+    return std::min(P.first->Processes.size(), P.second->Processes.size()) +
+           std::min(P.first->Jobs.size(), P.second->Jobs.size());
+  };
+  llvm::sort(Both, [&](const auto &L, const auto &R) { return Size(L) > Size(R); });
+  std::atomic<size_t> Next{0};
+  auto Work = [&] {
+    for (size_t I = Next++; I < Both.size(); I = Next++)
+      Both[I].first->merge(std::move(*Both[I].second));
+  };
+  std::vector<std::thread> Workers;
+  for (unsigned I = 1; I < std::min<size_t>(Threads, Both.size()); ++I)
+    Workers.emplace_back(Work);
+  Work();
+  for (std::thread &T : Workers)
+    T.join();
   Files += Other.Files;
   Lines += Other.Lines;
   EventLines += Other.EventLines;
@@ -535,7 +561,7 @@ UsageTable readUsageLogs(ArrayRef<std::string> Files, const LogWindow &Window,
     T.join();
   UsageTable All;
   for (UsageTable &T : Tables)
-    All.merge(std::move(T));
+    All.merge(std::move(T), Threads);
   for (std::optional<LogFileProblems> &P : Problems)
     if (P)
       All.Problems.push_back(std::move(*P));

@@ -82,6 +82,8 @@ struct UsageTable {
   std::vector<LogFileProblems> Problems; ///< Files with bad lines or errors.
 
   void merge(UsageTable &&Other);
+  /// The same, merging the events' sets on \p Threads threads.
+  void merge(UsageTable &&Other, unsigned Threads);
 };
 
 /// Which lines count: times in [Since, Until), compared as ISO 8601 text
