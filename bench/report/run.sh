@@ -63,12 +63,13 @@ for f in sys.argv[1:]:
     fd = os.open(f, os.O_RDONLY); os.fsync(fd)
     os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED); os.close(fd)' "$@"
 }
-measure() { # measure NAME COMMAND...: appends "seconds KB" to $results/NAME
+measure() { # measure NAME COMMAND...: appends "seconds KB cpu-seconds" to $results/NAME
   local name=$1; shift
-  /usr/bin/time -o "$results/t" -f '%e %M' "$@" > "$results/out-$name" 2> "$results/err" \
+  /usr/bin/time -o "$results/t" -f '%e %M %U %S' "$@" > "$results/out-$name" 2> "$results/err" \
     || { cat "$results/err" >&2; echo "run.sh: $name failed" >&2; exit 1; }
-  cat "$results/t" >> "$results/$name"
+  awk '{print $1, $2, $3 + $4}' "$results/t" >> "$results/$name"
 }
+load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 report=("$apistamp" report --catalog catalog.json --format=json)
 
 cat "${files[@]}" > /dev/null # warm the cache
@@ -104,18 +105,23 @@ if ours != theirs:
     sys.exit("run.sh: jq and apistamp report disagree on distinct jobs per event")
 EOF
 
-python3 - "$results" "$total_bytes" "$total_lines" "$jq_bytes" "${#files[@]}" "${#jq_set[@]}" <<'EOF'
+python3 - "$results" "$total_bytes" "$total_lines" "$jq_bytes" "${#files[@]}" "${#jq_set[@]}" \
+  "$load_before" "$(cut -d' ' -f1-3 /proc/loadavg)" "$(nproc)" <<'EOF'
 import statistics, sys
-d, total, lines, jq_bytes, nfiles, njq = sys.argv[1], *map(int, sys.argv[2:])
+d, total, lines, jq_bytes, nfiles, njq = sys.argv[1], *map(int, sys.argv[2:7])
+load_before, load_after, cores = sys.argv[7:]
+cpu = {}
 def load(name):
     rows = [tuple(map(float, l.split())) for l in open(f"{d}/{name}")]
+    cpu[name] = [r[2] for r in rows]
     return [r[0] for r in rows], [r[1] / 1024 for r in rows]
 def cell(xs, unit, fmt):
     return f"{fmt.format(statistics.median(xs))} {unit} [{fmt.format(min(xs))}–{fmt.format(max(xs))}]"
 gb = total / 1e9
-print(f"{nfiles} files, {total / 1e9:.2f} GB, {lines / 1e6:.2f} M lines\n")
-print("| run | wall time: median [min–max] | GB/s | peak RSS: median [min–max] |")
-print("|---|---|---|---|")
+print(f"{nfiles} files, {total / 1e9:.2f} GB, {lines / 1e6:.2f} M lines; {cores} cores, "
+      f"load average {load_before} before, {load_after} after\n")
+print("| run | wall time: median [min–max] | GB/s | CPU (user+sys): median | peak RSS: median [min–max] |")
+print("|---|---|---|---|---|")
 med = {}
 for name, label in [("wc-warm", "`wc -l`, page cache warm"),
                     ("report-j2-warm", "`apistamp report -j2`, warm"),
@@ -124,12 +130,13 @@ for name, label in [("wc-warm", "`wc -l`, page cache warm"),
                     ("report-j2-cold", "`apistamp report -j2`, cold")]:
     t, m = load(name)
     med[name] = statistics.median(t)
-    print(f"| {label} | {cell(t, 's', '{:.2f}')} | {gb / med[name]:.2f} | {cell(m, 'MB', '{:.0f}')} |")
+    print(f"| {label} | {cell(t, 's', '{:.2f}')} | {gb / med[name]:.2f} | "
+          f"{statistics.median(cpu[name]):.2f} s | {cell(m, 'MB', '{:.0f}')} |")
 for name, label in [("jq-subset", f"`jq` grouping, {njq} file(s), {jq_bytes / 1e6:.0f} MB"),
                     ("report-subset", f"`apistamp report -j1`, the same {njq} file(s)")]:
     t, m = load(name)
     med[name] = t[0]
-    print(f"| {label} | {t[0]:.2f} s | {jq_bytes / 1e9 / t[0]:.3f} | {m[0]:.0f} MB |")
+    print(f"| {label} | {t[0]:.2f} s | {jq_bytes / 1e9 / t[0]:.3f} | {cpu[name][0]:.2f} s | {m[0]:.0f} MB |")
 print()
 print(f"- report -j2 / wc -l, warm: **{med['report-j2-warm'] / med['wc-warm']:.1f}×**")
 print(f"- report -j2 / wc -l, cold: **{med['report-j2-cold'] / med['wc-cold']:.1f}×**")
