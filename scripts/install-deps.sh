@@ -9,7 +9,7 @@ packages=(clang-19 clang-tools-19 libclang-19-dev llvm-19-dev llvm-19-tools liby
           libtorch-dev libbenchmark-dev pkgconf libjpeg-dev libpng-dev
           libavcodec-dev libavformat-dev libavutil-dev libswscale-dev
           libswresample-dev pre-commit libsimdjson-dev zlib1g-dev libzstd-dev
-          zstd sqlite3 jq chromium)
+          zstd sqlite3 jq chromium time)
 # libtorch-dev: the runtime's test against the real c10 and the c10 variant of
 # its benchmark; libbenchmark-dev: runtime/bench; pkgconf: the runtime's
 # installed-package check (apistamp.pc); libjpeg, libpng and ffmpeg: the
@@ -18,7 +18,8 @@ packages=(clang-19 clang-tools-19 libclang-19-dev llvm-19-dev llvm-19-tools liby
 # clang-apply-replacements for the --export-fixes round trip; simdjson, zlib
 # and zstd: apistamp report reads (compressed) JSON-lines logs; zstd, sqlite3,
 # jq and chromium: the report's tests (compressed logs, the warehouse SQL on
-# SQLite, the jq comparison of the benchmark, the HTML page rendered headless).
+# SQLite, the jq comparison of the benchmark, the HTML page rendered headless);
+# time: /usr/bin/time, the peak RSS in bench/report/run.sh.
 
 missing=()
 for p in "${packages[@]}"; do

@@ -39,3 +39,6 @@ if shutil.which("pre-commit"):
     config.available_features.add("pre-commit")
 if shutil.which("git"):
     config.available_features.add("git")
+# sqlite3: the report's warehouse SQL (docs/report-sql.md) is tested on it.
+if shutil.which("sqlite3"):
+    config.available_features.add("sqlite3")

@@ -2,14 +2,17 @@
 
 #include "UsageLog.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/bit.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/xxhash.h"
 #include <atomic>
 #include <cerrno>
+#include <charconv>
 #include <cstring>
 #include <fcntl.h>
 #include <memory>
+#include <optional>
 #include <simdjson.h>
 #include <thread>
 #include <unistd.h>
@@ -20,22 +23,95 @@ using namespace llvm;
 
 namespace apistamp {
 
+void HashSet64::insert(uint64_t Key) {
+  if (Key == 0) {
+    HasZero = true;
+    return;
+  }
+  // At most 5/8 full: linear probing stays short.
+  if ((Count + 1) * 8 > Slots.size() * 5)
+    grow();
+  size_t Mask = Slots.size() - 1;
+  for (size_t I = slotOf(Key);; I = (I + 1) & Mask) {
+    if (Slots[I] == Key)
+      return;
+    if (Slots[I] == 0) {
+      Slots[I] = Key;
+      ++Count;
+      return;
+    }
+  }
+}
+
+void HashSet64::grow() {
+  std::vector<uint64_t> Old(Slots.empty() ? 8 : Slots.size() * 2, 0);
+  Old.swap(Slots);
+  Shift = 64 - unsigned(llvm::countr_zero(Slots.size()));
+  size_t Mask = Slots.size() - 1;
+  for (uint64_t Key : Old) {
+    if (!Key)
+      continue;
+    size_t I = slotOf(Key);
+    while (Slots[I])
+      I = (I + 1) & Mask;
+    Slots[I] = Key;
+  }
+}
+
+void HashSet64::merge(HashSet64 &&Other) {
+  if (Other.size() > size())
+    std::swap(*this, Other);
+  HasZero |= Other.HasZero;
+  for (uint64_t Key : Other.Slots)
+    if (Key)
+      insert(Key);
+}
+
 void EventUsage::merge(EventUsage &&Other) {
-  Jobs.insert(Other.Jobs.begin(), Other.Jobs.end());
-  Processes.insert(Other.Processes.begin(), Other.Processes.end());
-  Hosts.insert(Other.Hosts.begin(), Other.Hosts.end());
+  Jobs.merge(std::move(Other.Jobs));
+  Processes.merge(std::move(Other.Processes));
+  Hosts.merge(std::move(Other.Hosts));
   if (!Other.FirstSeen.empty() &&
       (FirstSeen.empty() || Other.FirstSeen < FirstSeen))
     FirstSeen = std::move(Other.FirstSeen);
   if (Other.LastSeen > LastSeen)
     LastSeen = std::move(Other.LastSeen);
   for (auto &[Day, DayJobs] : Other.JobsByDay)
-    JobsByDay[Day].insert(DayJobs.begin(), DayJobs.end());
+    JobsByDay[Day].merge(std::move(DayJobs));
+  LastDaySet = Other.LastDaySet = nullptr;
 }
 
-void UsageTable::merge(UsageTable &&Other) {
-  for (auto &Entry : Other.Events)
-    Events[Entry.first()].merge(std::move(Entry.second));
+void UsageTable::merge(UsageTable &&Other) { merge(std::move(Other), 1); }
+
+void UsageTable::merge(UsageTable &&Other, unsigned Threads) {
+  if (Events.empty())
+    std::swap(Events, Other.Events);
+  // Events only one side has move over; the others' sets are merged, the
+  // largest first, on \p Threads threads (events are independent).
+  std::vector<std::pair<EventUsage *, EventUsage *>> Both;
+  for (auto &Entry : Other.Events) {
+    auto [It, New] = Events.try_emplace(Entry.first());
+    if (New)
+      std::swap(It->second, Entry.second);
+    else
+      Both.push_back({&It->second, &Entry.second});
+  }
+  auto Size = [](const std::pair<EventUsage *, EventUsage *> &P) {
+    return std::min(P.first->Processes.size(), P.second->Processes.size()) +
+           std::min(P.first->Jobs.size(), P.second->Jobs.size());
+  };
+  llvm::sort(Both, [&](const auto &L, const auto &R) { return Size(L) > Size(R); });
+  std::atomic<size_t> Next{0};
+  auto Work = [&] {
+    for (size_t I = Next++; I < Both.size(); I = Next++)
+      Both[I].first->merge(std::move(*Both[I].second));
+  };
+  std::vector<std::thread> Workers;
+  for (unsigned I = 1; I < std::min<size_t>(Threads, Both.size()); ++I)
+    Workers.emplace_back(Work);
+  Work();
+  for (std::thread &T : Workers)
+    T.join();
   Files += Other.Files;
   Lines += Other.Lines;
   EventLines += Other.EventLines;
@@ -56,6 +132,7 @@ public:
   LineReader(UsageTable &Table, LogFileProblems &Problems,
              const LogWindow &Window)
       : Table(Table), Problems(Problems), Window(Window) {}
+  ~LineReader() { flushPending(); }
 
   /// \p Data has SIMDJSON_PADDING readable bytes after \p Size.
   void consume(const char *Data, size_t Size) {
@@ -127,7 +204,6 @@ private:
       return;
     }
     std::string_view Event, Time, Host, Exe, Job;
-    std::string JobNumber;
     bool HasEvent = false, HasTime = false, HasPid = false, HasJob = false;
     int64_t Pid = 0;
     using Type = simdjson::dom::element_type;
@@ -164,9 +240,11 @@ private:
           Job = Value.get_string().value_unsafe();
           HasJob = true;
         } else if (T == Type::INT64 || T == Type::UINT64) {
-          JobNumber = T == Type::INT64
-                          ? std::to_string(Value.get_int64().value_unsafe())
-                          : std::to_string(Value.get_uint64().value_unsafe());
+          JobNumber.clear();
+          if (T == Type::INT64)
+            appendNumber(JobNumber, Value.get_int64().value_unsafe());
+          else
+            appendUnsigned(JobNumber, Value.get_uint64().value_unsafe());
           Job = JobNumber;
           HasJob = true;
         } else if (T != Type::NULL_VALUE) {
@@ -187,28 +265,67 @@ private:
       return;
     }
     ++Table.EventLines;
+    // The keys are built in reused buffers: no allocation per line.
     ProcessKey.assign(Host);
     ProcessKey += '\0';
-    ProcessKey += std::to_string(Pid);
+    appendNumber(ProcessKey, Pid);
     ProcessKey += '\0';
     ProcessKey += Exe;
     uint64_t Process = xxh3_64bits(ProcessKey);
-    uint64_t JobHash =
-        HasJob ? xxh3_64bits(StringRef("j:" + std::string(Job))) : ~Process;
+    uint64_t JobHash = ~Process;
+    if (HasJob) {
+      JobKey.assign("j:");
+      JobKey += Job;
+      JobHash = xxh3_64bits(JobKey);
+    }
     EventUsage &Usage = Table.Events[StringRef(Event.data(), Event.size())];
-    Usage.Jobs.insert(JobHash);
-    Usage.Processes.insert(Process);
-    Usage.Hosts.insert(xxh3_64bits(StringRef(Host.data(), Host.size())));
+    defer(Usage.Jobs, JobHash);
+    defer(Usage.Processes, Process);
+    defer(Usage.Hosts, xxh3_64bits(StringRef(Host.data(), Host.size())));
     if (Usage.FirstSeen.empty() || Time < std::string_view(Usage.FirstSeen))
       Usage.FirstSeen.assign(Time);
     if (Time > std::string_view(Usage.LastSeen))
       Usage.LastSeen.assign(Time);
+    // Lines of one event tend to come day after day: the set of the
+    // event's last day is kept (std::map's nodes never move).
     std::string_view Day = Time.substr(0, 10);
-    auto It = Usage.JobsByDay.find(std::string(Day));
-    if (It == Usage.JobsByDay.end())
-      It = Usage.JobsByDay.emplace(std::string(Day), DenseSet<uint64_t>())
-               .first;
-    It->second.insert(JobHash);
+    if (!Usage.LastDaySet || Day != std::string_view(Usage.LastDay)) {
+      auto It = Usage.JobsByDay.find(std::string(Day));
+      if (It == Usage.JobsByDay.end())
+        It = Usage.JobsByDay.emplace(std::string(Day), HashSet64()).first;
+      Usage.LastDay = It->first;
+      Usage.LastDaySet = &It->second;
+    }
+    defer(*Usage.LastDaySet, JobHash);
+  }
+
+  /// Inserts \p Key into \p Set a few lines later, its slot prefetched
+  /// now: the cache misses of many lines overlap instead of adding up.
+  void defer(HashSet64 &Set, uint64_t Key) {
+    Set.prefetch(Key);
+    Pending[PendingCount++] = {&Set, Key};
+    if (PendingCount == PendingMax)
+      flushPending();
+  }
+
+  void flushPending() {
+    for (size_t I = 0; I < PendingCount; ++I)
+      Pending[I].first->insert(Pending[I].second);
+    PendingCount = 0;
+  }
+
+  static void appendUnsigned(std::string &Out, uint64_t N) {
+    char Digits[24];
+    auto [End, Error] = std::to_chars(Digits, Digits + sizeof(Digits), N);
+    (void)Error;
+    Out.append(Digits, End);
+  }
+
+  static void appendNumber(std::string &Out, int64_t N) {
+    char Digits[24];
+    auto [End, Error] = std::to_chars(Digits, Digits + sizeof(Digits), N);
+    (void)Error;
+    Out.append(Digits, End);
   }
 
   UsageTable &Table;
@@ -216,7 +333,10 @@ private:
   const LogWindow &Window;
   simdjson::dom::parser Parser;
   std::string Carry;
-  std::string ProcessKey;
+  std::string ProcessKey, JobKey, JobNumber;
+  static constexpr size_t PendingMax = 64; ///< 16 lines' inserts.
+  std::pair<HashSet64 *, uint64_t> Pending[PendingMax];
+  size_t PendingCount = 0;
   uint64_t LineNumber = 0;
   bool LastLine = false; ///< Parsing the last line, which had no newline.
 };
@@ -225,7 +345,9 @@ private:
 class Decoder {
 public:
   enum Format { Plain, Gzip, Zstd };
-  explicit Decoder(Format F) : Kind(F), Out(ChunkSize + simdjson::SIMDJSON_PADDING) {
+  explicit Decoder(Format F) : Kind(F) {
+    if (Kind != Plain)
+      Out.resize(ChunkSize + simdjson::SIMDJSON_PADDING);
     if (Kind == Gzip) {
       Zlib = std::make_unique<z_stream>();
       std::memset(Zlib.get(), 0, sizeof(z_stream));
@@ -242,15 +364,11 @@ public:
   }
 
   /// Feeds \p Size bytes to \p Lines; false with Error set on bad data.
+  /// \p In has SIMDJSON_PADDING readable bytes after \p Size.
   bool feed(const char *In, size_t Size, LineReader &Lines) {
     if (Kind == Plain) {
-      // Copied into a padded buffer: simdjson reads past the end of a line.
-      for (size_t Done = 0; Done < Size;) {
-        size_t N = std::min(Size - Done, ChunkSize);
-        std::memcpy(Out.data(), In + Done, N);
-        Lines.consume(Out.data(), N);
-        Done += N;
-      }
+      // Parsed where it was read: \p In is padded.
+      Lines.consume(In, Size);
       return true;
     }
     if (Kind == Gzip) {
@@ -314,8 +432,12 @@ Decoder::Format formatOf(const char *Data, size_t Size) {
 
 } // namespace
 
-UsageTable readUsageLog(StringRef Path, const LogWindow &Window) {
-  UsageTable Table;
+namespace {
+
+/// Reads one log (a file, or "-" for stdin) into \p Table; returns its
+/// problems when it has some (unreadable, corrupt, malformed lines).
+std::optional<LogFileProblems>
+readLogInto(UsageTable &Table, StringRef Path, const LogWindow &Window) {
   LogFileProblems Problems;
   Problems.File = Path.str();
   int Fd = Path == "-" ? dup(STDIN_FILENO)
@@ -323,16 +445,19 @@ UsageTable readUsageLog(StringRef Path, const LogWindow &Window) {
   auto Fail = [&](std::string Why) {
     Problems.Unreadable = true;
     Problems.Error = std::move(Why);
-    Table.Problems.push_back(std::move(Problems));
-    return std::move(Table);
+    return std::optional<LogFileProblems>(std::move(Problems));
   };
   if (Fd < 0)
     return Fail(std::strerror(errno));
-  std::vector<char> In(ChunkSize);
+  // A hint for the kernel's read-ahead; harmless where it does not apply.
+  (void)posix_fadvise(Fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+  // Padded: simdjson reads past the end of a line, and plain text is
+  // parsed where it was read.
+  std::vector<char> In(ChunkSize + simdjson::SIMDJSON_PADDING);
   std::unique_ptr<Decoder> Decode;
   LineReader Lines(Table, Problems, Window);
   for (;;) {
-    ssize_t N = ::read(Fd, In.data(), In.size());
+    ssize_t N = ::read(Fd, In.data(), ChunkSize);
     if (N < 0 && errno == EINTR)
       continue;
     if (N < 0) {
@@ -354,7 +479,17 @@ UsageTable readUsageLog(StringRef Path, const LogWindow &Window) {
   Lines.finish();
   ++Table.Files;
   if (Problems.Malformed || !Problems.Error.empty())
-    Table.Problems.push_back(std::move(Problems));
+    return Problems;
+  return std::nullopt;
+}
+
+} // namespace
+
+UsageTable readUsageLog(StringRef Path, const LogWindow &Window) {
+  UsageTable Table;
+  if (std::optional<LogFileProblems> Problems =
+          readLogInto(Table, Path, Window))
+    Table.Problems.push_back(std::move(*Problems));
   return Table;
 }
 
@@ -408,22 +543,28 @@ std::vector<std::string> expandLogInputs(ArrayRef<std::string> Inputs,
 
 UsageTable readUsageLogs(ArrayRef<std::string> Files, const LogWindow &Window,
                          unsigned Threads) {
-  std::vector<UsageTable> Tables(Files.size());
-  std::atomic<size_t> Next{0};
-  auto Work = [&] {
-    for (size_t I = Next++; I < Files.size(); I = Next++)
-      Tables[I] = readUsageLog(Files[I], Window);
-  };
+  // Each thread counts the files it takes into a table of its own (no
+  // per-file table to merge); the problems are kept by file, in order.
   Threads = std::max(1u, std::min<unsigned>(Threads, Files.size()));
+  std::vector<UsageTable> Tables(Threads);
+  std::vector<std::optional<LogFileProblems>> Problems(Files.size());
+  std::atomic<size_t> Next{0};
+  auto Work = [&](UsageTable &Table) {
+    for (size_t I = Next++; I < Files.size(); I = Next++)
+      Problems[I] = readLogInto(Table, Files[I], Window);
+  };
   std::vector<std::thread> Workers;
   for (unsigned I = 1; I < Threads; ++I)
-    Workers.emplace_back(Work);
-  Work();
+    Workers.emplace_back(Work, std::ref(Tables[I]));
+  Work(Tables[0]);
   for (std::thread &T : Workers)
     T.join();
   UsageTable All;
   for (UsageTable &T : Tables)
-    All.merge(std::move(T));
+    All.merge(std::move(T), Threads);
+  for (std::optional<LogFileProblems> &P : Problems)
+    if (P)
+      All.Problems.push_back(std::move(*P));
   return All;
 }
 
