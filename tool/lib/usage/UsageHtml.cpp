@@ -68,7 +68,7 @@ th[aria-sort=descending]::after{content:" \25BC";font-size:10px}
 th[aria-sort=ascending]::after{content:" \25B2";font-size:10px}
 th.num,td.num{text-align:right}
 td.event{font-family:ui-monospace,monospace;overflow-wrap:anywhere}
-td.nowrap{white-space:nowrap}
+td.nowrap,.nw{white-space:nowrap}
 tr.never-used td{background:#fff6f6}tr.unknown td{background:#fffbea}
 .status{font-size:12px;border-radius:3px;padding:1px 6px;white-space:nowrap}
 .status.used{background:#e3f4e6;color:#145a22}
@@ -163,7 +163,11 @@ static void printTrend(raw_ostream &OS, const UsageReport &R, size_t Count) {
                     "fill=\"{2}\"/>\n",
                     X(I), Y(Top[L]->Trend[I]), Color);
   }
-  OS << "</svg>\n<div class=\"legend\">";
+  OS << "</svg>\n";
+  if (N == 1)
+    OS << "<p class=\"summary\">The logs cover one " << R.TrendUnit << " ("
+       << html(R.Periods.front()) << "): a trend needs more.</p>\n";
+  OS << "<div class=\"legend\">";
   for (size_t L = 0; L < Top.size(); ++L)
     OS << formatv("<span><i style=\"background:{0}\"></i>{1}</span>",
                   Palette[L % std::size(Palette)], html(Top[L]->Event));
@@ -213,12 +217,22 @@ void printReportHtml(raw_ostream &OS, const UsageReport &R) {
   }
   OS << "</tbody></table>\n";
 
+  // A path wraps after its slashes only, not at the hyphens of a name.
   auto Where = [](const ReportEvent &E) {
-    // Paths may wrap after their slashes.
-    return breakAfter(E.Placed && !E.Placed->File.empty()
-                          ? E.Placed->File + ":" + std::to_string(E.Placed->Line)
-                          : "",
-                      '/');
+    if (!E.Placed || E.Placed->File.empty())
+      return std::string();
+    std::string Path = E.Placed->File + ":" + std::to_string(E.Placed->Line);
+    std::string Out;
+    for (StringRef Rest = Path; !Rest.empty();) {
+      size_t Slash = Rest.find('/');
+      StringRef Part = Rest.take_front(Slash == StringRef::npos ? Rest.size()
+                                                                : Slash + 1);
+      Out += "<span class=\"nw\">" + html(Part) + "</span>";
+      Rest = Rest.drop_front(Part.size());
+      if (!Rest.empty())
+        Out += "<wbr>";
+    }
+    return Out;
   };
   auto Table = [&](StringRef Id, ArrayRef<ReportEvent> Rows) {
     OS << "<table class=\"sortable\" id=\"" << Id
