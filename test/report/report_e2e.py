@@ -337,6 +337,10 @@ def main():
 
     browser = chromium_command()
     page = work / "report.html"
+    if browser:
+        figures["browser"] = " ".join(browser[:3] if browser[0].endswith("unshare") else browser[:1]) + (
+            ": in a network namespace without network" if browser[0].endswith("unshare")
+            else ": unshare -n is not permitted here, the network is only kept out by a dead proxy")
 
     def render():
         logs = fleet_logs()
