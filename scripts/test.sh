@@ -58,6 +58,13 @@ python3 test/hostile/run-rules-corpus.py --apistamp "$build/bin/apistamp" \
   --junit "$results/hostile-rules.xml" || status=1
 python3 test/hostile/cache_and_names.py --apistamp "$build/bin/apistamp" \
   --work "$build/hostile" --junit "$results/hostile-cache-and-names.xml" || status=1
+# apistamp report end to end (test/report): 8 ranks of one job (SLURM,
+# torchrun, APISTAMP_JOB_ID_ENV) are 1 job in the report; the HTML page in
+# headless chromium without network: it renders, sorts, loads nothing.
+echo "== report end to end (test/report)"
+python3 test/report/report_e2e.py --apistamp "$build/bin/apistamp" \
+  --runtime-dir runtime --work "$build/report-e2e" \
+  --junit "$results/report-e2e.xml" || status=1
 # The real project: instrument googletest, rebuild it with its samples and
 # tests against the runtime, run them, read the events (a few minutes).
 echo "== googletest round trip (test/realworld)"

@@ -28,6 +28,31 @@ static std::string html(StringRef Text) {
   return Out;
 }
 
+/// An event name that may wrap after its dots (and only there, unless a
+/// part is longer than the column).
+static std::string breakAfter(StringRef Text, char Separator) {
+  std::string Out;
+  for (char C : Text) {
+    Out += html(StringRef(&C, 1));
+    if (C == Separator)
+      Out += "<wbr>";
+  }
+  return Out;
+}
+static std::string eventHtml(StringRef Event) { return breakAfter(Event, '.'); }
+
+/// An ISO 8601 time as "2026-11-23 10:00:00" (UTC; the column says so),
+/// the full value as its title.
+static std::string timeHtml(StringRef Time) {
+  if (Time.empty())
+    return "";
+  std::string Short = Time.size() >= 19 && Time[10] == 'T'
+                          ? (Time.substr(0, 10) + " " + Time.substr(11, 8)).str()
+                          : Time.str();
+  return "<time datetime=\"" + html(Time) + "\" title=\"" + html(Time) +
+         "\">" + html(Short) + "</time>";
+}
+
 static const char *const Style = R"css(
 body{font:14px/1.4 system-ui,sans-serif;margin:24px;color:#1d2330;background:#fff}
 h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:28px 0 8px}
@@ -37,13 +62,18 @@ h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:28px 0 8px}
 .card b{display:block;font-size:22px}
 table{border-collapse:collapse;width:100%;margin-top:6px}
 th,td{border-bottom:1px solid #e4e7ee;padding:4px 8px;text-align:left;vertical-align:top}
-th{background:#f3f5f9;cursor:pointer;user-select:none;white-space:nowrap}
+th{background:#f3f5f9;white-space:nowrap}
+table.sortable th{cursor:pointer;user-select:none}
+th[aria-sort=descending]::after{content:" \25BC";font-size:10px}
+th[aria-sort=ascending]::after{content:" \25B2";font-size:10px}
 th.num,td.num{text-align:right}
-td.event{font-family:ui-monospace,monospace;word-break:break-all}
+td.event{font-family:ui-monospace,monospace;overflow-wrap:anywhere}
+td.nowrap,.nw{white-space:nowrap}
 tr.never-used td{background:#fff6f6}tr.unknown td{background:#fffbea}
-.status{font-size:12px;border-radius:3px;padding:1px 6px}
-.used{background:#e3f4e6;color:#145a22}.never-used{background:#fde2e2;color:#8a1c1c}
-.unknown{background:#fff0c2;color:#6b5200}
+.status{font-size:12px;border-radius:3px;padding:1px 6px;white-space:nowrap}
+.status.used{background:#e3f4e6;color:#145a22}
+.status.never-used{background:#fde2e2;color:#8a1c1c}
+.status.unknown{background:#fff0c2;color:#6b5200}
 .bar{background:#e4e7ee;border-radius:3px;height:12px;width:240px;display:inline-block;vertical-align:middle}
 .bar span{display:block;height:12px;background:#3b7dd8;border-radius:3px}
 svg text{font:11px system-ui,sans-serif;fill:#444}
@@ -53,17 +83,19 @@ svg text{font:11px system-ui,sans-serif;fill:#444}
 )css";
 
 static const char *const SortScript = R"js(
+// A click sorts by the column: numbers most first, text A to Z; a second
+// click reverses.
 document.querySelectorAll('table.sortable').forEach(function(table){
   table.querySelectorAll('th').forEach(function(th,column){
     th.addEventListener('click',function(){
       var body=table.tBodies[0],rows=Array.prototype.slice.call(body.rows);
       var numeric=th.classList.contains('num');
-      var descending=th.getAttribute('data-order')!=='desc';
-      table.querySelectorAll('th').forEach(function(h){h.removeAttribute('data-order');});
-      th.setAttribute('data-order',descending?'desc':'asc');
+      var current=th.getAttribute('aria-sort');
+      var descending=current?current==='ascending':numeric;
+      table.querySelectorAll('th').forEach(function(h){h.removeAttribute('aria-sort');});
+      th.setAttribute('aria-sort',descending?'descending':'ascending');
       rows.sort(function(a,b){
-        var x=a.cells[column].getAttribute('data-value')||a.cells[column].textContent;
-        var y=b.cells[column].getAttribute('data-value')||b.cells[column].textContent;
+        var x=a.cells[column].textContent,y=b.cells[column].textContent;
         var c=numeric?(Number(x)-Number(y)):x.localeCompare(y);
         return descending?-c:c;
       });
@@ -89,15 +121,16 @@ static void printTrend(raw_ostream &OS, const UsageReport &R, size_t Count) {
     OS << "<p>No events in the logs.</p>\n";
     return;
   }
-  const int Width = 900, Height = 260, Left = 48, Bottom = 36, Top_ = 12;
+  const int Width = 900, Height = 260, Left = 48, Right = 40, Bottom = 36,
+            Top_ = 12;
   uint64_t Max = 1;
   for (const ReportEvent *E : Top)
     for (uint64_t N : E->Trend)
       Max = std::max(Max, N);
   size_t N = R.Periods.size();
   auto X = [&](size_t I) {
-    return Left + (N == 1 ? (Width - Left) / 2.0
-                          : double(I) * (Width - Left - 10) / (N - 1));
+    return Left + (N == 1 ? (Width - Left - Right) / 2.0
+                          : double(I) * (Width - Left - Right) / (N - 1));
   };
   auto Y = [&](uint64_t V) {
     return Top_ + (Height - Top_ - Bottom) * (1.0 - double(V) / Max);
@@ -110,7 +143,7 @@ static void printTrend(raw_ostream &OS, const UsageReport &R, size_t Count) {
     OS << formatv("<line x1=\"{0}\" x2=\"{1}\" y1=\"{2:F1}\" y2=\"{2:F1}\" "
                   "stroke=\"#e4e7ee\"/><text x=\"{3}\" y=\"{4:F1}\" "
                   "text-anchor=\"end\">{5}</text>\n",
-                  Left, Width - 4, Y(V), Left - 6, Y(V) + 4, V);
+                  Left, Width - Right, Y(V), Left - 6, Y(V) + 4, V);
   }
   size_t Step = std::max<size_t>(1, N / 8);
   for (size_t I = 0; I < N; I += Step)
@@ -130,7 +163,11 @@ static void printTrend(raw_ostream &OS, const UsageReport &R, size_t Count) {
                     "fill=\"{2}\"/>\n",
                     X(I), Y(Top[L]->Trend[I]), Color);
   }
-  OS << "</svg>\n<div class=\"legend\">";
+  OS << "</svg>\n";
+  if (N == 1)
+    OS << "<p class=\"summary\">The logs cover one " << R.TrendUnit << " ("
+       << html(R.Periods.front()) << "): a trend needs more.</p>\n";
+  OS << "<div class=\"legend\">";
   for (size_t L = 0; L < Top.size(); ++L)
     OS << formatv("<span><i style=\"background:{0}\"></i>{1}</span>",
                   Palette[L % std::size(Palette)], html(Top[L]->Event));
@@ -180,27 +217,54 @@ void printReportHtml(raw_ostream &OS, const UsageReport &R) {
   }
   OS << "</tbody></table>\n";
 
+  // A path wraps after its slashes only, not at the hyphens of a name.
+  auto Where = [](const ReportEvent &E) {
+    if (!E.Placed || E.Placed->File.empty())
+      return std::string();
+    std::string Path = E.Placed->File + ":" + std::to_string(E.Placed->Line);
+    std::string Out;
+    for (StringRef Rest = Path; !Rest.empty();) {
+      size_t Slash = Rest.find('/');
+      StringRef Part = Rest.take_front(Slash == StringRef::npos ? Rest.size()
+                                                                : Slash + 1);
+      Out += "<span class=\"nw\">" + html(Part) + "</span>";
+      Rest = Rest.drop_front(Part.size());
+      if (!Rest.empty())
+        Out += "<wbr>";
+    }
+    return Out;
+  };
   auto Table = [&](StringRef Id, ArrayRef<ReportEvent> Rows) {
     OS << "<table class=\"sortable\" id=\"" << Id
        << "\"><thead><tr><th>event</th><th>status</th><th class=\"num\">"
           "jobs</th><th class=\"num\">processes</th><th class=\"num\">hosts"
-          "</th><th>first seen</th><th>last seen</th><th>rule</th><th>where"
-          "</th></tr></thead><tbody>\n";
+          "</th><th>first seen (UTC)</th><th>last seen (UTC)</th><th>rule"
+          "</th><th>where</th></tr></thead><tbody>\n";
     for (const ReportEvent &E : Rows) {
       OS << "<tr class=\"" << E.Status << "\"><td class=\"event\">"
-         << html(E.Event) << "</td><td><span class=\"status " << E.Status
+         << eventHtml(E.Event) << "</td><td><span class=\"status " << E.Status
          << "\">" << E.Status << "</span></td>"
          << formatv("<td class=\"num\">{0}</td><td class=\"num\">{1}</td>"
                     "<td class=\"num\">{2}</td>",
                     E.Counts.Jobs, E.Counts.Processes, E.Counts.Hosts)
-         << "<td>" << html(E.Counts.FirstSeen) << "</td><td>"
-         << html(E.Counts.LastSeen) << "</td><td>"
-         << html(E.Placed ? E.Placed->Rule : "") << "</td><td>"
-         << html(E.Placed && !E.Placed->File.empty()
-                     ? E.Placed->File + ":" + std::to_string(E.Placed->Line)
-                     : "")
+         << "<td class=\"nowrap\">" << timeHtml(E.Counts.FirstSeen)
+         << "</td><td class=\"nowrap\">" << timeHtml(E.Counts.LastSeen)
+         << "</td><td class=\"nowrap\">"
+         << html(E.Placed ? E.Placed->Rule : "") << "</td><td>" << Where(E)
          << "</td></tr>\n";
     }
+    OS << "</tbody></table>\n";
+  };
+  // The deprecation candidates: no counts to show, only where they are.
+  auto NeverUsedTable = [&](ArrayRef<ReportEvent> Rows) {
+    OS << "<table class=\"sortable\" id=\"never-used\"><thead><tr><th>event"
+          "</th><th>kind</th><th>rule</th><th>where</th></tr></thead><tbody>\n";
+    for (const ReportEvent &E : Rows)
+      OS << "<tr class=\"never-used\"><td class=\"event\">"
+         << eventHtml(E.Event) << "</td><td class=\"nowrap\">"
+         << html(E.Placed ? E.Placed->Kind : "") << "</td><td class=\"nowrap\">"
+         << html(E.Placed ? E.Placed->Rule : "") << "</td><td>" << Where(E)
+         << "</td></tr>\n";
     OS << "</tbody></table>\n";
   };
   std::vector<ReportEvent> NeverUsed;
@@ -209,7 +273,7 @@ void printReportHtml(raw_ostream &OS, const UsageReport &R) {
       NeverUsed.push_back(E);
   OS << formatv("<h2>Never used: {0} events (deprecation candidates)</h2>\n",
                 NeverUsed.size());
-  Table("never-used", NeverUsed);
+  NeverUsedTable(NeverUsed);
   OS << "<h2>All placed events (click a column to sort)</h2>\n";
   Table("events", R.Events);
   if (!R.Unknown.empty()) {

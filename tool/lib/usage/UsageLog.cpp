@@ -123,6 +123,19 @@ void UsageTable::merge(UsageTable &&Other, unsigned Threads) {
 
 namespace {
 
+/// "YYYY-MM-DD", alone or followed by 'T' and the time of day, as the
+/// runtime writes it: the day names the trend's period, and times are
+/// compared as text.
+bool isIsoTime(std::string_view Time) {
+  if (Time.size() < 10 || Time[4] != '-' || Time[7] != '-' ||
+      (Time.size() > 10 && Time[10] != 'T'))
+    return false;
+  for (size_t I : {0, 1, 2, 3, 5, 6, 8, 9})
+    if (Time[I] < '0' || Time[I] > '9')
+      return false;
+  return true;
+}
+
 constexpr size_t ChunkSize = 1 << 20;
 constexpr size_t FirstProblemsKept = 5;
 
@@ -219,6 +232,10 @@ private:
       } else if (Key == "time") {
         if (Value.get_string().get(Time)) {
           malformed("'time' is not a string");
+          return;
+        }
+        if (!isIsoTime(Time)) {
+          malformed("'time' is not an ISO 8601 time (YYYY-MM-DDThh:mm:ss)");
           return;
         }
         HasTime = true;
