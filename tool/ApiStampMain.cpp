@@ -163,7 +163,7 @@ cl::opt<std::string> ReportCatalog(
     cl::value_desc("file"), cl::cat(Category), cl::sub(ReportCommand));
 cl::opt<std::string> ReportAggregates(
     "aggregates",
-    cl::desc("Per-event aggregates from a warehouse (the CSV docs/report.md's "
+    cl::desc("Per-event aggregates from a warehouse (the CSV docs/report-sql.md's "
              "SQL produces) instead of logs"),
     cl::value_desc("file.csv"), cl::cat(Category), cl::sub(ReportCommand));
 cl::opt<std::string> ReportSince("since",

@@ -24,6 +24,10 @@ WHERE json_valid(line)
   AND json_type(line, '$.event') = 'text'
   AND json_extract(line, '$.event') <> ''
   AND json_type(line, '$.time') = 'text'
+  -- time: ISO 8601, YYYY-MM-DD alone or followed by 'T' and the time of day.
+  AND json_extract(line, '$.time') GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]*'
+  AND (length(json_extract(line, '$.time')) = 10
+       OR substr(json_extract(line, '$.time'), 11, 1) = 'T')
   -- pid: a 64-bit signed integer.
   AND json_type(line, '$.pid') = 'integer'
   AND typeof(json_extract(line, '$.pid')) = 'integer'

@@ -75,7 +75,7 @@ struct Options {
   std::vector<std::string> ExtraArgsBefore, ExtraArgs;
   /// report: Sources are the logs; the catalog comes from CatalogFile (a
   /// saved `catalog --format=json`) or from the rules and the build, and the
-  /// counts from the logs or from AggregatesFile (docs/report.md's SQL).
+  /// counts from the logs or from AggregatesFile (docs/report-sql.md's SQL).
   struct ReportOptions {
     std::string CatalogFile, AggregatesFile;
     std::string Since, Until; ///< ISO 8601 prefixes; [Since, Until).

@@ -180,7 +180,7 @@ Expected<UsageCounts> readAggregates(StringRef Path) {
   if (Lines.empty() || csvRecord(Lines.front()) != Header)
     return fileError(Path, "the aggregates must start with the header "
                            "'event,day,jobs,processes,hosts,first_seen,"
-                           "last_seen' (docs/report.md)");
+                           "last_seen' (docs/report-sql.md)");
   UsageCounts Counts;
   Counts.Files = 1;
   for (size_t I = 1; I < Lines.size(); ++I) {

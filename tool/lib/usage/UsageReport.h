@@ -50,7 +50,7 @@ struct UsageCounts {
 /// Counts the sets of \p Table.
 UsageCounts countUsage(UsageTable &&Table);
 
-/// Reads the CSV that docs/report.md's SQL produces (event, day, jobs,
+/// Reads the CSV that docs/report-sql.md's SQL produces (event, day, jobs,
 /// processes, hosts, first_seen, last_seen; a row with an empty day holds
 /// an event's totals, one with a day its jobs that day).
 llvm::Expected<UsageCounts> readAggregates(llvm::StringRef Path);

@@ -56,13 +56,15 @@ def lines_of_log(rng):
     # The same event, escaped: one event.
     out.append('{"event":"lib.caf\\u00e9","time":"2026-11-22T01:00:00Z","pid":5,'
                '"host":"h9","exe":"/bin/a","rank":null,"job_id":"j9"}')
-    # A time too short to hold a day: its own (odd) trend period.
-    out.append('{"event":"lib.x","time":"2026-11","pid":5,"host":"h9","exe":"/bin/a","job_id":"j9"}')
     malformed = [
         "not json", "{", '{"event":"lib.x"', "[1,2]", '"a string"', "42",
         '{"event":"","time":"2026-11-20T00:00:00Z","pid":1}',
         '{"event":5,"time":"2026-11-20T00:00:00Z","pid":1}',
         '{"event":"lib.x","time":5,"pid":1}',
+        # Times that are not ISO 8601 (YYYY-MM-DD[T...]).
+        '{"event":"lib.x","time":"2026-11","pid":5,"host":"h9","job_id":"j9"}',
+        '{"event":"lib.x","time":"yesterday","pid":5,"job_id":"j9"}',
+        '{"event":"lib.x","time":"2026-11-20 00:00:00","pid":5,"job_id":"j9"}',
         '{"event":"lib.x","time":"2026-11-20T00:00:00Z","pid":"1"}',
         '{"event":"lib.x","time":"2026-11-20T00:00:00Z","pid":1.0}',
         '{"event":"lib.x","time":"2026-11-20T00:00:00Z","pid":1e3}',
