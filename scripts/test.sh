@@ -71,6 +71,17 @@ echo "== googletest round trip (test/realworld)"
 python3 test/realworld/googletest_roundtrip.py --apistamp "$build/bin/apistamp" \
   --runtime-include runtime/include --runtime-lib "$build/runtime/libapistamp_runtime.a" \
   --work "$build/realworld/googletest" --junit "$results/googletest-roundtrip.xml" || status=1
+# Two more real projects adopt apistamp (jsoncpp: three configurations of
+# every source and an .inl fragment; pugixml: a fuzzer CMake does not build):
+# policy, fix, their build with warnings as errors, their tests, report, and a
+# pre-commit session (skipped, with a message, without the fetched sources).
+for project in jsoncpp pugixml; do
+  echo "== $project adoption (test/realworld)"
+  python3 test/realworld/${project}_adoption.py --apistamp "$build/bin/apistamp" \
+    --runtime-include runtime/include --runtime-lib "$build/runtime/libapistamp_runtime.a" \
+    --source-dir . --work "$build/realworld/$project" \
+    --junit "$results/$project-adoption.xml" || status=1
+done
 # The bundled torchvision policy against torchvision 0.14.1's hand-placed
 # calls (a few minutes; skipped, with a message, without the fetched source).
 echo "== torchvision policy (test/realworld)"
