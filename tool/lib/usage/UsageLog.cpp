@@ -1,6 +1,7 @@
 //===- UsageLog.cpp - Read API usage logs into per-event counts -----------===//
 
 #include "UsageLog.h"
+#include "LogLine.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/bit.h"
 #include "llvm/Support/FileSystem.h"
@@ -123,19 +124,6 @@ void UsageTable::merge(UsageTable &&Other, unsigned Threads) {
 
 namespace {
 
-/// "YYYY-MM-DD", alone or followed by 'T' and the time of day, as the
-/// runtime writes it: the day names the trend's period, and times are
-/// compared as text.
-bool isIsoTime(std::string_view Time) {
-  if (Time.size() < 10 || Time[4] != '-' || Time[7] != '-' ||
-      (Time.size() > 10 && Time[10] != 'T'))
-    return false;
-  for (size_t I : {0, 1, 2, 3, 5, 6, 8, 9})
-    if (Time[I] < '0' || Time[I] > '9')
-      return false;
-  return true;
-}
-
 constexpr size_t ChunkSize = 1 << 20;
 constexpr size_t FirstProblemsKept = 5;
 
@@ -200,105 +188,88 @@ private:
     if (Blank)
       return;
     ++Table.Lines;
-    // The DOM parser: it validates the whole line (UTF-8 included) and
-    // picks the best SIMD implementation at run time.
-    simdjson::dom::element Doc;
-    if (Parser.parse(Data, Length, /*realloc_if_needed=*/Capacity <
-                                       Length + simdjson::SIMDJSON_PADDING)
-            .get(Doc)) {
-      malformed(LastLine ? "not JSON (a truncated last line, without a "
-                           "newline: a process that was killed?)"
-                         : "not JSON");
-      return;
-    }
-    simdjson::dom::object Object;
-    if (Doc.get_object().get(Object)) {
-      malformed("not a JSON object");
-      return;
-    }
-    std::string_view Event, Time, Host, Exe, Job;
-    bool HasEvent = false, HasTime = false, HasPid = false, HasJob = false;
-    int64_t Pid = 0;
-    using Type = simdjson::dom::element_type;
-    for (simdjson::dom::key_value_pair Field : Object) {
-      std::string_view Key = Field.key;
-      simdjson::dom::element Value = Field.value;
-      if (Key == "event") {
-        if (Value.get_string().get(Event) || Event.empty()) {
-          malformed("'event' is not a non-empty string");
-          return;
-        }
-        HasEvent = true;
-      } else if (Key == "time") {
-        if (Value.get_string().get(Time)) {
-          malformed("'time' is not a string");
-          return;
-        }
-        if (!isIsoTime(Time)) {
-          malformed("'time' is not an ISO 8601 time (YYYY-MM-DDThh:mm:ss)");
-          return;
-        }
-        HasTime = true;
-      } else if (Key == "pid") {
-        if (Value.get_int64().get(Pid)) {
-          malformed("'pid' is not an integer");
-          return;
-        }
-        HasPid = true;
-      } else if (Key == "host" || Key == "exe") {
-        std::string_view &Into = Key == "host" ? Host : Exe;
-        if (!Value.is_null() && Value.get_string().get(Into)) {
-          malformed("'" + std::string(Key) + "' is not a string or null");
-          return;
-        }
-      } else if (Key == "job_id") {
-        Type T = Value.type();
-        if (T == Type::STRING) {
-          Job = Value.get_string().value_unsafe();
-          HasJob = true;
-        } else if (T == Type::INT64 || T == Type::UINT64) {
-          JobNumber.clear();
-          if (T == Type::INT64)
-            appendNumber(JobNumber, Value.get_int64().value_unsafe());
-          else
-            appendUnsigned(JobNumber, Value.get_uint64().value_unsafe());
-          Job = JobNumber;
-          HasJob = true;
-        } else if (T != Type::NULL_VALUE) {
-          malformed("'job_id' is not a string, integer or null");
-          return;
-        }
+    LogLine Fields;
+    // The runtime's own lines take the fast path; anything else, and
+    // every bad line, goes through the validating DOM parser.
+    if (!parseRuntimeLogLine(Data, Length, Fields)) {
+      LogLineError Error = Slow.parse(Data, Length, Capacity, Fields);
+      if (Error == LogLineError::NotJson && LastLine) {
+        malformed("not JSON (a truncated last line, without a newline: a "
+                  "process that was killed?)");
+        return;
+      }
+      if (Error != LogLineError::None) {
+        malformed(describe(Error));
+        return;
       }
     }
-    if (!HasEvent || !HasTime || !HasPid) {
-      malformed(!HasEvent  ? "no 'event'"
-                : !HasTime ? "no 'time'"
-                           : "no 'pid'");
-      return;
+    count(Fields);
+  }
+
+  /// A string's hash, remembered for the next line: lines of one process
+  /// (host, exe, job) come together.
+  struct CachedHash {
+    std::string Text;
+    uint64_t Hash = xxh3_64bits(StringRef());
+
+    uint64_t of(std::string_view S) {
+      if (S != std::string_view(Text)) {
+        Text.assign(S);
+        Hash = xxh3_64bits(StringRef(S.data(), S.size()));
+      }
+      return Hash;
     }
+  };
+
+  /// A bijection of 64-bit keys that spreads their bits (MurmurHash3's
+  /// finalizer).
+  static uint64_t mix(uint64_t Key) {
+    Key ^= Key >> 33;
+    Key *= 0xff51afd7ed558ccdULL;
+    Key ^= Key >> 33;
+    Key *= 0xc4ceb9fe1a85ec53ULL;
+    Key ^= Key >> 33;
+    return Key;
+  }
+
+  /// Remembers recently inserted keys: a key seen here is already in its
+  /// sets, and the inserts (cache misses in large sets) are skipped. A
+  /// job's lines come together, so its (event, day) pairs repeat nearby.
+  class RecentKeys {
+  public:
+    /// True when \p Key was inserted recently; remembers it.
+    bool seen(uint64_t Key) {
+      uint64_t &Slot = Slots[Key & (Size - 1)];
+      if (Slot == Key)
+        return true;
+      Slot = Key;
+      return false;
+    }
+
+  private:
+    static constexpr size_t Size = 4096;
+    std::vector<uint64_t> Slots = std::vector<uint64_t>(Size, 0);
+  };
+
+  void count(const LogLine &Line) {
+    std::string_view Time = Line.Time;
     if ((!Window.Since.empty() && Time < std::string_view(Window.Since)) ||
         (!Window.Until.empty() && Time >= std::string_view(Window.Until))) {
       ++Table.OutsideWindow;
       return;
     }
     ++Table.EventLines;
-    // The keys are built in reused buffers: no allocation per line.
-    ProcessKey.assign(Host);
-    ProcessKey += '\0';
-    appendNumber(ProcessKey, Pid);
-    ProcessKey += '\0';
-    ProcessKey += Exe;
-    uint64_t Process = xxh3_64bits(ProcessKey);
-    uint64_t JobHash = ~Process;
-    if (HasJob) {
-      JobKey.assign("j:");
-      JobKey += Job;
-      JobHash = xxh3_64bits(JobKey);
-    }
-    EventUsage &Usage = Table.Events[StringRef(Event.data(), Event.size())];
-    defer(Usage.Jobs, JobHash);
+    uint64_t Host = HostHash.of(Line.Host);
+    uint64_t Process =
+        mix(Host ^ llvm::rotl(ExeHash.of(Line.Exe), 29) ^
+            uint64_t(Line.Pid) * 0x9E3779B97F4A7C15ULL);
+    // A line without a job id counts its process as its own job.
+    uint64_t JobKey = Line.HasJob ? JobHash.of(Line.Job) : ~Process;
+    EventUsage &Usage =
+        Table.Events[StringRef(Line.Event.data(), Line.Event.size())];
     defer(Usage.Processes, Process);
-    defer(Usage.Hosts, xxh3_64bits(StringRef(Host.data(), Host.size())));
+    if (!RecentHosts.seen(mix(reinterpret_cast<uintptr_t>(&Usage) ^ Host)))
+      defer(Usage.Hosts, Host);
     if (Usage.FirstSeen.empty() || Time < std::string_view(Usage.FirstSeen))
       Usage.FirstSeen.assign(Time);
     if (Time > std::string_view(Usage.LastSeen))
@@ -313,7 +284,12 @@ private:
       Usage.LastDay = It->first;
       Usage.LastDaySet = &It->second;
     }
-    defer(*Usage.LastDaySet, JobHash);
+    // (event, day, job) seen recently: (event, job) was inserted too.
+    if (RecentJobs.seen(
+            mix(reinterpret_cast<uintptr_t>(Usage.LastDaySet) ^ JobKey)))
+      return;
+    defer(Usage.Jobs, JobKey);
+    defer(*Usage.LastDaySet, JobKey);
   }
 
   /// Inserts \p Key into \p Set a few lines later, its slot prefetched
@@ -331,26 +307,13 @@ private:
     PendingCount = 0;
   }
 
-  static void appendUnsigned(std::string &Out, uint64_t N) {
-    char Digits[24];
-    auto [End, Error] = std::to_chars(Digits, Digits + sizeof(Digits), N);
-    (void)Error;
-    Out.append(Digits, End);
-  }
-
-  static void appendNumber(std::string &Out, int64_t N) {
-    char Digits[24];
-    auto [End, Error] = std::to_chars(Digits, Digits + sizeof(Digits), N);
-    (void)Error;
-    Out.append(Digits, End);
-  }
-
   UsageTable &Table;
   LogFileProblems &Problems;
   const LogWindow &Window;
-  simdjson::dom::parser Parser;
+  LogLineParser Slow;
   std::string Carry;
-  std::string ProcessKey, JobKey, JobNumber;
+  CachedHash HostHash, ExeHash, JobHash;
+  RecentKeys RecentHosts, RecentJobs;
   static constexpr size_t PendingMax = 64; ///< 16 lines' inserts.
   std::pair<HashSet64 *, uint64_t> Pending[PendingMax];
   size_t PendingCount = 0;

@@ -1,0 +1,209 @@
+//===- LogLineTest.cpp - The fast log line parser agrees with simdjson ----===//
+
+#include "usage/LogLine.h"
+#include "gmock/gmock.h"
+#include <random>
+
+using namespace apistamp;
+
+namespace {
+
+/// A line in a buffer whose padding is full of '"' and '}': a parser that
+/// reads past the line's end and uses what it finds there fails the tests.
+struct PaddedLine {
+  explicit PaddedLine(const std::string &Line)
+      : Buffer(Line + std::string(LogLinePadding, '"')),
+        Length(Line.size()) {
+    for (size_t I = Length; I < Buffer.size(); I += 3)
+      Buffer[I] = '}';
+  }
+  const char *data() const { return Buffer.data(); }
+  std::string Buffer;
+  size_t Length;
+};
+
+LogLineParser &validatingParser() {
+  static LogLineParser Parser;
+  return Parser;
+}
+
+bool fast(const std::string &Line, LogLine &Out) {
+  PaddedLine P(Line);
+  return parseRuntimeLogLine(P.data(), P.Length, Out);
+}
+
+LogLineError slow(const std::string &Line, LogLine &Out) {
+  PaddedLine P(Line);
+  return validatingParser().parse(P.data(), P.Length, P.Buffer.size(), Out);
+}
+
+/// Compares the two parsers on \p Line: whenever the fast one answers, the
+/// validating one agrees. Returns whether the fast one answered.
+bool agree(const std::string &Line) {
+  PaddedLine P(Line);
+  LogLine Fast, Slow;
+  if (!parseRuntimeLogLine(P.data(), P.Length, Fast))
+    return false;
+  EXPECT_EQ(
+      validatingParser().parse(P.data(), P.Length, P.Buffer.size(), Slow),
+      LogLineError::None)
+      << Line;
+  EXPECT_EQ(Fast.Event, Slow.Event) << Line;
+  EXPECT_EQ(Fast.Time, Slow.Time) << Line;
+  EXPECT_EQ(Fast.Host, Slow.Host) << Line;
+  EXPECT_EQ(Fast.Exe, Slow.Exe) << Line;
+  EXPECT_EQ(Fast.Job, Slow.Job) << Line;
+  EXPECT_EQ(Fast.Pid, Slow.Pid) << Line;
+  EXPECT_EQ(Fast.HasJob, Slow.HasJob) << Line;
+  return true;
+}
+
+std::string runtimeLine(const std::string &Event, const std::string &Time,
+                        const std::string &Pid, const std::string &Host,
+                        const std::string &Exe, const std::string &Rank,
+                        const std::string &Job) {
+  return "{\"event\":" + Event + ",\"time\":" + Time + ",\"pid\":" + Pid +
+         ",\"host\":" + Host + ",\"exe\":" + Exe + ",\"rank\":" + Rank +
+         ",\"job_id\":" + Job + "}";
+}
+
+TEST(LogLineTest, TheRuntimesLinesTakeTheFastPath) {
+  const std::string Lines[] = {
+      runtimeLine("\"torchvision.csrc.ops.nms.nms\"",
+                  "\"2026-11-23T08:01:02.123456Z\"", "2052328",
+                  "\"node0132.example.org\"", "\"/opt/app/bin/server\"", "1",
+                  "\"0b8c0e27-run\""),
+      runtimeLine("\"lib.x\"", "\"2026-11-23\"", "0", "null", "null", "null",
+                  "null"),
+      runtimeLine("\"lib.x\"", "\"2026-11-23T00:00:00Z\"", "-7", "\"\"",
+                  "\"/usr/bin/caf\xc3\xa9\"", "\"rank-a\"", "\"12345\""),
+      runtimeLine("\"lib.\xe6\x97\xa5\"", "\"2026-11-23T00:00:00Z\"",
+                  "999999999999999999", "\"h\"", "\"e\"", "-3", "\"j\""),
+  };
+  for (const std::string &Line : Lines)
+    EXPECT_TRUE(agree(Line)) << Line;
+  LogLine Out;
+  ASSERT_TRUE(fast(Lines[1], Out));
+  EXPECT_FALSE(Out.HasJob);
+  ASSERT_TRUE(fast(Lines[0], Out));
+  EXPECT_TRUE(Out.HasJob);
+  EXPECT_EQ(Out.Pid, 2052328);
+}
+
+TEST(LogLineTest, LinesTheFastPathLeavesToSimdjson) {
+  struct Case {
+    std::string Line;
+    LogLineError Slow;
+  } Cases[] = {
+      // Valid, but not the runtime's exact shape.
+      {runtimeLine("\"a\"", "\"2026-11-23\"", "1", "\"h\"", "\"e\"", "null",
+                   "7"),
+       LogLineError::None},
+      {runtimeLine("\"a\\u0041\"", "\"2026-11-23\"", "1", "\"h\"", "\"e\"",
+                   "null", "null"),
+       LogLineError::None},
+      {runtimeLine("\"a\"", "\"2026-11-23\"", "1234567890123456789", "\"h\"",
+                   "\"e\"", "null", "null"),
+       LogLineError::None},
+      {runtimeLine("\"a\"", "\"2026-11-23\"", "1", "\"h\"", "\"e\"", "1.5",
+                   "null"),
+       LogLineError::None},
+      {"{\"event\": \"a\",\"time\":\"2026-11-23\",\"pid\":1}",
+       LogLineError::None},
+      // Not valid.
+      {runtimeLine("\"a\"", "\"2026-11-23\"", "01", "\"h\"", "\"e\"", "null",
+                   "null"),
+       LogLineError::NotJson},
+      {runtimeLine("\"a\"", "\"2026-11-23\"", "1", "\"\xff\"", "\"e\"", "null",
+                   "null"),
+       LogLineError::NotJson},
+      {runtimeLine("\"a\"", "\"2026-11-23\"", "1", "\"h\te\"", "\"e\"", "null",
+                   "null"),
+       LogLineError::NotJson},
+      {runtimeLine("\"\"", "\"2026-11-23\"", "1", "\"h\"", "\"e\"", "null",
+                   "null"),
+       LogLineError::BadEvent},
+      {runtimeLine("\"a\"", "\"yesterday\"", "1", "\"h\"", "\"e\"", "null",
+                   "null"),
+       LogLineError::TimeNotIso},
+      {runtimeLine("\"a\"", "\"2026-11-23\"", "1.0", "\"h\"", "\"e\"", "null",
+                   "null"),
+       LogLineError::BadPid},
+      {runtimeLine("\"a\"", "\"2026-11-23\"", "1", "\"h\"", "\"e\"", "null",
+                   "\"j\"") +
+           "x",
+       LogLineError::NotJson},
+      {runtimeLine("\"a\"", "\"2026-11-23\"", "1", "\"h\"", "\"e\"", "nul",
+                   "\"j\""),
+       LogLineError::NotJson},
+  };
+  for (const Case &C : Cases) {
+    LogLine Out;
+    EXPECT_FALSE(fast(C.Line, Out)) << C.Line;
+    EXPECT_EQ(slow(C.Line, Out), C.Slow) << C.Line;
+  }
+}
+
+/// A value for a field: half the time \p Good (what the runtime writes
+/// there), otherwise anything from the lists below.
+std::string randomValue(std::mt19937 &Random, const char *Good, bool Numeric) {
+  if (Random() % 2)
+    return Good;
+  static const char *Strings[] = {
+      "\"lib.x\"",          "\"2026-11-23T08:01:02Z\"", "\"2026-11-23\"",
+      "\"h\"",              "\"\"",                     "\"caf\xc3\xa9\"",
+      "\"\\\"q\\\"\"",      "\"a\\\\b\"",               "\"\\u00e9\"",
+      "\"\xc3\"",           "\"x\x01y\"",               "\"yesterday\"",
+      "\"2026-11\"",        "\"2026-11-20 00:00:00\"",  "\"\xf0\x9f\x98\x80\""};
+  static const char *Others[] = {"null", "0",     "-0",   "7",     "01",
+                                 "-",    "1.5",   "1e3",  "true",  "[]",
+                                 "{}",   "12345678901234567890", "-12",
+                                 "999999999999999999", "nul"};
+  bool PickNumber = Numeric ? Random() % 4 != 0 : Random() % 4 == 0;
+  if (PickNumber)
+    return Others[Random() % std::size(Others)];
+  return Strings[Random() % std::size(Strings)];
+}
+
+std::string randomLine(std::mt19937 &Random) {
+  std::string Line = runtimeLine(
+      randomValue(Random, "\"lib.x\"", false),
+      randomValue(Random, "\"2026-11-23T08:01:02Z\"", false),
+      randomValue(Random, "4242", true), randomValue(Random, "\"h\"", false),
+      randomValue(Random, "\"/bin/t\"", false),
+      randomValue(Random, "3", true), randomValue(Random, "\"job\"", false));
+  // Mutations: a byte changed, removed or added, the line cut short.
+  static const char Specials[] = "\"\\{}[],: \t\x01\x7f\x80\xff0a-";
+  unsigned Mutations = Random() % 3;
+  for (unsigned I = 0; I < Mutations && !Line.empty(); ++I) {
+    size_t At = Random() % Line.size();
+    char Byte = Specials[Random() % (sizeof(Specials) - 1)];
+    switch (Random() % 4) {
+    case 0:
+      Line[At] = Byte;
+      break;
+    case 1:
+      Line.erase(At, 1);
+      break;
+    case 2:
+      Line.insert(Line.begin() + At, Byte);
+      break;
+    case 3:
+      Line.resize(At);
+      break;
+    }
+  }
+  return Line;
+}
+
+TEST(LogLineTest, FastAndValidatingParsersAgreeOnRandomAndMutatedLines) {
+  std::mt19937 Random(20261123);
+  unsigned Fast = 0, Total = 200000;
+  for (unsigned I = 0; I < Total; ++I)
+    Fast += agree(randomLine(Random));
+  // Both paths were exercised.
+  EXPECT_GT(Fast, Total / 50);
+  EXPECT_LT(Fast, Total / 2);
+}
+
+} // namespace

@@ -1,0 +1,286 @@
+//===- LogLine.cpp - The fields of one API usage log line -----------------===//
+
+#include "LogLine.h"
+#include <charconv>
+#include <cstring>
+#include <simdjson.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+namespace apistamp {
+
+const char *describe(LogLineError Error) {
+  switch (Error) {
+  case LogLineError::None:
+    return "";
+  case LogLineError::NotJson:
+    return "not JSON";
+  case LogLineError::NotObject:
+    return "not a JSON object";
+  case LogLineError::BadEvent:
+    return "'event' is not a non-empty string";
+  case LogLineError::BadTime:
+    return "'time' is not a string";
+  case LogLineError::TimeNotIso:
+    return "'time' is not an ISO 8601 time (YYYY-MM-DDThh:mm:ss)";
+  case LogLineError::BadPid:
+    return "'pid' is not an integer";
+  case LogLineError::BadHost:
+    return "'host' is not a string or null";
+  case LogLineError::BadExe:
+    return "'exe' is not a string or null";
+  case LogLineError::BadJob:
+    return "'job_id' is not a string, integer or null";
+  case LogLineError::NoEvent:
+    return "no 'event'";
+  case LogLineError::NoTime:
+    return "no 'time'";
+  case LogLineError::NoPid:
+    return "no 'pid'";
+  }
+  return "";
+}
+
+bool isIsoTime(std::string_view Time) {
+  if (Time.size() < 10 || Time[4] != '-' || Time[7] != '-' ||
+      (Time.size() > 10 && Time[10] != 'T'))
+    return false;
+  for (size_t I : {0, 1, 2, 3, 5, 6, 8, 9})
+    if (Time[I] < '0' || Time[I] > '9')
+      return false;
+  return true;
+}
+
+namespace {
+
+/// True when the bytes hold no control character, no backslash and only
+/// valid UTF-8: then every string in them is its own JSON text (no
+/// escapes), and the first '"' after an opening one closes it.
+bool isPlainText(const char *Data, size_t Length) {
+  bool Special = false;
+#if defined(__SSE2__)
+  // Signed compare: bytes >= 0x80 count as "special" too, and are looked
+  // at below. Reads up to 15 bytes past the end, masked off.
+  const __m128i Space = _mm_set1_epi8(0x20), Backslash = _mm_set1_epi8('\\');
+  unsigned Any = 0;
+  for (size_t I = 0; I < Length; I += 16) {
+    __m128i Bytes =
+        _mm_loadu_si128(reinterpret_cast<const __m128i *>(Data + I));
+    unsigned Mask = unsigned(_mm_movemask_epi8(_mm_or_si128(
+        _mm_cmplt_epi8(Bytes, Space), _mm_cmpeq_epi8(Bytes, Backslash))));
+    if (Length - I < 16)
+      Mask &= (1u << (Length - I)) - 1;
+    Any |= Mask;
+  }
+  Special = Any != 0;
+#else
+  for (size_t I = 0; I < Length; ++I)
+    Special |= uint8_t(Data[I]) < 0x20 || uint8_t(Data[I]) >= 0x80 ||
+               Data[I] == '\\';
+#endif
+  if (!Special)
+    return true;
+  for (size_t I = 0; I < Length; ++I)
+    if (uint8_t(Data[I]) < 0x20 || Data[I] == '\\')
+      return false;
+  return simdjson::validate_utf8(Data, Length);
+}
+
+/// Reads the runtime's fixed shape left to right.
+class Cursor {
+public:
+  Cursor(const char *Data, size_t Length) : P(Data), End(Data + Length) {}
+
+  bool atEnd() const { return P == End; }
+
+  /// The literal \p Text (its size known here: the compare is inlined).
+  template <size_t N> bool literal(const char (&Text)[N]) {
+    constexpr size_t Size = N - 1;
+    if (size_t(End - P) < Size || std::memcmp(P, Text, Size) != 0)
+      return false;
+    P += Size;
+    return true;
+  }
+
+  bool string(std::string_view &Out) {
+    if (P == End || *P != '"')
+      return false;
+    const char *Close = findQuote(P + 1);
+    if (!Close)
+      return false;
+    Out = std::string_view(P + 1, Close - P - 1);
+    P = Close + 1;
+    return true;
+  }
+
+  /// A string, or null (\p Out empty, \p IsNull set).
+  bool stringOrNull(std::string_view &Out, bool &IsNull) {
+    IsNull = literal("null");
+    if (IsNull) {
+      Out = {};
+      return true;
+    }
+    return string(Out);
+  }
+
+  /// JSON's integer grammar, -?(0|[1-9][0-9]*), at most 18 digits (so that
+  /// it fits int64_t); a fraction or exponent is left for the caller's next
+  /// literal to refuse.
+  bool integer(int64_t &Out) {
+    bool Negative = P != End && *P == '-';
+    const char *Digits = P + Negative;
+    const char *After = Digits;
+    while (After != End && *After >= '0' && *After <= '9')
+      ++After;
+    size_t Count = After - Digits;
+    if (Count == 0 || Count > 18 || (Count > 1 && *Digits == '0'))
+      return false;
+    int64_t Value = 0;
+    for (const char *D = Digits; D != After; ++D)
+      Value = Value * 10 + (*D - '0');
+    Out = Negative ? -Value : Value;
+    P = After;
+    return true;
+  }
+
+private:
+  /// The first '"' at or after \p From and before End (strings are short:
+  /// 16 bytes at a time, inline, reading at most 15 bytes past End).
+  const char *findQuote(const char *From) const {
+#if defined(__SSE2__)
+    const __m128i Quote = _mm_set1_epi8('"');
+    for (; From < End; From += 16) {
+      unsigned Mask = unsigned(_mm_movemask_epi8(_mm_cmpeq_epi8(
+          _mm_loadu_si128(reinterpret_cast<const __m128i *>(From)), Quote)));
+      if (Mask) {
+        const char *Found = From + __builtin_ctz(Mask);
+        return Found < End ? Found : nullptr;
+      }
+    }
+    return nullptr;
+#else
+    return static_cast<const char *>(std::memchr(From, '"', End - From));
+#endif
+  }
+
+  const char *P, *End;
+};
+
+} // namespace
+
+bool parseRuntimeLogLine(const char *Data, size_t Length, LogLine &Out) {
+  if (!isPlainText(Data, Length))
+    return false;
+  Cursor C(Data, Length);
+  bool IsNull = false;
+  int64_t Rank = 0;
+  std::string_view RankText;
+  if (!C.literal("{\"event\":") || !C.string(Out.Event) || Out.Event.empty() ||
+      !C.literal(",\"time\":") || !C.string(Out.Time) ||
+      !isIsoTime(Out.Time) || !C.literal(",\"pid\":") || !C.integer(Out.Pid) ||
+      !C.literal(",\"host\":") || !C.stringOrNull(Out.Host, IsNull) ||
+      !C.literal(",\"exe\":") || !C.stringOrNull(Out.Exe, IsNull) ||
+      !C.literal(",\"rank\":"))
+    return false;
+  // The rank is not counted: null, an integer or a string.
+  if (!C.literal("null") && !C.integer(Rank) && !C.string(RankText))
+    return false;
+  if (!C.literal(",\"job_id\":") || !C.stringOrNull(Out.Job, IsNull) ||
+      !C.literal("}") || !C.atEnd())
+    return false;
+  Out.HasJob = !IsNull;
+  return true;
+}
+
+namespace {
+
+void appendInteger(std::string &Out, uint64_t N, bool Negative) {
+  char Digits[24];
+  auto [End, Error] = std::to_chars(Digits, Digits + sizeof(Digits), N);
+  (void)Error;
+  if (Negative)
+    Out += '-';
+  Out.append(Digits, End);
+}
+
+} // namespace
+
+static_assert(LogLinePadding >= simdjson::SIMDJSON_PADDING,
+              "the padding callers leave must be simdjson's");
+
+LogLineParser::LogLineParser()
+    : Parser(std::make_unique<simdjson::dom::parser>()) {}
+LogLineParser::~LogLineParser() = default;
+
+LogLineError LogLineParser::parse(const char *Data, size_t Length,
+                                  size_t Capacity, LogLine &Out) {
+  Out = LogLine();
+  simdjson::dom::element Doc;
+  if (Parser
+          ->parse(Data, Length,
+                 /*realloc_if_needed=*/Capacity <
+                     Length + simdjson::SIMDJSON_PADDING)
+          .get(Doc))
+    return LogLineError::NotJson;
+  simdjson::dom::object Object;
+  if (Doc.get_object().get(Object))
+    return LogLineError::NotObject;
+  bool HasEvent = false, HasTime = false, HasPid = false;
+  using Type = simdjson::dom::element_type;
+  for (simdjson::dom::key_value_pair Field : Object) {
+    std::string_view Key = Field.key;
+    simdjson::dom::element Value = Field.value;
+    if (Key == "event") {
+      if (Value.get_string().get(Out.Event) || Out.Event.empty())
+        return LogLineError::BadEvent;
+      HasEvent = true;
+    } else if (Key == "time") {
+      if (Value.get_string().get(Out.Time))
+        return LogLineError::BadTime;
+      if (!isIsoTime(Out.Time))
+        return LogLineError::TimeNotIso;
+      HasTime = true;
+    } else if (Key == "pid") {
+      if (Value.get_int64().get(Out.Pid))
+        return LogLineError::BadPid;
+      HasPid = true;
+    } else if (Key == "host" || Key == "exe") {
+      bool IsHost = Key == "host";
+      std::string_view &Into = IsHost ? Out.Host : Out.Exe;
+      Into = {};
+      if (!Value.is_null() && Value.get_string().get(Into))
+        return IsHost ? LogLineError::BadHost : LogLineError::BadExe;
+    } else if (Key == "job_id") {
+      Type T = Value.type();
+      Out.HasJob = true;
+      if (T == Type::STRING) {
+        Out.Job = Value.get_string().value_unsafe();
+      } else if (T == Type::INT64 || T == Type::UINT64) {
+        JobNumber.clear();
+        if (T == Type::INT64) {
+          int64_t N = Value.get_int64().value_unsafe();
+          appendInteger(JobNumber, N < 0 ? 0 - uint64_t(N) : uint64_t(N),
+                        N < 0);
+        } else {
+          appendInteger(JobNumber, Value.get_uint64().value_unsafe(), false);
+        }
+        Out.Job = JobNumber;
+      } else if (T == Type::NULL_VALUE) {
+        Out.HasJob = false;
+        Out.Job = {};
+      } else {
+        return LogLineError::BadJob;
+      }
+    }
+  }
+  if (!HasEvent)
+    return LogLineError::NoEvent;
+  if (!HasTime)
+    return LogLineError::NoTime;
+  if (!HasPid)
+    return LogLineError::NoPid;
+  return LogLineError::None;
+}
+
+} // namespace apistamp

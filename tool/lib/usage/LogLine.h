@@ -1,0 +1,92 @@
+//===- LogLine.h - The fields of one API usage log line --------*- C++ -*-===//
+//
+// Two parsers of one JSON line into the fields the report counts: a fast
+// one for the exact shape the runtime writes (runtime/sinks.cpp) and
+// simdjson's DOM parser for everything else. The fast one answers only when
+// it is sure; both give the same fields for every line it accepts
+// (LogLineTest checks this on random and mutated lines).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef APISTAMP_LIB_USAGE_LOGLINE_H
+#define APISTAMP_LIB_USAGE_LOGLINE_H
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+
+namespace simdjson::dom {
+class parser;
+} // namespace simdjson::dom
+
+namespace apistamp {
+
+/// Bytes readable past a line's end that spare the parsers a copy
+/// (simdjson's SIMDJSON_PADDING).
+constexpr size_t LogLinePadding = 64;
+
+/// What one log line says; the views point into the line (or, for a job id
+/// logged as a number, into the parser).
+struct LogLine {
+  std::string_view Event, Time, Host, Exe, Job;
+  int64_t Pid = 0;
+  bool HasJob = false; ///< job_id was a string or a number, not null.
+
+  bool operator==(const LogLine &O) const {
+    return Event == O.Event && Time == O.Time && Host == O.Host &&
+           Exe == O.Exe && Job == O.Job && Pid == O.Pid && HasJob == O.HasJob;
+  }
+};
+
+/// Why a line is not counted.
+enum class LogLineError {
+  None,
+  NotJson,
+  NotObject,
+  BadEvent,
+  BadTime,
+  TimeNotIso,
+  BadPid,
+  BadHost,
+  BadExe,
+  BadJob,
+  NoEvent,
+  NoTime,
+  NoPid,
+};
+
+/// The message for \p Error ("not JSON", "'pid' is not an integer", ...).
+const char *describe(LogLineError Error);
+
+/// "YYYY-MM-DD", alone or followed by 'T' and the time of day.
+bool isIsoTime(std::string_view Time);
+
+/// Parses \p Length bytes at \p Data when they are exactly the runtime's
+/// shape: {"event":S,"time":S,"pid":N,"host":S|null,"exe":S|null,
+/// "rank":N|S|null,"job_id":S|null}, no whitespace, no escapes, no control
+/// characters, valid UTF-8, a valid event, time and pid. Returns false for
+/// anything else, valid or not: then use LogLineParser. \p Data must have
+/// 16 readable bytes after \p Length.
+bool parseRuntimeLogLine(const char *Data, size_t Length, LogLine &Out);
+
+/// Any line: simdjson's DOM parser, which validates the whole line (UTF-8
+/// included); extra keys are ignored.
+class LogLineParser {
+public:
+  LogLineParser();
+  ~LogLineParser();
+  /// \p Capacity: bytes readable at \p Data (LogLinePadding past
+  /// \p Length avoids a copy).
+  LogLineError parse(const char *Data, size_t Length, size_t Capacity,
+                     LogLine &Out);
+
+private:
+  std::unique_ptr<simdjson::dom::parser> Parser;
+  std::string JobNumber;
+};
+
+} // namespace apistamp
+
+#endif // APISTAMP_LIB_USAGE_LOGLINE_H
