@@ -58,27 +58,40 @@ bool agree(const std::string &Line) {
   return true;
 }
 
-std::string runtimeLine(const std::string &Event, const std::string &Time,
-                        const std::string &Pid, const std::string &Host,
-                        const std::string &Exe, const std::string &Rank,
-                        const std::string &Job) {
-  return "{\"event\":" + Event + ",\"time\":" + Time + ",\"pid\":" + Pid +
-         ",\"host\":" + Host + ",\"exe\":" + Exe + ",\"rank\":" + Rank +
-         ",\"job_id\":" + Job + "}";
+/// A line's values as JSON text, in the runtime's order; by default a
+/// line the fast path takes.
+struct Fields {
+  std::string Event = "\"a\"", Time = "\"2026-11-23\"", Pid = "1",
+              Host = "\"h\"", Exe = "\"e\"", Rank = "null", Job = "null";
+
+  std::string line() const {
+    return "{\"event\":" + Event + ",\"time\":" + Time + ",\"pid\":" + Pid +
+           ",\"host\":" + Host + ",\"exe\":" + Exe + ",\"rank\":" + Rank +
+           ",\"job_id\":" + Job + "}";
+  }
+};
+
+/// The default line with one field's value replaced.
+std::string lineWith(std::string Fields::*Field, std::string Value) {
+  Fields F;
+  F.*Field = std::move(Value);
+  return F.line();
 }
 
 TEST(LogLineTest, TheRuntimesLinesTakeTheFastPath) {
   const std::string Lines[] = {
-      runtimeLine("\"torchvision.csrc.ops.nms.nms\"",
-                  "\"2026-11-23T08:01:02.123456Z\"", "2052328",
-                  "\"node0132.example.org\"", "\"/opt/app/bin/server\"", "1",
-                  "\"0b8c0e27-run\""),
-      runtimeLine("\"lib.x\"", "\"2026-11-23\"", "0", "null", "null", "null",
-                  "null"),
-      runtimeLine("\"lib.x\"", "\"2026-11-23T00:00:00Z\"", "-7", "\"\"",
-                  "\"/usr/bin/caf\xc3\xa9\"", "\"rank-a\"", "\"12345\""),
-      runtimeLine("\"lib.\xe6\x97\xa5\"", "\"2026-11-23T00:00:00Z\"",
-                  "999999999999999999", "\"h\"", "\"e\"", "-3", "\"j\""),
+      Fields{"\"torchvision.csrc.ops.nms.nms\"",
+             "\"2026-11-23T08:01:02.123456Z\"", "2052328",
+             "\"node0132.example.org\"", "\"/opt/app/bin/server\"", "1",
+             "\"0b8c0e27-run\""}
+          .line(),
+      Fields().line(),
+      Fields{"\"lib.x\"", "\"2026-11-23T00:00:00Z\"", "-7", "\"\"",
+             "\"/usr/bin/caf\xc3\xa9\"", "\"rank-a\"", "\"12345\""}
+          .line(),
+      Fields{"\"lib.\xe6\x97\xa5\"", "\"2026-11-23T00:00:00Z\"",
+             "999999999999999999", "null", "null", "-3", "\"j\""}
+          .line(),
   };
   for (const std::string &Line : Lines)
     EXPECT_TRUE(agree(Line)) << Line;
@@ -96,46 +109,21 @@ TEST(LogLineTest, LinesTheFastPathLeavesToSimdjson) {
     LogLineError Slow;
   } Cases[] = {
       // Valid, but not the runtime's exact shape.
-      {runtimeLine("\"a\"", "\"2026-11-23\"", "1", "\"h\"", "\"e\"", "null",
-                   "7"),
-       LogLineError::None},
-      {runtimeLine("\"a\\u0041\"", "\"2026-11-23\"", "1", "\"h\"", "\"e\"",
-                   "null", "null"),
-       LogLineError::None},
-      {runtimeLine("\"a\"", "\"2026-11-23\"", "1234567890123456789", "\"h\"",
-                   "\"e\"", "null", "null"),
-       LogLineError::None},
-      {runtimeLine("\"a\"", "\"2026-11-23\"", "1", "\"h\"", "\"e\"", "1.5",
-                   "null"),
-       LogLineError::None},
+      {lineWith(&Fields::Job, "7"), LogLineError::None},
+      {lineWith(&Fields::Event, "\"a\\u0041\""), LogLineError::None},
+      {lineWith(&Fields::Pid, "1234567890123456789"), LogLineError::None},
+      {lineWith(&Fields::Rank, "1.5"), LogLineError::None},
       {"{\"event\": \"a\",\"time\":\"2026-11-23\",\"pid\":1}",
        LogLineError::None},
       // Not valid.
-      {runtimeLine("\"a\"", "\"2026-11-23\"", "01", "\"h\"", "\"e\"", "null",
-                   "null"),
-       LogLineError::NotJson},
-      {runtimeLine("\"a\"", "\"2026-11-23\"", "1", "\"\xff\"", "\"e\"", "null",
-                   "null"),
-       LogLineError::NotJson},
-      {runtimeLine("\"a\"", "\"2026-11-23\"", "1", "\"h\te\"", "\"e\"", "null",
-                   "null"),
-       LogLineError::NotJson},
-      {runtimeLine("\"\"", "\"2026-11-23\"", "1", "\"h\"", "\"e\"", "null",
-                   "null"),
-       LogLineError::BadEvent},
-      {runtimeLine("\"a\"", "\"yesterday\"", "1", "\"h\"", "\"e\"", "null",
-                   "null"),
-       LogLineError::TimeNotIso},
-      {runtimeLine("\"a\"", "\"2026-11-23\"", "1.0", "\"h\"", "\"e\"", "null",
-                   "null"),
-       LogLineError::BadPid},
-      {runtimeLine("\"a\"", "\"2026-11-23\"", "1", "\"h\"", "\"e\"", "null",
-                   "\"j\"") +
-           "x",
-       LogLineError::NotJson},
-      {runtimeLine("\"a\"", "\"2026-11-23\"", "1", "\"h\"", "\"e\"", "nul",
-                   "\"j\""),
-       LogLineError::NotJson},
+      {lineWith(&Fields::Pid, "01"), LogLineError::NotJson},
+      {lineWith(&Fields::Host, "\"\xff\""), LogLineError::NotJson},
+      {lineWith(&Fields::Host, "\"h\te\""), LogLineError::NotJson},
+      {lineWith(&Fields::Event, "\"\""), LogLineError::BadEvent},
+      {lineWith(&Fields::Time, "\"yesterday\""), LogLineError::TimeNotIso},
+      {lineWith(&Fields::Pid, "1.0"), LogLineError::BadPid},
+      {Fields().line() + "x", LogLineError::NotJson},
+      {lineWith(&Fields::Rank, "nul"), LogLineError::NotJson},
   };
   for (const Case &C : Cases) {
     LogLine Out;
@@ -166,14 +154,17 @@ std::string randomValue(std::mt19937 &Random, const char *Good, bool Numeric) {
 }
 
 std::string randomLine(std::mt19937 &Random) {
-  std::string Line = runtimeLine(
-      randomValue(Random, "\"lib.x\"", false),
-      randomValue(Random, "\"2026-11-23T08:01:02Z\"", false),
-      randomValue(Random, "4242", true), randomValue(Random, "\"h\"", false),
-      randomValue(Random, "\"/bin/t\"", false),
-      randomValue(Random, "3", true), randomValue(Random, "\"job\"", false));
+  std::string Line =
+      Fields{randomValue(Random, "\"lib.x\"", false),
+             randomValue(Random, "\"2026-11-23T08:01:02Z\"", false),
+             randomValue(Random, "4242", true),
+             randomValue(Random, "\"h\"", false),
+             randomValue(Random, "\"/bin/t\"", false),
+             randomValue(Random, "3", true),
+             randomValue(Random, "\"job\"", false)}
+          .line();
   // Mutations: a byte changed, removed or added, the line cut short.
-  static const char Specials[] = "\"\\{}[],: \t\x01\x7f\x80\xff0a-";
+  static const char Specials[] = "\"\\{}[],: \t\x01\x7f\x80\xff" "0a-";
   unsigned Mutations = Random() % 3;
   for (unsigned I = 0; I < Mutations && !Line.empty(); ++I) {
     size_t At = Random() % Line.size();

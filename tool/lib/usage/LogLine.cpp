@@ -1,7 +1,6 @@
 //===- LogLine.cpp - The fields of one API usage log line -----------------===//
 
 #include "LogLine.h"
-#include <charconv>
 #include <cstring>
 #include <simdjson.h>
 #if defined(__SSE2__)
@@ -193,19 +192,6 @@ bool parseRuntimeLogLine(const char *Data, size_t Length, LogLine &Out) {
   return true;
 }
 
-namespace {
-
-void appendInteger(std::string &Out, uint64_t N, bool Negative) {
-  char Digits[24];
-  auto [End, Error] = std::to_chars(Digits, Digits + sizeof(Digits), N);
-  (void)Error;
-  if (Negative)
-    Out += '-';
-  Out.append(Digits, End);
-}
-
-} // namespace
-
 static_assert(LogLinePadding >= simdjson::SIMDJSON_PADDING,
               "the padding callers leave must be simdjson's");
 
@@ -257,14 +243,9 @@ LogLineError LogLineParser::parse(const char *Data, size_t Length,
       if (T == Type::STRING) {
         Out.Job = Value.get_string().value_unsafe();
       } else if (T == Type::INT64 || T == Type::UINT64) {
-        JobNumber.clear();
-        if (T == Type::INT64) {
-          int64_t N = Value.get_int64().value_unsafe();
-          appendInteger(JobNumber, N < 0 ? 0 - uint64_t(N) : uint64_t(N),
-                        N < 0);
-        } else {
-          appendInteger(JobNumber, Value.get_uint64().value_unsafe(), false);
-        }
+        JobNumber = T == Type::INT64
+                        ? std::to_string(Value.get_int64().value_unsafe())
+                        : std::to_string(Value.get_uint64().value_unsafe());
         Out.Job = JobNumber;
       } else if (T == Type::NULL_VALUE) {
         Out.HasJob = false;

@@ -33,11 +33,6 @@ struct LogLine {
   std::string_view Event, Time, Host, Exe, Job;
   int64_t Pid = 0;
   bool HasJob = false; ///< job_id was a string or a number, not null.
-
-  bool operator==(const LogLine &O) const {
-    return Event == O.Event && Time == O.Time && Host == O.Host &&
-           Exe == O.Exe && Job == O.Job && Pid == O.Pid && HasJob == O.HasJob;
-  }
 };
 
 /// Why a line is not counted.
@@ -68,7 +63,7 @@ bool isIsoTime(std::string_view Time);
 /// "rank":N|S|null,"job_id":S|null}, no whitespace, no escapes, no control
 /// characters, valid UTF-8, a valid event, time and pid. Returns false for
 /// anything else, valid or not: then use LogLineParser. \p Data must have
-/// 16 readable bytes after \p Length.
+/// LogLinePadding readable bytes after \p Length (it reads up to 15).
 bool parseRuntimeLogLine(const char *Data, size_t Length, LogLine &Out);
 
 /// Any line: simdjson's DOM parser, which validates the whole line (UTF-8

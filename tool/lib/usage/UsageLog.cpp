@@ -8,13 +8,12 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/xxhash.h"
 #include <atomic>
+#include <cassert>
 #include <cerrno>
-#include <charconv>
 #include <cstring>
 #include <fcntl.h>
 #include <memory>
 #include <optional>
-#include <simdjson.h>
 #include <thread>
 #include <unistd.h>
 #include <zlib.h>
@@ -150,7 +149,7 @@ public:
         Carry.append(Line, Newline - Line);
         parseCarry();
       } else {
-        parse(Line, Newline - Line, (End - Line) + simdjson::SIMDJSON_PADDING);
+        parse(Line, Newline - Line, (End - Line) + LogLinePadding);
       }
       Line = Newline + 1;
     }
@@ -167,7 +166,7 @@ public:
 private:
   void parseCarry() {
     size_t Length = Carry.size();
-    Carry.resize(Length + simdjson::SIMDJSON_PADDING);
+    Carry.resize(Length + LogLinePadding);
     parse(Carry.data(), Length, Carry.size());
     Carry.clear();
   }
@@ -188,6 +187,7 @@ private:
     if (Blank)
       return;
     ++Table.Lines;
+    assert(Capacity >= Length + LogLinePadding && "the parsers read ahead");
     LogLine Fields;
     // The runtime's own lines take the fast path; anything else, and
     // every bad line, goes through the validating DOM parser.
@@ -206,8 +206,8 @@ private:
     count(Fields);
   }
 
-  /// A string's hash, remembered for the next line: lines of one process
-  /// (host, exe, job) come together.
+  /// A string's hash, remembered for the next line: consecutive lines
+  /// mostly share their host, exe and job (a job's ranks write together).
   struct CachedHash {
     std::string Text;
     uint64_t Hash = xxh3_64bits(StringRef());
@@ -327,7 +327,7 @@ public:
   enum Format { Plain, Gzip, Zstd };
   explicit Decoder(Format F) : Kind(F) {
     if (Kind != Plain)
-      Out.resize(ChunkSize + simdjson::SIMDJSON_PADDING);
+      Out.resize(ChunkSize + LogLinePadding);
     if (Kind == Gzip) {
       Zlib = std::make_unique<z_stream>();
       std::memset(Zlib.get(), 0, sizeof(z_stream));
@@ -431,9 +431,9 @@ readLogInto(UsageTable &Table, StringRef Path, const LogWindow &Window) {
     return Fail(std::strerror(errno));
   // A hint for the kernel's read-ahead; harmless where it does not apply.
   (void)posix_fadvise(Fd, 0, 0, POSIX_FADV_SEQUENTIAL);
-  // Padded: simdjson reads past the end of a line, and plain text is
+  // Padded: the line parsers read past the end of a line, and plain text is
   // parsed where it was read.
-  std::vector<char> In(ChunkSize + simdjson::SIMDJSON_PADDING);
+  std::vector<char> In(ChunkSize + LogLinePadding);
   std::unique_ptr<Decoder> Decode;
   LineReader Lines(Table, Problems, Window);
   for (;;) {
@@ -479,7 +479,7 @@ UsageTable readUsageText(StringRef Name, StringRef Text,
   LogFileProblems Problems;
   Problems.File = Name.str();
   std::string Padded = Text.str();
-  Padded.resize(Text.size() + simdjson::SIMDJSON_PADDING);
+  Padded.resize(Text.size() + LogLinePadding);
   {
     LineReader Lines(Table, Problems, Window);
     Lines.consume(Padded.data(), Text.size());
