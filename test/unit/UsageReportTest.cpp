@@ -31,7 +31,7 @@ TEST(UsageReportTest, LinesAcrossReadChunksAreWhole) {
       Out << line("lib.e" + std::to_string(I % 7), "2026-11-20T10:00:00Z", I,
                   "job" + std::to_string(I % 13));
   }
-  UsageCounts Counts = countUsage(readUsageLog(Path, LogWindow{}));
+  UsageCounts Counts = readUsageLog(Path, LogWindow{});
   llvm::sys::fs::remove(Path);
   EXPECT_EQ(Counts.Lines, 40000u);
   EXPECT_EQ(Counts.EventLines, 40000u);
@@ -46,7 +46,7 @@ TEST(UsageReportTest, AJobIsItsIdOrItsProcess) {
                      line("e", "2026-11-20T10:00:00Z", 2, "j") +
                      line("e", "2026-11-20T10:00:00Z", 3, "") +
                      line("e", "2026-11-20T10:00:00Z", 3, "");
-  UsageCounts Counts = countUsage(readUsageText("t", Text, LogWindow{}));
+  UsageCounts Counts = readUsageText("t", Text, LogWindow{});
   EXPECT_EQ(Counts.Events["e"].Jobs, 2u);
   EXPECT_EQ(Counts.Events["e"].Processes, 3u);
   EXPECT_EQ(Counts.Events["e"].Hosts, 1u);
@@ -58,16 +58,15 @@ TEST(UsageReportTest, TrendIsWeeklyOverAQuarter) {
                      line("e", "2026-06-01T10:00:00Z", 3, "c");
   std::vector<CatalogEvent> Catalog = {{"e", "r", "a.cpp", "function", 1}};
   UsageReport R = buildReport(
-      Catalog, countUsage(readUsageText("t", Text, LogWindow{})));
+      Catalog, readUsageText("t", Text, LogWindow{}));
   EXPECT_EQ(R.TrendUnit, "week");
   EXPECT_THAT(R.Periods, ::testing::ElementsAre("2026-01-05", "2026-06-01"));
   ASSERT_EQ(R.Events.size(), 1u);
   EXPECT_THAT(R.Events[0].Trend, ::testing::ElementsAre(2u, 1u));
 
   UsageReport Daily = buildReport(
-      Catalog, countUsage(readUsageText(
-                   "t", line("e", "2026-01-05T10:00:00Z", 1, "a"),
-                   LogWindow{})));
+      Catalog, readUsageText("t", line("e", "2026-01-05T10:00:00Z", 1, "a"),
+                             LogWindow{}));
   EXPECT_EQ(Daily.TrendUnit, "day");
 }
 
@@ -77,7 +76,7 @@ TEST(UsageReportTest, WindowComparesTimeText) {
                      line("e", "2026-11-30T23:59:59Z", 3, "c") +
                      line("e", "2026-12-01T00:00:00Z", 4, "d");
   UsageCounts Counts =
-      countUsage(readUsageText("t", Text, LogWindow{"2026-11", "2026-12"}));
+      readUsageText("t", Text, LogWindow{"2026-11", "2026-12"});
   EXPECT_EQ(Counts.EventLines, 2u);
   EXPECT_EQ(Counts.OutsideWindow, 2u);
   EXPECT_EQ(Counts.Events["e"].FirstSeen, "2026-11-01T00:00:00Z");

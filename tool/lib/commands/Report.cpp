@@ -94,8 +94,7 @@ int runReport(const Options &Opts, raw_ostream &Out, raw_ostream &Err) {
           << "'\n";
     unsigned Threads =
         Opts.Jobs ? Opts.Jobs : hardware_concurrency().compute_thread_count();
-    Counts = countUsage(
-        readUsageLogs(Files, LogWindow{R.Since, R.Until}, Threads));
+    Counts = readUsageLogs(Files, LogWindow{R.Since, R.Until}, Threads);
     if (Counts.Files == 0) {
       for (const LogFileProblems &P : Counts.Problems)
         Err << P.File << ": error: cannot read: " << P.Error << "\n";

@@ -92,6 +92,7 @@ public:
   Cursor(const char *Data, size_t Length) : P(Data), End(Data + Length) {}
 
   bool atEnd() const { return P == End; }
+  size_t offset(const char *Start) const { return P - Start; }
 
   /// The literal \p Text (its size known here: the compare is inlined).
   template <size_t N> bool literal(const char (&Text)[N]) {
@@ -168,16 +169,26 @@ private:
 
 } // namespace
 
-bool parseRuntimeLogLine(const char *Data, size_t Length, LogLine &Out) {
+bool parseRuntimeLogHead(const char *Data, size_t Length, LogLine &Out,
+                         size_t &TailOffset) {
+  Cursor C(Data, Length);
+  if (!C.literal("{\"event\":") || !C.string(Out.Event) || Out.Event.empty() ||
+      !C.literal(",\"time\":") || !C.string(Out.Time) || !isIsoTime(Out.Time))
+    return false;
+  // The check comes last: the head's end was unknown before. It ends on an
+  // ASCII '"', so the line is valid UTF-8 when the head and tail both are.
+  TailOffset = C.offset(Data);
+  return isPlainText(Data, TailOffset);
+}
+
+bool parseRuntimeLogTail(const char *Data, size_t Length, LogLine &Out) {
   if (!isPlainText(Data, Length))
     return false;
   Cursor C(Data, Length);
   bool IsNull = false;
   int64_t Rank = 0;
   std::string_view RankText;
-  if (!C.literal("{\"event\":") || !C.string(Out.Event) || Out.Event.empty() ||
-      !C.literal(",\"time\":") || !C.string(Out.Time) ||
-      !isIsoTime(Out.Time) || !C.literal(",\"pid\":") || !C.integer(Out.Pid) ||
+  if (!C.literal(",\"pid\":") || !C.integer(Out.Pid) ||
       !C.literal(",\"host\":") || !C.stringOrNull(Out.Host, IsNull) ||
       !C.literal(",\"exe\":") || !C.stringOrNull(Out.Exe, IsNull) ||
       !C.literal(",\"rank\":"))
@@ -190,6 +201,12 @@ bool parseRuntimeLogLine(const char *Data, size_t Length, LogLine &Out) {
     return false;
   Out.HasJob = !IsNull;
   return true;
+}
+
+bool parseRuntimeLogLine(const char *Data, size_t Length, LogLine &Out) {
+  size_t TailOffset = 0;
+  return parseRuntimeLogHead(Data, Length, Out, TailOffset) &&
+         parseRuntimeLogTail(Data + TailOffset, Length - TailOffset, Out);
 }
 
 static_assert(LogLinePadding >= simdjson::SIMDJSON_PADDING,

@@ -66,6 +66,15 @@ bool isIsoTime(std::string_view Time);
 /// LogLinePadding readable bytes after \p Length (it reads up to 15).
 bool parseRuntimeLogLine(const char *Data, size_t Length, LogLine &Out);
 
+/// parseRuntimeLogLine in two steps. The head, {"event":S,"time":S, sets
+/// Event and Time and \p TailOffset, where the tail starts. The tail,
+/// ,"pid":N,...}, sets the other fields from its bytes alone: a reader may
+/// remember them for a tail it has seen (a process's lines share theirs).
+/// A line is the runtime's when both parts are.
+bool parseRuntimeLogHead(const char *Data, size_t Length, LogLine &Out,
+                         size_t &TailOffset);
+bool parseRuntimeLogTail(const char *Data, size_t Length, LogLine &Out);
+
 /// Any line: simdjson's DOM parser, which validates the whole line (UTF-8
 /// included); extra keys are ignored.
 class LogLineParser {

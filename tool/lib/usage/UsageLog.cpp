@@ -1,8 +1,11 @@
 //===- UsageLog.cpp - Read API usage logs into per-event counts -----------===//
 
 #include "UsageLog.h"
+#include "DistinctKeys.h"
 #include "LogLine.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/bit.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -13,6 +16,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <thread>
 #include <unistd.h>
@@ -23,118 +27,250 @@ using namespace llvm;
 
 namespace apistamp {
 
-void HashSet64::insert(uint64_t Key) {
-  if (Key == 0) {
-    HasZero = true;
-    return;
-  }
-  // At most 5/8 full: linear probing stays short.
-  if ((Count + 1) * 8 > Slots.size() * 5)
-    grow();
-  size_t Mask = Slots.size() - 1;
-  for (size_t I = slotOf(Key);; I = (I + 1) & Mask) {
-    if (Slots[I] == Key)
-      return;
-    if (Slots[I] == 0) {
-      Slots[I] = Key;
-      ++Count;
-      return;
-    }
-  }
-}
-
-void HashSet64::grow() {
-  std::vector<uint64_t> Old(Slots.empty() ? 8 : Slots.size() * 2, 0);
-  Old.swap(Slots);
-  Shift = 64 - unsigned(llvm::countr_zero(Slots.size()));
-  size_t Mask = Slots.size() - 1;
-  for (uint64_t Key : Old) {
-    if (!Key)
-      continue;
-    size_t I = slotOf(Key);
-    while (Slots[I])
-      I = (I + 1) & Mask;
-    Slots[I] = Key;
-  }
-}
-
-void HashSet64::merge(HashSet64 &&Other) {
-  if (Other.size() > size())
-    std::swap(*this, Other);
-  HasZero |= Other.HasZero;
-  for (uint64_t Key : Other.Slots)
-    if (Key)
-      insert(Key);
-}
-
-void EventUsage::merge(EventUsage &&Other) {
-  Jobs.merge(std::move(Other.Jobs));
-  Processes.merge(std::move(Other.Processes));
-  Hosts.merge(std::move(Other.Hosts));
-  if (!Other.FirstSeen.empty() &&
-      (FirstSeen.empty() || Other.FirstSeen < FirstSeen))
-    FirstSeen = std::move(Other.FirstSeen);
-  if (Other.LastSeen > LastSeen)
-    LastSeen = std::move(Other.LastSeen);
-  for (auto &[Day, DayJobs] : Other.JobsByDay)
-    JobsByDay[Day].merge(std::move(DayJobs));
-  LastDaySet = Other.LastDaySet = nullptr;
-}
-
-void UsageTable::merge(UsageTable &&Other) { merge(std::move(Other), 1); }
-
-void UsageTable::merge(UsageTable &&Other, unsigned Threads) {
-  if (Events.empty())
-    std::swap(Events, Other.Events);
-  // Events only one side has move over; the others' sets are merged, the
-  // largest first, on \p Threads threads (events are independent).
-  std::vector<std::pair<EventUsage *, EventUsage *>> Both;
-  for (auto &Entry : Other.Events) {
-    auto [It, New] = Events.try_emplace(Entry.first());
-    if (New)
-      std::swap(It->second, Entry.second);
-    else
-      Both.push_back({&It->second, &Entry.second});
-  }
-  auto Size = [](const std::pair<EventUsage *, EventUsage *> &P) {
-    return std::min(P.first->Processes.size(), P.second->Processes.size()) +
-           std::min(P.first->Jobs.size(), P.second->Jobs.size());
-  };
-  llvm::sort(Both, [&](const auto &L, const auto &R) { return Size(L) > Size(R); });
-  std::atomic<size_t> Next{0};
-  auto Work = [&] {
-    for (size_t I = Next++; I < Both.size(); I = Next++)
-      Both[I].first->merge(std::move(*Both[I].second));
-  };
-  std::vector<std::thread> Workers;
-  for (unsigned I = 1; I < std::min<size_t>(Threads, Both.size()); ++I)
-    Workers.emplace_back(Work);
-  Work();
-  for (std::thread &T : Workers)
-    T.join();
-  Files += Other.Files;
-  Lines += Other.Lines;
-  EventLines += Other.EventLines;
-  Malformed += Other.Malformed;
-  OutsideWindow += Other.OutsideWindow;
-  for (LogFileProblems &P : Other.Problems)
-    Problems.push_back(std::move(P));
-}
-
 namespace {
 
-constexpr size_t ChunkSize = 1 << 20;
+constexpr size_t ChunkSize = 1 << 16;
 constexpr size_t FirstProblemsKept = 5;
+constexpr uint64_t Golden = 0x9E3779B97F4A7C15ULL;
+/// Keys buffered before they are deduplicated, over all threads: 16 Mi
+/// records of 16 bytes (DistinctKeys).
+constexpr size_t KeyBudget = size_t(16) << 20;
 
-/// Splits decompressed bytes into lines and counts each line's event.
+uint64_t load64(const char *P) {
+  uint64_t V;
+  std::memcpy(&V, P, sizeof V);
+  return V;
+}
+
+/// \p A < \p B as text; two times of one minute or less apart compare
+/// without a call.
+bool textLess(std::string_view A, std::string_view B) {
+  if (A.size() >= 16 && B.size() >= 16) {
+    uint64_t A0 = llvm::byteswap(load64(A.data()));
+    uint64_t B0 = llvm::byteswap(load64(B.data()));
+    if (A0 != B0)
+      return A0 < B0;
+    uint64_t A1 = llvm::byteswap(load64(A.data() + 8));
+    uint64_t B1 = llvm::byteswap(load64(B.data() + 8));
+    if (A1 != B1)
+      return A1 < B1;
+  }
+  return A < B;
+}
+
+/// What the distinct counters count: the first three of each event, then
+/// one per (event, day).
+enum CounterKind : uint32_t { JobsCounter, ProcessesCounter, HostsCounter };
+
+/// Dense counter ids shared by the reading threads: an event's three
+/// counters (Base + CounterKind) and its jobs per day. Asked only when a
+/// thread meets an event or an (event, day) for the first time.
+class CounterIds {
+public:
+  /// The first of \p Event's three counters.
+  uint32_t event(StringRef Event) {
+    std::lock_guard<std::mutex> Lock(Mutex);
+    auto [It, New] = Bases.try_emplace(Event, uint32_t(Counters.size()));
+    if (New)
+      for (uint32_t Kind : {JobsCounter, ProcessesCounter, HostsCounter})
+        Counters.push_back({It->getKey(), Kind, ""});
+    return It->second;
+  }
+
+  /// The counter of jobs on \p Day of the event whose counters start at
+  /// \p Base.
+  uint32_t day(uint32_t Base, StringRef Day) {
+    std::lock_guard<std::mutex> Lock(Mutex);
+    auto [It, New] =
+        Days.try_emplace({Base, Day.str()}, uint32_t(Counters.size()));
+    if (New)
+      Counters.push_back({Counters[Base].Event, JobsCounter, Day.str()});
+    return It->second;
+  }
+
+  struct Counter {
+    StringRef Event; ///< Owned by Bases.
+    uint32_t Kind;
+    std::string Day; ///< Empty but for jobs per day.
+  };
+  /// Every counter, by id (read once the threads are done).
+  const std::vector<Counter> &counters() const { return Counters; }
+
+private:
+  std::mutex Mutex;
+  StringMap<uint32_t> Bases;
+  std::map<std::pair<uint32_t, std::string>, uint32_t> Days;
+  std::vector<Counter> Counters;
+};
+
+/// One thread's view of an event.
+struct LocalEvent {
+  uint32_t Base = 0; ///< CounterIds::event.
+  std::string FirstSeen, LastSeen;
+  /// The last line's day and its counter.
+  uint64_t LastDay = 0;
+  uint32_t LastDayCounter = ~0u;
+  DenseMap<uint64_t, uint32_t> DayCounters;
+};
+
+/// A time's day, "2026-11-23", as its eight digits (isIsoTime checked
+/// them, and the dashes).
+uint64_t dayKey(std::string_view Time) {
+  uint64_t Key;
+  std::memcpy(&Key, Time.data(), 4);
+  std::memcpy(reinterpret_cast<char *>(&Key) + 4, Time.data() + 5, 2);
+  std::memcpy(reinterpret_cast<char *>(&Key) + 6, Time.data() + 8, 2);
+  return Key;
+}
+
+/// Remembers recently added keys: a key seen here is already counted, and
+/// adding it again is skipped. A job's lines come together, so its
+/// (event, day) pairs repeat nearby.
+class RecentKeys {
+public:
+  /// True when \p Key was seen recently; remembers it.
+  bool seen(uint64_t Key) {
+    uint64_t &Slot = Slots[Key & (Size - 1)];
+    if (Slot == Key)
+      return true;
+    Slot = Key;
+    return false;
+  }
+
+private:
+  static constexpr size_t Size = 4096;
+  std::vector<uint64_t> Slots = std::vector<uint64_t>(Size, 0);
+};
+
+/// The hashes a line's tail (,"pid":N,...}) gives, by its bytes, for the
+/// last tails seen: a process's lines share their tail, and the lines of a
+/// few processes interleave. A hit spares parsing and hashing the tail.
+class TailCache {
+public:
+  static constexpr size_t MaxLength = 224;
+  struct Entry {
+    uint32_t Length = 0; ///< 0: empty.
+    uint64_t Host = 0, Process = 0, Job = 0;
+    char Bytes[MaxLength];
+  };
+
+  /// The entry for these bytes: a hit when its Length and Bytes are
+  /// theirs. Null when they are not cached (too short or too long).
+  /// \p Tail has 8 readable bytes past \p Length.
+  Entry *slot(const char *Tail, size_t Length) {
+    if (Length < 16 || Length > MaxLength)
+      return nullptr;
+    // The pid's digits and the job's last bytes, mostly.
+    uint64_t Key = mix64(load64(Tail + 7) ^
+                         llvm::rotl(load64(Tail + Length - 8), 17) ^ Length);
+    return &Entries[Key >> (64 - Bits)];
+  }
+
+  static bool holds(const Entry &E, const char *Tail, size_t Length) {
+    return E.Length == Length && std::memcmp(E.Bytes, Tail, Length) == 0;
+  }
+
+private:
+  static constexpr unsigned Bits = 9;
+  std::vector<Entry> Entries = std::vector<Entry>(size_t(1) << Bits);
+};
+
+/// The hashes of a line's host, process (host, pid, exe) and job (its
+/// process when it has none).
+struct LineKeys {
+  uint64_t Host, Process, Job;
+
+  static LineKeys of(const LogLine &Line) {
+    uint64_t Host = xxh3_64bits(StringRef(Line.Host.data(), Line.Host.size()));
+    uint64_t Exe = xxh3_64bits(StringRef(Line.Exe.data(), Line.Exe.size()));
+    uint64_t Process =
+        mix64(Host ^ llvm::rotl(Exe, 29) ^ uint64_t(Line.Pid) * Golden);
+    uint64_t Job =
+        Line.HasJob ? xxh3_64bits(StringRef(Line.Job.data(), Line.Job.size()))
+                    : ~Process;
+    return {Host, Process, Job};
+  }
+};
+
+/// What one reading thread counts, over all the files it reads.
+class ThreadCounts {
+public:
+  ThreadCounts(CounterIds &Ids, size_t KeyBudget) : Ids(Ids), Keys(KeyBudget) {}
+
+  CounterIds &Ids;
+  DistinctKeys Keys;
+  StringMap<LocalEvent> Events;
+  TailCache Tails;
+  RecentKeys RecentHosts, RecentJobs;
+  LogLineParser Slow;
+  unsigned Files = 0;
+  uint64_t Lines = 0, EventLines = 0, Malformed = 0, OutsideWindow = 0;
+
+  /// The thread's entry of \p Name, from a small cache of recent events.
+  LocalEvent &event(std::string_view Name) {
+    uint64_t First = 0, Last = 0;
+    if (Name.size() >= 8) {
+      First = load64(Name.data());
+      Last = load64(Name.data() + Name.size() - 8);
+    } else {
+      std::memcpy(&First, Name.data(), Name.size());
+    }
+    CachedEvent &Slot =
+        EventCache[mix64(First ^ llvm::rotl(Last, 23) ^ Name.size()) >>
+                   (64 - EventCacheBits)];
+    if (Slot.Event && Slot.Name == Name)
+      return *Slot.Event;
+    auto [It, New] = Events.try_emplace(StringRef(Name.data(), Name.size()));
+    if (New)
+      It->second.Base = Ids.event(It->getKey());
+    Slot = {std::string_view(It->getKeyData(), It->getKeyLength()),
+            &It->second};
+    return It->second;
+  }
+
+  /// Counts one line of \p Event at \p Time.
+  void count(LocalEvent &Event, std::string_view Time, const LineKeys &Key) {
+    ++EventLines;
+    Keys.add(Event.Base + ProcessesCounter, Key.Process);
+    if (!RecentHosts.seen(mix64(Key.Host ^ Event.Base * Golden)))
+      Keys.add(Event.Base + HostsCounter, Key.Host);
+    if (Event.FirstSeen.empty() || textLess(Time, Event.FirstSeen))
+      Event.FirstSeen.assign(Time);
+    if (textLess(Event.LastSeen, Time))
+      Event.LastSeen.assign(Time);
+    uint64_t Day = dayKey(Time);
+    if (Day != Event.LastDay || Event.LastDayCounter == ~0u) {
+      auto [It, New] = Event.DayCounters.try_emplace(Day);
+      if (New)
+        It->second = Ids.day(Event.Base, StringRef(Time.data(), 10));
+      Event.LastDay = Day;
+      Event.LastDayCounter = It->second;
+    }
+    // (event, day, job) seen recently: (event, job) was added too.
+    if (RecentJobs.seen(mix64(Key.Job ^ Event.LastDayCounter * Golden)))
+      return;
+    Keys.add(Event.Base + JobsCounter, Key.Job);
+    Keys.add(Event.LastDayCounter, Key.Job);
+  }
+
+private:
+  struct CachedEvent {
+    std::string_view Name;
+    LocalEvent *Event = nullptr;
+  };
+  static constexpr unsigned EventCacheBits = 12;
+  std::vector<CachedEvent> EventCache =
+      std::vector<CachedEvent>(size_t(1) << EventCacheBits);
+};
+
+/// Splits one log's decompressed bytes into lines and counts them.
 class LineReader {
 public:
-  LineReader(UsageTable &Table, LogFileProblems &Problems,
+  LineReader(ThreadCounts &Counts, LogFileProblems &Problems,
              const LogWindow &Window)
-      : Table(Table), Problems(Problems), Window(Window) {}
-  ~LineReader() { flushPending(); }
+      : Counts(Counts), Problems(Problems), Window(Window) {}
 
-  /// \p Data has SIMDJSON_PADDING readable bytes after \p Size.
+  /// \p Data has LogLinePadding readable bytes after \p Size.
   void consume(const char *Data, size_t Size) {
     const char *End = Data + Size;
     const char *Line = Data;
@@ -172,9 +308,18 @@ private:
   }
 
   void malformed(const std::string &Why) {
-    ++Table.Malformed;
+    ++Counts.Malformed;
     if (Problems.Malformed++ < FirstProblemsKept)
       Problems.First.push_back({LineNumber, Why});
+  }
+
+  bool inWindow(std::string_view Time) {
+    if ((!Window.Since.empty() && Time < std::string_view(Window.Since)) ||
+        (!Window.Until.empty() && Time >= std::string_view(Window.Until))) {
+      ++Counts.OutsideWindow;
+      return false;
+    }
+    return true;
   }
 
   void parse(const char *Data, size_t Length, size_t Capacity) {
@@ -186,137 +331,56 @@ private:
       Blank = Data[I] == ' ' || Data[I] == '\t';
     if (Blank)
       return;
-    ++Table.Lines;
+    ++Counts.Lines;
     assert(Capacity >= Length + LogLinePadding && "the parsers read ahead");
     LogLine Fields;
-    // The runtime's own lines take the fast path; anything else, and
-    // every bad line, goes through the validating DOM parser.
-    if (!parseRuntimeLogLine(Data, Length, Fields)) {
-      LogLineError Error = Slow.parse(Data, Length, Capacity, Fields);
-      if (Error == LogLineError::NotJson && LastLine) {
-        malformed("not JSON (a truncated last line, without a newline: a "
-                  "process that was killed?)");
+    size_t TailOffset = 0;
+    // The runtime's own lines take the fast path, their tails mostly from
+    // the cache; anything else, and every bad line, goes through the
+    // validating DOM parser.
+    if (parseRuntimeLogHead(Data, Length, Fields, TailOffset)) {
+      const char *Tail = Data + TailOffset;
+      size_t TailLength = Length - TailOffset;
+      TailCache::Entry *Cached = Counts.Tails.slot(Tail, TailLength);
+      if (Cached && TailCache::holds(*Cached, Tail, TailLength)) {
+        if (inWindow(Fields.Time))
+          Counts.count(Counts.event(Fields.Event), Fields.Time,
+                       {Cached->Host, Cached->Process, Cached->Job});
         return;
       }
-      if (Error != LogLineError::None) {
-        malformed(describe(Error));
+      if (parseRuntimeLogTail(Tail, TailLength, Fields)) {
+        LineKeys Keys = LineKeys::of(Fields);
+        if (Cached) {
+          Cached->Length = TailLength;
+          std::memcpy(Cached->Bytes, Tail, TailLength);
+          Cached->Host = Keys.Host;
+          Cached->Process = Keys.Process;
+          Cached->Job = Keys.Job;
+        }
+        if (inWindow(Fields.Time))
+          Counts.count(Counts.event(Fields.Event), Fields.Time, Keys);
         return;
       }
     }
-    count(Fields);
-  }
-
-  /// A string's hash, remembered for the next line: consecutive lines
-  /// mostly share their host, exe and job (a job's ranks write together).
-  struct CachedHash {
-    std::string Text;
-    uint64_t Hash = xxh3_64bits(StringRef());
-
-    uint64_t of(std::string_view S) {
-      if (S != std::string_view(Text)) {
-        Text.assign(S);
-        Hash = xxh3_64bits(StringRef(S.data(), S.size()));
-      }
-      return Hash;
-    }
-  };
-
-  /// A bijection of 64-bit keys that spreads their bits (MurmurHash3's
-  /// finalizer).
-  static uint64_t mix(uint64_t Key) {
-    Key ^= Key >> 33;
-    Key *= 0xff51afd7ed558ccdULL;
-    Key ^= Key >> 33;
-    Key *= 0xc4ceb9fe1a85ec53ULL;
-    Key ^= Key >> 33;
-    return Key;
-  }
-
-  /// Remembers recently inserted keys: a key seen here is already in its
-  /// sets, and the inserts (cache misses in large sets) are skipped. A
-  /// job's lines come together, so its (event, day) pairs repeat nearby.
-  class RecentKeys {
-  public:
-    /// True when \p Key was inserted recently; remembers it.
-    bool seen(uint64_t Key) {
-      uint64_t &Slot = Slots[Key & (Size - 1)];
-      if (Slot == Key)
-        return true;
-      Slot = Key;
-      return false;
-    }
-
-  private:
-    static constexpr size_t Size = 4096;
-    std::vector<uint64_t> Slots = std::vector<uint64_t>(Size, 0);
-  };
-
-  void count(const LogLine &Line) {
-    std::string_view Time = Line.Time;
-    if ((!Window.Since.empty() && Time < std::string_view(Window.Since)) ||
-        (!Window.Until.empty() && Time >= std::string_view(Window.Until))) {
-      ++Table.OutsideWindow;
+    LogLineError Error = Counts.Slow.parse(Data, Length, Capacity, Fields);
+    if (Error == LogLineError::NotJson && LastLine) {
+      malformed("not JSON (a truncated last line, without a newline: a "
+                "process that was killed?)");
       return;
     }
-    ++Table.EventLines;
-    uint64_t Host = HostHash.of(Line.Host);
-    uint64_t Process =
-        mix(Host ^ llvm::rotl(ExeHash.of(Line.Exe), 29) ^
-            uint64_t(Line.Pid) * 0x9E3779B97F4A7C15ULL);
-    // A line without a job id counts its process as its own job.
-    uint64_t JobKey = Line.HasJob ? JobHash.of(Line.Job) : ~Process;
-    EventUsage &Usage =
-        Table.Events[StringRef(Line.Event.data(), Line.Event.size())];
-    defer(Usage.Processes, Process);
-    if (!RecentHosts.seen(mix(reinterpret_cast<uintptr_t>(&Usage) ^ Host)))
-      defer(Usage.Hosts, Host);
-    if (Usage.FirstSeen.empty() || Time < std::string_view(Usage.FirstSeen))
-      Usage.FirstSeen.assign(Time);
-    if (Time > std::string_view(Usage.LastSeen))
-      Usage.LastSeen.assign(Time);
-    // Lines of one event tend to come day after day: the set of the
-    // event's last day is kept (std::map's nodes never move).
-    std::string_view Day = Time.substr(0, 10);
-    if (!Usage.LastDaySet || Day != std::string_view(Usage.LastDay)) {
-      auto It = Usage.JobsByDay.find(std::string(Day));
-      if (It == Usage.JobsByDay.end())
-        It = Usage.JobsByDay.emplace(std::string(Day), HashSet64()).first;
-      Usage.LastDay = It->first;
-      Usage.LastDaySet = &It->second;
-    }
-    // (event, day, job) seen recently: (event, job) was inserted too.
-    if (RecentJobs.seen(
-            mix(reinterpret_cast<uintptr_t>(Usage.LastDaySet) ^ JobKey)))
+    if (Error != LogLineError::None) {
+      malformed(describe(Error));
       return;
-    defer(Usage.Jobs, JobKey);
-    defer(*Usage.LastDaySet, JobKey);
+    }
+    if (inWindow(Fields.Time))
+      Counts.count(Counts.event(Fields.Event), Fields.Time,
+                   LineKeys::of(Fields));
   }
 
-  /// Inserts \p Key into \p Set a few lines later, its slot prefetched
-  /// now: the cache misses of many lines overlap instead of adding up.
-  void defer(HashSet64 &Set, uint64_t Key) {
-    Set.prefetch(Key);
-    Pending[PendingCount++] = {&Set, Key};
-    if (PendingCount == PendingMax)
-      flushPending();
-  }
-
-  void flushPending() {
-    for (size_t I = 0; I < PendingCount; ++I)
-      Pending[I].first->insert(Pending[I].second);
-    PendingCount = 0;
-  }
-
-  UsageTable &Table;
+  ThreadCounts &Counts;
   LogFileProblems &Problems;
   const LogWindow &Window;
-  LogLineParser Slow;
   std::string Carry;
-  CachedHash HostHash, ExeHash, JobHash;
-  RecentKeys RecentHosts, RecentJobs;
-  static constexpr size_t PendingMax = 64; ///< 16 lines' inserts.
-  std::pair<HashSet64 *, uint64_t> Pending[PendingMax];
-  size_t PendingCount = 0;
   uint64_t LineNumber = 0;
   bool LastLine = false; ///< Parsing the last line, which had no newline.
 };
@@ -416,8 +480,8 @@ namespace {
 
 /// Reads one log (a file, or "-" for stdin) into \p Table; returns its
 /// problems when it has some (unreadable, corrupt, malformed lines).
-std::optional<LogFileProblems>
-readLogInto(UsageTable &Table, StringRef Path, const LogWindow &Window) {
+std::optional<LogFileProblems> readLogInto(ThreadCounts &Counts, StringRef Path,
+                                           const LogWindow &Window) {
   LogFileProblems Problems;
   Problems.File = Path.str();
   int Fd = Path == "-" ? dup(STDIN_FILENO)
@@ -435,7 +499,7 @@ readLogInto(UsageTable &Table, StringRef Path, const LogWindow &Window) {
   // parsed where it was read.
   std::vector<char> In(ChunkSize + LogLinePadding);
   std::unique_ptr<Decoder> Decode;
-  LineReader Lines(Table, Problems, Window);
+  LineReader Lines(Counts, Problems, Window);
   for (;;) {
     ssize_t N = ::read(Fd, In.data(), ChunkSize);
     if (N < 0 && errno == EINTR)
@@ -457,38 +521,77 @@ readLogInto(UsageTable &Table, StringRef Path, const LogWindow &Window) {
   }
   ::close(Fd);
   Lines.finish();
-  ++Table.Files;
+  ++Counts.Files;
   if (Problems.Malformed || !Problems.Error.empty())
     return Problems;
   return std::nullopt;
 }
 
-} // namespace
-
-UsageTable readUsageLog(StringRef Path, const LogWindow &Window) {
-  UsageTable Table;
-  if (std::optional<LogFileProblems> Problems =
-          readLogInto(Table, Path, Window))
-    Table.Problems.push_back(std::move(*Problems));
-  return Table;
+/// The threads' counts as per-event counts.
+UsageCounts collect(const CounterIds &Ids,
+                    ArrayRef<std::unique_ptr<ThreadCounts>> Threads) {
+  UsageCounts Counts;
+  std::vector<DistinctKeys *> Keys;
+  for (const std::unique_ptr<ThreadCounts> &T : Threads) {
+    Keys.push_back(&T->Keys);
+    Counts.Files += T->Files;
+    Counts.Lines += T->Lines;
+    Counts.EventLines += T->EventLines;
+    Counts.Malformed += T->Malformed;
+    Counts.OutsideWindow += T->OutsideWindow;
+  }
+  const std::vector<CounterIds::Counter> &Counters = Ids.counters();
+  std::vector<uint64_t> Distinct = DistinctKeys::countDistinct(
+      Keys, Counters.size(), unsigned(Threads.size()));
+  for (size_t Id = 0; Id < Counters.size(); ++Id) {
+    const CounterIds::Counter &C = Counters[Id];
+    EventCounts &Event = Counts.Events[C.Event.str()];
+    if (!C.Day.empty())
+      Event.JobsByDay.push_back({C.Day, Distinct[Id]});
+    else if (C.Kind == JobsCounter)
+      Event.Jobs = Distinct[Id];
+    else if (C.Kind == ProcessesCounter)
+      Event.Processes = Distinct[Id];
+    else
+      Event.Hosts = Distinct[Id];
+  }
+  for (auto &[Name, Event] : Counts.Events)
+    llvm::sort(Event.JobsByDay);
+  for (const std::unique_ptr<ThreadCounts> &T : Threads)
+    for (auto &Entry : T->Events) {
+      EventCounts &Event = Counts.Events[Entry.getKey().str()];
+      const LocalEvent &Local = Entry.second;
+      if (Event.FirstSeen.empty() || Local.FirstSeen < Event.FirstSeen)
+        Event.FirstSeen = Local.FirstSeen;
+      if (Local.LastSeen > Event.LastSeen)
+        Event.LastSeen = Local.LastSeen;
+    }
+  return Counts;
 }
 
-UsageTable readUsageText(StringRef Name, StringRef Text,
-                         const LogWindow &Window) {
-  UsageTable Table;
+} // namespace
+
+UsageCounts readUsageLog(StringRef Path, const LogWindow &Window) {
+  return readUsageLogs({Path.str()}, Window, 1);
+}
+
+UsageCounts readUsageText(StringRef Name, StringRef Text,
+                          const LogWindow &Window) {
+  CounterIds Ids;
+  std::unique_ptr<ThreadCounts> Counts =
+      std::make_unique<ThreadCounts>(Ids, KeyBudget);
   LogFileProblems Problems;
   Problems.File = Name.str();
   std::string Padded = Text.str();
   Padded.resize(Text.size() + LogLinePadding);
-  {
-    LineReader Lines(Table, Problems, Window);
-    Lines.consume(Padded.data(), Text.size());
-    Lines.finish();
-  }
-  ++Table.Files;
+  LineReader Lines(*Counts, Problems, Window);
+  Lines.consume(Padded.data(), Text.size());
+  Lines.finish();
+  ++Counts->Files;
+  UsageCounts Result = collect(Ids, Counts);
   if (Problems.Malformed)
-    Table.Problems.push_back(std::move(Problems));
-  return Table;
+    Result.Problems.push_back(std::move(Problems));
+  return Result;
 }
 
 static bool isLogName(StringRef Name) {
@@ -521,27 +624,28 @@ std::vector<std::string> expandLogInputs(ArrayRef<std::string> Inputs,
   return Files;
 }
 
-UsageTable readUsageLogs(ArrayRef<std::string> Files, const LogWindow &Window,
-                         unsigned Threads) {
-  // Each thread counts the files it takes into a table of its own (no
-  // per-file table to merge); the problems are kept by file, in order.
+UsageCounts readUsageLogs(ArrayRef<std::string> Files, const LogWindow &Window,
+                          unsigned Threads) {
+  // Each thread counts the files it takes; the problems are kept by file,
+  // in order.
   Threads = std::max(1u, std::min<unsigned>(Threads, Files.size()));
-  std::vector<UsageTable> Tables(Threads);
+  CounterIds Ids;
+  std::vector<std::unique_ptr<ThreadCounts>> Counts;
+  for (unsigned I = 0; I < Threads; ++I)
+    Counts.push_back(std::make_unique<ThreadCounts>(Ids, KeyBudget / Threads));
   std::vector<std::optional<LogFileProblems>> Problems(Files.size());
   std::atomic<size_t> Next{0};
-  auto Work = [&](UsageTable &Table) {
+  auto Work = [&](ThreadCounts &Thread) {
     for (size_t I = Next++; I < Files.size(); I = Next++)
-      Problems[I] = readLogInto(Table, Files[I], Window);
+      Problems[I] = readLogInto(Thread, Files[I], Window);
   };
   std::vector<std::thread> Workers;
   for (unsigned I = 1; I < Threads; ++I)
-    Workers.emplace_back(Work, std::ref(Tables[I]));
-  Work(Tables[0]);
+    Workers.emplace_back(Work, std::ref(*Counts[I]));
+  Work(*Counts[0]);
   for (std::thread &T : Workers)
     T.join();
-  UsageTable All;
-  for (UsageTable &T : Tables)
-    All.merge(std::move(T), Threads);
+  UsageCounts All = collect(Ids, Counts);
   for (std::optional<LogFileProblems> &P : Problems)
     if (P)
       All.Problems.push_back(std::move(*P));

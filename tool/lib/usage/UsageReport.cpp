@@ -146,28 +146,6 @@ Expected<std::vector<CatalogEvent>> parseCatalog(StringRef Text,
   return Catalog;
 }
 
-UsageCounts countUsage(UsageTable &&Table) {
-  UsageCounts Counts;
-  Counts.Files = Table.Files;
-  Counts.Lines = Table.Lines;
-  Counts.EventLines = Table.EventLines;
-  Counts.Malformed = Table.Malformed;
-  Counts.OutsideWindow = Table.OutsideWindow;
-  Counts.Problems = std::move(Table.Problems);
-  for (auto &Entry : Table.Events) {
-    EventUsage &U = Entry.second;
-    EventCounts &C = Counts.Events[Entry.first().str()];
-    C.Jobs = U.Jobs.size();
-    C.Processes = U.Processes.size();
-    C.Hosts = U.Hosts.size();
-    C.FirstSeen = std::move(U.FirstSeen);
-    C.LastSeen = std::move(U.LastSeen);
-    for (auto &[Day, Jobs] : U.JobsByDay)
-      C.JobsByDay.push_back({Day, Jobs.size()});
-  }
-  return Counts;
-}
-
 Expected<UsageCounts> readAggregates(StringRef Path) {
   ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer = MemoryBuffer::getFile(Path);
   if (!Buffer)

@@ -31,25 +31,6 @@ llvm::Expected<std::vector<CatalogEvent>> readCatalogFile(llvm::StringRef Path);
 llvm::Expected<std::vector<CatalogEvent>> parseCatalog(llvm::StringRef Text,
                                                        llvm::StringRef Name);
 
-/// The counts of one event, from logs or from warehouse aggregates.
-struct EventCounts {
-  uint64_t Jobs = 0, Processes = 0, Hosts = 0;
-  std::string FirstSeen, LastSeen;
-  /// Distinct jobs per day ("2026-11-23"), by day.
-  std::vector<std::pair<std::string, uint64_t>> JobsByDay;
-};
-
-/// The counts of every logged event, and what was read.
-struct UsageCounts {
-  std::map<std::string, EventCounts> Events;
-  unsigned Files = 0;
-  uint64_t Lines = 0, EventLines = 0, Malformed = 0, OutsideWindow = 0;
-  std::vector<LogFileProblems> Problems;
-};
-
-/// Counts the sets of \p Table.
-UsageCounts countUsage(UsageTable &&Table);
-
 /// Reads the CSV that docs/report-sql.md's SQL produces (event, day, jobs,
 /// processes, hosts, first_seen, last_seen; a row with an empty day holds
 /// an event's totals, one with a day its jobs that day).

@@ -1,0 +1,95 @@
+//===- DistinctKeysTest.cpp - Distinct counts by partition, any budget ----===//
+
+#include "usage/DistinctKeys.h"
+#include "gmock/gmock.h"
+#include <memory>
+#include <random>
+#include <set>
+
+using namespace apistamp;
+
+namespace {
+
+/// \p Pairs spread over \p Threads DistinctKeys with \p Budget, counted on
+/// two threads, against std::set.
+void expectExactCounts(const std::vector<std::pair<uint32_t, uint64_t>> &Pairs,
+                       unsigned Threads, size_t Budget, size_t Counters) {
+  std::vector<std::unique_ptr<DistinctKeys>> Keys;
+  std::vector<DistinctKeys *> All;
+  for (unsigned I = 0; I < Threads; ++I) {
+    Keys.push_back(std::make_unique<DistinctKeys>(Budget));
+    All.push_back(Keys.back().get());
+  }
+  std::vector<std::set<uint64_t>> Expected(Counters);
+  for (size_t I = 0; I < Pairs.size(); ++I) {
+    Keys[I % Threads]->add(Pairs[I].first, Pairs[I].second);
+    Expected[Pairs[I].first].insert(Pairs[I].second);
+  }
+  std::vector<uint64_t> Counts = DistinctKeys::countDistinct(All, Counters, 2);
+  ASSERT_EQ(Counts.size(), Counters);
+  for (size_t C = 0; C < Counters; ++C)
+    EXPECT_EQ(Counts[C], Expected[C].size()) << "counter " << C;
+  for (DistinctKeys *K : All)
+    EXPECT_EQ(K->records(), 0u);
+}
+
+std::vector<std::pair<uint32_t, uint64_t>>
+randomPairs(size_t Count, uint32_t Counters, uint64_t Keys) {
+  std::mt19937_64 Random(20261123);
+  std::vector<std::pair<uint32_t, uint64_t>> Pairs;
+  for (size_t I = 0; I < Count; ++I)
+    Pairs.push_back({uint32_t(Random() % Counters), Random() % Keys});
+  return Pairs;
+}
+
+TEST(DistinctKeysTest, CountsAreExactWithoutCompaction) {
+  expectExactCounts(randomPairs(200000, 37, 50000), 3, 1 << 24, 37);
+}
+
+TEST(DistinctKeysTest, CountsAreExactWhenABudgetForcesCompactions) {
+  // Many duplicates, a budget far below the records: compacted many times.
+  expectExactCounts(randomPairs(300000, 11, 3000), 2, 1000, 11);
+  // Mostly distinct keys over the budget: compactions keep little.
+  expectExactCounts(randomPairs(300000, 5, 1ull << 40), 1, 5000, 5);
+}
+
+TEST(DistinctKeysTest, TheKeyThatMixesToZeroCountsOnce) {
+  // mix64 is a bijection with mix64(0) == 0: this key of counter 2 lands
+  // on the set's empty marker.
+  uint64_t ZeroKey = 3 * 0x9E3779B97F4A7C15ULL;
+  expectExactCounts({{2, ZeroKey}, {2, 1}, {2, ZeroKey}, {1, ZeroKey}}, 2, 1,
+                    3);
+}
+
+TEST(DistinctKeysTest, MemoryIsBoundedByTheDistinctKeysNotTheInput) {
+  size_t Budget = 20000;
+  DistinctKeys Keys(Budget);
+  size_t MaxRecords = 0;
+  std::mt19937_64 Random(7);
+  // 2 million lines, 5000 distinct (counter, key) pairs.
+  for (size_t I = 0; I < 2000000; ++I) {
+    Keys.add(uint32_t(Random() % 5), Random() % 1000);
+    if (I % 16 == 0)
+      MaxRecords = std::max(MaxRecords, Keys.records());
+  }
+  // What is staged (under a cache line per partition) is not counted yet.
+  size_t Staged = 256 * 4;
+  EXPECT_LE(MaxRecords, Budget + Staged);
+  // Past the budget: at most twice the distinct pairs.
+  std::set<uint64_t> Distinct;
+  DistinctKeys Grown(Budget);
+  MaxRecords = 0;
+  for (size_t I = 0; I < 3000000; ++I) {
+    uint64_t Key = Random() % 300000;
+    Distinct.insert(Key);
+    Grown.add(0, Key);
+    if (I % 16 == 0)
+      MaxRecords = std::max(MaxRecords, Grown.records());
+  }
+  EXPECT_GT(MaxRecords, Budget);
+  EXPECT_LE(MaxRecords, 2 * Distinct.size() + Staged);
+  DistinctKeys *All[] = {&Grown};
+  EXPECT_EQ(DistinctKeys::countDistinct(All, 1, 1)[0], Distinct.size());
+}
+
+} // namespace

@@ -1,0 +1,177 @@
+//===- UsageLogTest.cpp - The log reader's counts against a plain model ---===//
+//
+// The reader takes shortcuts (a cache of line tails, of events and days,
+// recently seen keys skipped, keys counted by partition); a plain model
+// that parses every line with the validating parser and keeps std::sets
+// must give the same counts on logs made to defeat the shortcuts.
+//
+//===----------------------------------------------------------------------===//
+
+#include "usage/UsageLog.h"
+#include "usage/LogLine.h"
+#include "gmock/gmock.h"
+#include <map>
+#include <random>
+#include <set>
+
+using namespace apistamp;
+
+namespace {
+
+struct ModelEvent {
+  std::set<std::string> Jobs, Processes, Hosts;
+  std::string FirstSeen, LastSeen;
+  std::map<std::string, std::set<std::string>> JobsByDay;
+};
+
+/// Counts \p Text line by line with simdjson's parser and std::set.
+std::map<std::string, ModelEvent>
+model(const std::string &Text, const LogWindow &Window, uint64_t &Malformed) {
+  std::map<std::string, ModelEvent> Events;
+  LogLineParser Parser;
+  size_t Start = 0;
+  while (Start < Text.size()) {
+    size_t End = Text.find('\n', Start);
+    if (End == std::string::npos)
+      End = Text.size();
+    std::string Line = Text.substr(Start, End - Start);
+    Start = End + 1;
+    if (Line.find_first_not_of(" \t") == std::string::npos)
+      continue;
+    std::string Padded = Line + std::string(LogLinePadding, ' ');
+    LogLine F;
+    if (Parser.parse(Padded.data(), Line.size(), Padded.size(), F) !=
+        LogLineError::None) {
+      ++Malformed;
+      continue;
+    }
+    std::string Time(F.Time);
+    if ((!Window.Since.empty() && Time < Window.Since) ||
+        (!Window.Until.empty() && Time >= Window.Until))
+      continue;
+    ModelEvent &E = Events[std::string(F.Event)];
+    std::string Host(F.Host);
+    std::string Process =
+        Host + '\0' + std::to_string(F.Pid) + '\0' + std::string(F.Exe);
+    std::string Job =
+        F.HasJob ? "job:" + std::string(F.Job) : "process:" + Process;
+    E.Jobs.insert(Job);
+    E.Processes.insert(Process);
+    E.Hosts.insert(Host);
+    E.JobsByDay[Time.substr(0, 10)].insert(Job);
+    if (E.FirstSeen.empty() || Time < E.FirstSeen)
+      E.FirstSeen = Time;
+    if (Time > E.LastSeen)
+      E.LastSeen = Time;
+  }
+  return Events;
+}
+
+/// A log that mixes the runtime's lines with others: many processes whose
+/// lines interleave (more than the tail cache holds), pids shared across
+/// hosts, events long and short, days out of order, numeric and missing
+/// job ids, tails too long to cache, spacing the fast path refuses, and
+/// malformed lines.
+std::string randomLog(std::mt19937 &Random, size_t Lines) {
+  const char *Events[] = {"a",
+                          "lib.x",
+                          "lib.y",
+                          "torchvision.csrc.ops.nms.nms",
+                          "caf\xc3\xa9",
+                          "e.with.a.rather.long.name.0001",
+                          "e.with.a.rather.long.name.0002",
+                          "z"};
+  std::string LongExe = "/opt/" + std::string(300, 'x');
+  std::string Log;
+  for (size_t I = 0; I < Lines; ++I) {
+    unsigned Process = Random() % 2000;
+    std::string Host = "node" + std::to_string(Process % 37);
+    std::string Pid = std::to_string(1000 + Process % 700);
+    std::string Exe =
+        Process % 97 == 0 ? LongExe : "/bin/t" + std::to_string(Process % 3);
+    std::string Job;
+    switch (Process % 7) {
+    case 0:
+      Job = "null";
+      break;
+    case 1:
+      Job = std::to_string(Process / 7); // A number: simdjson's path.
+      break;
+    default:
+      Job = "\"job" + std::to_string(Process / 5) + "\"";
+    }
+    std::string Time = "2026-11-" + std::to_string(10 + Random() % 5) + "T" +
+                       std::to_string(10 + Random() % 10) + ":00:00." +
+                       std::to_string(Random() % 1000000) + "Z";
+    std::string Line = "{\"event\":\"" + std::string(Events[Random() % 8]) +
+                       "\",\"time\":\"" + Time + "\",\"pid\":" + Pid +
+                       ",\"host\":\"" + Host + "\",\"exe\":\"" + Exe +
+                       "\",\"rank\":" + std::to_string(Process % 8) +
+                       ",\"job_id\":" + Job + "}";
+    switch (Random() % 50) {
+    case 0:
+      Line.insert(1, " "); // Valid, not the runtime's spacing.
+      break;
+    case 1:
+      Line.resize(Line.size() / 2); // Malformed.
+      break;
+    case 2:
+      Line = "   "; // Blank.
+      break;
+    case 3:
+      Line += "\r"; // CRLF.
+      break;
+    }
+    Log += Line + "\n";
+  }
+  return Log;
+}
+
+void expectSameCounts(const std::string &Text, const LogWindow &Window) {
+  uint64_t Malformed = 0;
+  std::map<std::string, ModelEvent> Model = model(Text, Window, Malformed);
+  UsageCounts Counts = readUsageText("log", Text, Window);
+  EXPECT_EQ(Counts.Malformed, Malformed);
+  ASSERT_EQ(Counts.Events.size(), Model.size());
+  for (const auto &[Name, E] : Model) {
+    SCOPED_TRACE(Name);
+    const EventCounts &C = Counts.Events[Name];
+    EXPECT_EQ(C.Jobs, E.Jobs.size());
+    EXPECT_EQ(C.Processes, E.Processes.size());
+    EXPECT_EQ(C.Hosts, E.Hosts.size());
+    EXPECT_EQ(C.FirstSeen, E.FirstSeen);
+    EXPECT_EQ(C.LastSeen, E.LastSeen);
+    std::vector<std::pair<std::string, uint64_t>> Days;
+    for (const auto &[Day, Jobs] : E.JobsByDay)
+      Days.push_back({Day, Jobs.size()});
+    EXPECT_EQ(C.JobsByDay, Days);
+  }
+}
+
+TEST(UsageLogTest, CountsMatchAPlainModel) {
+  std::mt19937 Random(20261123);
+  std::string Log = randomLog(Random, 60000);
+  expectSameCounts(Log, LogWindow{});
+  expectSameCounts(Log, LogWindow{"2026-11-11", "2026-11-13T15"});
+}
+
+TEST(UsageLogTest, OneProcessManyEventsAndOneEventManyProcesses) {
+  // The tail cache sees the same tail under many events, and one event
+  // under tails that differ in one byte.
+  std::string Log;
+  for (int I = 0; I < 3000; ++I)
+    Log += "{\"event\":\"e" + std::to_string(I % 300) +
+           "\",\"time\":\"2026-11-20T10:00:00Z\",\"pid\":1,\"host\":\"h\","
+           "\"exe\":\"/bin/t\",\"rank\":null,\"job_id\":\"j\"}\n";
+  for (int I = 0; I < 3000; ++I)
+    Log += "{\"event\":\"one\",\"time\":\"2026-11-20T10:00:00Z\",\"pid\":" +
+           std::to_string(100 + I % 10) +
+           ",\"host\":\"h\",\"exe\":\"/bin/t\",\"rank\":null,\"job_id\":\"j" +
+           std::to_string(I % 10) + "\"}\n";
+  expectSameCounts(Log, LogWindow{});
+  UsageCounts Counts = readUsageText("log", Log, LogWindow{});
+  EXPECT_EQ(Counts.Events["one"].Processes, 10u);
+  EXPECT_EQ(Counts.Events["e7"].Processes, 1u);
+}
+
+} // namespace

@@ -1,0 +1,195 @@
+//===- DistinctKeys.cpp - Count distinct keys per counter, in cache -------===//
+
+#include "DistinctKeys.h"
+#include "llvm/Support/MathExtras.h"
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+#include <new>
+#include <thread>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+namespace apistamp {
+
+namespace {
+
+/// A set of nonzero 64-bit hashes sized once for \p Expected keys (at most
+/// half full): a partition's keys, in cache.
+class ScratchSet {
+public:
+  ScratchSet(std::vector<uint64_t> &Slots, size_t Expected) : Slots(Slots) {
+    size_t Size = llvm::PowerOf2Ceil(std::max<size_t>(16, Expected * 2));
+    Slots.assign(Size, 0);
+    Mask = Size - 1;
+  }
+
+  /// True when \p Key was not in the set yet.
+  bool insert(uint64_t Key) {
+    if (Key == 0) {
+      bool New = !HasZero;
+      HasZero = true;
+      return New;
+    }
+    for (size_t I = Key & Mask;; I = (I + 1) & Mask) {
+      if (Slots[I] == Key)
+        return false;
+      if (Slots[I] == 0) {
+        Slots[I] = Key;
+        return true;
+      }
+    }
+  }
+
+private:
+  std::vector<uint64_t> &Slots;
+  size_t Mask;
+  bool HasZero = false;
+};
+
+} // namespace
+
+DistinctKeys::DistinctKeys(size_t BudgetRecords)
+    : CompactAt(std::max<size_t>(BudgetRecords, 1)) {}
+
+DistinctKeys::~DistinctKeys() {
+  for (Record *Block : Blocks)
+    std::free(Block);
+}
+
+size_t DistinctKeys::records() const {
+  size_t Count = 0;
+  for (const Partition &P : Partitions)
+    Count += P.Size + P.Staged;
+  return Count;
+}
+
+DistinctKeys::Record *DistinctKeys::takeChunk() {
+  if (FreeChunks.empty()) {
+    // Left uninitialized: a block's pages are touched as chunks fill.
+    auto *Block = static_cast<Record *>(
+        std::malloc(BlockChunks * ChunkRecords * sizeof(Record)));
+    if (!Block)
+      throw std::bad_alloc();
+    Blocks.push_back(Block);
+    for (size_t I = BlockChunks; I-- > 0;)
+      FreeChunks.push_back(Block + I * ChunkRecords);
+  }
+  Record *Chunk = FreeChunks.back();
+  FreeChunks.pop_back();
+  return Chunk;
+}
+
+void DistinctKeys::flush(Partition &P) {
+  size_t Used = P.Size % ChunkRecords;
+  if (Used == 0 && P.Size == P.Chunks.size() * ChunkRecords)
+    P.Chunks.push_back(takeChunk());
+  Record *To = P.Chunks.back() + Used;
+  // A chunk holds a whole number of staging buffers.
+  static_assert(ChunkRecords % StagedRecords == 0);
+#if defined(__SSE2__)
+  // Streaming stores: the chunk's lines are written whole, never read
+  // into the cache first.
+  if (P.Staged == StagedRecords && Used + StagedRecords <= ChunkRecords) {
+    const __m128i *From = reinterpret_cast<const __m128i *>(P.Staging);
+    for (unsigned I = 0; I < StagedRecords; ++I)
+      _mm_stream_si128(reinterpret_cast<__m128i *>(To) + I,
+                       _mm_load_si128(From + I));
+  } else
+#endif
+  {
+    for (unsigned I = 0; I < P.Staged; ++I) {
+      if ((P.Size + I) % ChunkRecords == 0 && I) {
+        P.Chunks.push_back(takeChunk());
+        To = P.Chunks.back() - I;
+      }
+      To[I] = P.Staging[I];
+    }
+  }
+  P.Size += P.Staged;
+  Buffered += P.Staged;
+  P.Staged = 0;
+  if (Buffered >= CompactAt)
+    compact();
+}
+
+void DistinctKeys::compact(Partition &P) {
+  ScratchSet Seen(Scratch, P.Size);
+  size_t Kept = 0;
+  for (size_t I = 0; I < P.Size; ++I) {
+    const Record &R = P.Chunks[I / ChunkRecords][I % ChunkRecords];
+    if (Seen.insert(R.Mixed)) {
+      P.Chunks[Kept / ChunkRecords][Kept % ChunkRecords] = R;
+      ++Kept;
+    }
+  }
+  P.Size = Kept;
+  size_t Needed = (Kept + ChunkRecords - 1) / ChunkRecords;
+  while (P.Chunks.size() > Needed) {
+    FreeChunks.push_back(P.Chunks.back());
+    P.Chunks.pop_back();
+  }
+}
+
+void DistinctKeys::compact() {
+#if defined(__SSE2__)
+  _mm_sfence(); // The streaming stores are done.
+#endif
+  Buffered = 0;
+  for (Partition &P : Partitions) {
+    compact(P);
+    Buffered += P.Size;
+  }
+  // Deduplicated again when it has doubled: at most half the records are
+  // ever duplicates, and each record is looked at a few times on average.
+  CompactAt = std::max(CompactAt, 2 * Buffered);
+}
+
+std::vector<uint64_t>
+DistinctKeys::countDistinct(llvm::ArrayRef<DistinctKeys *> All, size_t Counters,
+                            unsigned Threads) {
+  constexpr size_t PartitionCount = size_t(1) << PartitionBits;
+  for (DistinctKeys *Keys : All) {
+    for (Partition &P : Keys->Partitions)
+      if (P.Staged)
+        Keys->flush(P);
+  }
+#if defined(__SSE2__)
+  _mm_sfence();
+#endif
+  std::atomic<size_t> Next{0};
+  std::vector<std::vector<uint64_t>> Counts(std::max(1u, Threads));
+  auto Work = [&](std::vector<uint64_t> &Count) {
+    Count.assign(Counters, 0);
+    std::vector<uint64_t> Slots;
+    for (size_t I = Next++; I < PartitionCount; I = Next++) {
+      size_t Size = 0;
+      for (DistinctKeys *Keys : All)
+        Size += Keys->Partitions[I].Size;
+      ScratchSet Seen(Slots, Size);
+      for (DistinctKeys *Keys : All) {
+        Partition &P = Keys->Partitions[I];
+        for (size_t R = 0; R < P.Size; ++R) {
+          const Record &Rec = P.Chunks[R / ChunkRecords][R % ChunkRecords];
+          if (Seen.insert(Rec.Mixed))
+            ++Count[Rec.Counter];
+        }
+        P.Size = 0;
+        P.Chunks.clear();
+      }
+    }
+  };
+  std::vector<std::thread> Workers;
+  for (size_t I = 1; I < Counts.size(); ++I)
+    Workers.emplace_back(Work, std::ref(Counts[I]));
+  Work(Counts[0]);
+  for (std::thread &T : Workers)
+    T.join();
+  for (size_t I = 1; I < Counts.size(); ++I)
+    for (size_t C = 0; C < Counters; ++C)
+      Counts[0][C] += Counts[I][C];
+  return std::move(Counts[0]);
+}
+
+} // namespace apistamp

@@ -1,0 +1,100 @@
+//===- DistinctKeys.h - Count distinct keys per counter, in cache -*- C++
+//-*-===//
+//
+// The report's counts are distinct counts (jobs, processes and hosts per
+// event, jobs per event and day) over millions of lines. One hash set per
+// counter makes every line a few cache and TLB misses in sets that together
+// do not fit in any cache. Here a key is instead appended, with its
+// counter, to one of 256 partitions chosen by its hash, a cache line at a
+// time with streaming stores into chunks that never move; a partition (1/256 of
+// the keys) is then deduplicated on its own, in a set that fits in cache: when
+// the buffered records pass a budget, and at the end, where the threads'
+// partitions are merged on every thread. Memory stays bounded by the distinct
+// (counter, key) pairs: at most twice them, or the budget.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef APISTAMP_LIB_USAGE_DISTINCTKEYS_H
+#define APISTAMP_LIB_USAGE_DISTINCTKEYS_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include <cstdint>
+#include <cstdlib>
+#include <vector>
+
+namespace apistamp {
+
+/// A bijection of 64-bit values that spreads their bits (MurmurHash3's
+/// finalizer).
+inline uint64_t mix64(uint64_t Key) {
+  Key ^= Key >> 33;
+  Key *= 0xff51afd7ed558ccdULL;
+  Key ^= Key >> 33;
+  Key *= 0xc4ceb9fe1a85ec53ULL;
+  Key ^= Key >> 33;
+  return Key;
+}
+
+/// One thread's (counter, key) pairs, to be counted with countDistinct().
+/// Counters are small dense ids shared by all threads; keys are 64-bit
+/// hashes (two keys are one when their hashes are).
+class DistinctKeys {
+public:
+  /// Deduplicates what it holds when it holds \p BudgetRecords records
+  /// (16 bytes each), or twice what it kept the last time, if more.
+  explicit DistinctKeys(size_t BudgetRecords);
+  ~DistinctKeys();
+  DistinctKeys(const DistinctKeys &) = delete;
+  DistinctKeys &operator=(const DistinctKeys &) = delete;
+
+  void add(uint32_t Counter, uint64_t Key) {
+    uint64_t Mixed =
+        mix64(Key ^ (uint64_t(Counter) + 1) * 0x9E3779B97F4A7C15ULL);
+    Partition &P = Partitions[Mixed >> (64 - PartitionBits)];
+    P.Staging[P.Staged++] = {Mixed, Counter};
+    if (P.Staged == StagedRecords)
+      flush(P);
+  }
+
+  /// Records held, duplicates included (for tests of the memory bound).
+  size_t records() const;
+
+  /// The number of distinct keys of each counter in [0, \p Counters) over
+  /// all of \p All, on \p Threads threads. Empties \p All.
+  static std::vector<uint64_t> countDistinct(llvm::ArrayRef<DistinctKeys *> All,
+                                             size_t Counters, unsigned Threads);
+
+private:
+  static constexpr unsigned PartitionBits = 8;
+  static constexpr unsigned StagedRecords = 4; ///< One cache line.
+  struct Record {
+    uint64_t Mixed;
+    uint32_t Counter;
+  };
+  /// Records are stored in chunks of 64 KiB taken from large blocks:
+  /// nothing is moved when a partition grows.
+  static constexpr size_t ChunkRecords = 4096;
+  static constexpr size_t BlockChunks = 256;
+  struct alignas(64) Partition {
+    Record Staging[StagedRecords];
+    unsigned Staged = 0;
+    size_t Size = 0;              ///< Records in Chunks.
+    std::vector<Record *> Chunks; ///< Full but for the last.
+  };
+  /// Moves \p P's staged records to its chunks.
+  void flush(Partition &P);
+  Record *takeChunk();
+  /// Drops every partition's duplicate records.
+  void compact();
+  /// Drops \p P's duplicates; \p P has nothing staged.
+  void compact(Partition &P);
+
+  Partition Partitions[size_t(1) << PartitionBits];
+  size_t Buffered = 0, CompactAt;
+  std::vector<Record *> Blocks, FreeChunks;
+  std::vector<uint64_t> Scratch;
+};
+
+} // namespace apistamp
+
+#endif // APISTAMP_LIB_USAGE_DISTINCTKEYS_H
