@@ -60,8 +60,8 @@ DistinctKeys::~DistinctKeys() {
 
 size_t DistinctKeys::records() const {
   size_t Count = 0;
-  for (const Partition &P : Partitions)
-    Count += P.Size + P.Staged;
+  for (size_t I = 0; I < std::size(Partitions); ++I)
+    Count += Partitions[I].Size + Staged[I];
   return Count;
 }
 
@@ -81,35 +81,39 @@ DistinctKeys::Record *DistinctKeys::takeChunk() {
   return Chunk;
 }
 
-void DistinctKeys::flush(Partition &P) {
+void DistinctKeys::flush(size_t I) {
+  Partition &P = Partitions[I];
+  const Record *From = Staging[I].Records;
+  unsigned Count = Staged[I];
+  // A chunk holds a whole number of staging lines, but a compaction may
+  // leave a chunk filled to any record.
+  static_assert(ChunkRecords % StagedRecords == 0);
   size_t Used = P.Size % ChunkRecords;
   if (Used == 0 && P.Size == P.Chunks.size() * ChunkRecords)
     P.Chunks.push_back(takeChunk());
   Record *To = P.Chunks.back() + Used;
-  // A chunk holds a whole number of staging buffers.
-  static_assert(ChunkRecords % StagedRecords == 0);
 #if defined(__SSE2__)
   // Streaming stores: the chunk's lines are written whole, never read
   // into the cache first.
-  if (P.Staged == StagedRecords && Used + StagedRecords <= ChunkRecords) {
-    const __m128i *From = reinterpret_cast<const __m128i *>(P.Staging);
-    for (unsigned I = 0; I < StagedRecords; ++I)
-      _mm_stream_si128(reinterpret_cast<__m128i *>(To) + I,
-                       _mm_load_si128(From + I));
+  if (Count == StagedRecords && Used + StagedRecords <= ChunkRecords) {
+    for (unsigned R = 0; R < StagedRecords; ++R)
+      _mm_stream_si128(
+          reinterpret_cast<__m128i *>(To) + R,
+          _mm_load_si128(reinterpret_cast<const __m128i *>(From) + R));
   } else
 #endif
   {
-    for (unsigned I = 0; I < P.Staged; ++I) {
-      if ((P.Size + I) % ChunkRecords == 0 && I) {
+    for (unsigned R = 0; R < Count; ++R) {
+      if (R && (P.Size + R) % ChunkRecords == 0) {
         P.Chunks.push_back(takeChunk());
-        To = P.Chunks.back() - I;
+        To = P.Chunks.back() - R;
       }
-      To[I] = P.Staging[I];
+      To[R] = From[R];
     }
   }
-  P.Size += P.Staged;
-  Buffered += P.Staged;
-  P.Staged = 0;
+  P.Size += Count;
+  Buffered += Count;
+  Staged[I] = 0;
   if (Buffered >= CompactAt)
     compact();
 }
@@ -151,9 +155,9 @@ DistinctKeys::countDistinct(llvm::ArrayRef<DistinctKeys *> All, size_t Counters,
                             unsigned Threads) {
   constexpr size_t PartitionCount = size_t(1) << PartitionBits;
   for (DistinctKeys *Keys : All) {
-    for (Partition &P : Keys->Partitions)
-      if (P.Staged)
-        Keys->flush(P);
+    for (size_t I = 0; I < std::size(Keys->Partitions); ++I)
+      if (Keys->Staged[I])
+        Keys->flush(I);
   }
 #if defined(__SSE2__)
   _mm_sfence();

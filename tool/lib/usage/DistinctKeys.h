@@ -47,13 +47,16 @@ public:
   DistinctKeys(const DistinctKeys &) = delete;
   DistinctKeys &operator=(const DistinctKeys &) = delete;
 
+  /// Adds \p Key, a hash whose bits are spread (xxh3, mix64), to
+  /// \p Counter. The partition and the slot in the deduplicating set come
+  /// from its bits, so it is not mixed again here.
   void add(uint32_t Counter, uint64_t Key) {
-    uint64_t Mixed =
-        mix64(Key ^ (uint64_t(Counter) + 1) * 0x9E3779B97F4A7C15ULL);
-    Partition &P = Partitions[Mixed >> (64 - PartitionBits)];
-    P.Staging[P.Staged++] = {Mixed, Counter};
-    if (P.Staged == StagedRecords)
-      flush(P);
+    uint64_t Mixed = Key ^ (uint64_t(Counter) + 1) * 0x9E3779B97F4A7C15ULL;
+    size_t Partition = Mixed >> (64 - PartitionBits);
+    unsigned Slot = Staged[Partition]++;
+    Staging[Partition].Records[Slot] = {Mixed, Counter};
+    if (Slot + 1 == StagedRecords)
+      flush(Partition);
   }
 
   /// Records held, duplicates included (for tests of the memory bound).
@@ -75,20 +78,25 @@ private:
   /// nothing is moved when a partition grows.
   static constexpr size_t ChunkRecords = 4096;
   static constexpr size_t BlockChunks = 256;
-  struct alignas(64) Partition {
-    Record Staging[StagedRecords];
-    unsigned Staged = 0;
+  /// A partition's records waiting to be written, a cache line of them.
+  struct alignas(64) StagingLine {
+    Record Records[StagedRecords];
+  };
+  struct Partition {
     size_t Size = 0;              ///< Records in Chunks.
     std::vector<Record *> Chunks; ///< Full but for the last.
   };
-  /// Moves \p P's staged records to its chunks.
-  void flush(Partition &P);
+  /// Moves partition \p I's staged records to its chunks.
+  void flush(size_t I);
   Record *takeChunk();
   /// Drops every partition's duplicate records.
   void compact();
   /// Drops \p P's duplicates; \p P has nothing staged.
   void compact(Partition &P);
 
+  // What add() touches, apart: 16 KiB of staging lines, 256 bytes of counts.
+  StagingLine Staging[size_t(1) << PartitionBits];
+  uint8_t Staged[size_t(1) << PartitionBits] = {};
   Partition Partitions[size_t(1) << PartitionBits];
   size_t Buffered = 0, CompactAt;
   std::vector<Record *> Blocks, FreeChunks;
