@@ -20,7 +20,7 @@ std::string line(llvm::StringRef Event, llvm::StringRef Time, int Pid,
 }
 
 TEST(UsageReportTest, LinesAcrossReadChunksAreWhole) {
-  // 40,000 lines of about 110 bytes: many lines straddle the 1 MiB chunks.
+  // 40,000 lines of about 110 bytes: many lines straddle the 64 KiB reads.
   llvm::SmallString<128> Path;
   ASSERT_FALSE(llvm::sys::fs::createTemporaryFile("usage", "jsonl", Path));
   {

@@ -150,18 +150,22 @@ void DistinctKeys::compact() {
   CompactAt = std::max(CompactAt, 2 * Buffered);
 }
 
+void DistinctKeys::finish() {
+  for (size_t I = 0; I < std::size(Partitions); ++I)
+    if (Staged[I])
+      flush(I);
+#if defined(__SSE2__)
+  _mm_sfence();
+#endif
+}
+
 std::vector<uint64_t>
 DistinctKeys::countDistinct(llvm::ArrayRef<DistinctKeys *> All, size_t Counters,
                             unsigned Threads) {
   constexpr size_t PartitionCount = size_t(1) << PartitionBits;
-  for (DistinctKeys *Keys : All) {
-    for (size_t I = 0; I < std::size(Keys->Partitions); ++I)
-      if (Keys->Staged[I])
-        Keys->flush(I);
-  }
-#if defined(__SSE2__)
-  _mm_sfence();
-#endif
+  // Anything still staged is written here, on this thread.
+  for (DistinctKeys *Keys : All)
+    Keys->finish();
   std::atomic<size_t> Next{0};
   std::vector<std::vector<uint64_t>> Counts(std::max(1u, Threads));
   auto Work = [&](std::vector<uint64_t> &Count) {

@@ -59,11 +59,16 @@ public:
       flush(Partition);
   }
 
+  /// Writes what is staged and waits for the streaming stores: call it on
+  /// the thread that added the keys before another thread counts them.
+  void finish();
+
   /// Records held, duplicates included (for tests of the memory bound).
   size_t records() const;
 
   /// The number of distinct keys of each counter in [0, \p Counters) over
-  /// all of \p All, on \p Threads threads. Empties \p All.
+  /// all of \p All, on \p Threads threads (each finish()ed by the thread
+  /// that filled it). Empties \p All.
   static std::vector<uint64_t> countDistinct(llvm::ArrayRef<DistinctKeys *> All,
                                              size_t Counters, unsigned Threads);
 

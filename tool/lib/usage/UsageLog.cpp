@@ -587,6 +587,7 @@ UsageCounts readUsageText(StringRef Name, StringRef Text,
   LineReader Lines(*Counts, Problems, Window);
   Lines.consume(Padded.data(), Text.size());
   Lines.finish();
+  Counts->Keys.finish();
   ++Counts->Files;
   UsageCounts Result = collect(Ids, Counts);
   if (Problems.Malformed)
@@ -638,6 +639,7 @@ UsageCounts readUsageLogs(ArrayRef<std::string> Files, const LogWindow &Window,
   auto Work = [&](ThreadCounts &Thread) {
     for (size_t I = Next++; I < Files.size(); I = Next++)
       Problems[I] = readLogInto(Thread, Files[I], Window);
+    Thread.Keys.finish();
   };
   std::vector<std::thread> Workers;
   for (unsigned I = 1; I < Threads; ++I)
