@@ -9,6 +9,8 @@
 
 #include "usage/UsageLog.h"
 #include "usage/LogLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/raw_ostream.h"
 #include "gmock/gmock.h"
 #include <map>
 #include <random>
@@ -172,6 +174,49 @@ TEST(UsageLogTest, OneProcessManyEventsAndOneEventManyProcesses) {
   UsageCounts Counts = readUsageText("log", Log, LogWindow{});
   EXPECT_EQ(Counts.Events["one"].Processes, 10u);
   EXPECT_EQ(Counts.Events["e7"].Processes, 1u);
+}
+
+TEST(UsageLogTest, FilesReadOnManyThreadsCountLikeOneText) {
+  // The same processes, jobs and events in every file: the threads' keys
+  // and first/last times must merge, not add up.
+  std::mt19937 Random(7);
+  std::string Log = randomLog(Random, 30000);
+  std::vector<std::string> Files;
+  size_t Start = 0;
+  for (int I = 0; I < 5; ++I) {
+    size_t End = I == 4 ? Log.size() : Log.find('\n', Log.size() * (I + 1) / 5);
+    End = End == std::string::npos ? Log.size() : End + 1;
+    llvm::SmallString<128> Path;
+    ASSERT_FALSE(llvm::sys::fs::createTemporaryFile("usage", "jsonl", Path));
+    std::error_code EC;
+    llvm::raw_fd_ostream Out(Path, EC);
+    ASSERT_FALSE(EC);
+    Out << Log.substr(Start, End - Start);
+    Files.push_back(std::string(Path));
+    Start = End;
+  }
+  UsageCounts Whole = readUsageText("log", Log, LogWindow{});
+  for (unsigned Threads : {1u, 2u, 3u, 8u}) {
+    SCOPED_TRACE(Threads);
+    UsageCounts Split = readUsageLogs(Files, LogWindow{}, Threads);
+    EXPECT_EQ(Split.Files, 5u);
+    EXPECT_EQ(Split.Lines, Whole.Lines);
+    EXPECT_EQ(Split.EventLines, Whole.EventLines);
+    EXPECT_EQ(Split.Malformed, Whole.Malformed);
+    ASSERT_EQ(Split.Events.size(), Whole.Events.size());
+    for (auto &[Name, C] : Whole.Events) {
+      SCOPED_TRACE(Name);
+      const EventCounts &S = Split.Events[Name];
+      EXPECT_EQ(S.Jobs, C.Jobs);
+      EXPECT_EQ(S.Processes, C.Processes);
+      EXPECT_EQ(S.Hosts, C.Hosts);
+      EXPECT_EQ(S.FirstSeen, C.FirstSeen);
+      EXPECT_EQ(S.LastSeen, C.LastSeen);
+      EXPECT_EQ(S.JobsByDay, C.JobsByDay);
+    }
+  }
+  for (const std::string &F : Files)
+    llvm::sys::fs::remove(F);
 }
 
 } // namespace
