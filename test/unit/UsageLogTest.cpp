@@ -176,6 +176,23 @@ TEST(UsageLogTest, OneProcessManyEventsAndOneEventManyProcesses) {
   EXPECT_EQ(Counts.Events["e7"].Processes, 1u);
 }
 
+TEST(UsageLogTest, ManyEventsAndOneProcessLoggingThemTwice) {
+  // Thousands of events (more than the event cache's slots): one process
+  // logs every event, then the even ones again; another the odd ones.
+  std::string Log;
+  for (int Pass = 0; Pass < 2; ++Pass)
+    for (int I = 0; I < 5000; ++I)
+      Log += "{\"event\":\"e" + std::to_string(I) +
+             "\",\"time\":\"2026-11-20T10:00:00Z\",\"pid\":" +
+             std::to_string(1 + Pass * (I % 2)) +
+             ",\"host\":\"h\",\"exe\":\"/bin/t\",\"rank\":null,"
+             "\"job_id\":\"j\"}\n";
+  expectSameCounts(Log, LogWindow{});
+  UsageCounts Counts = readUsageText("log", Log, LogWindow{});
+  EXPECT_EQ(Counts.Events["e4998"].Processes, 1u);
+  EXPECT_EQ(Counts.Events["e4999"].Processes, 2u);
+}
+
 TEST(UsageLogTest, FilesReadOnManyThreadsCountLikeOneText) {
   // The same processes, jobs and events in every file: the threads' keys
   // and first/last times must merge, not add up.
