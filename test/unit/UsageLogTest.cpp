@@ -236,4 +236,37 @@ TEST(UsageLogTest, FilesReadOnManyThreadsCountLikeOneText) {
     llvm::sys::fs::remove(F);
 }
 
+TEST(UsageLogTest, AFileThatShrinksWhileReadKeepsWhatWasRead) {
+  // logrotate's copytruncate empties a log while it may be read: mapped,
+  // the pages past its new end raise SIGBUS. The lines before the new end
+  // count; the rest is reported, and the process lives on.
+  std::string Line = "{\"event\":\"e\",\"time\":\"2026-11-20T10:00:00Z\","
+                     "\"pid\":1,\"host\":\"h\",\"exe\":\"/bin/t\",\"rank\":"
+                     "null,\"job_id\":\"j\"}\n";
+  std::string Text;
+  while (Text.size() < 100000)
+    Text += Line;
+  llvm::SmallString<128> Path;
+  ASSERT_FALSE(llvm::sys::fs::createTemporaryFile("usage", "jsonl", Path));
+  {
+    std::error_code EC;
+    llvm::raw_fd_ostream Out(Path, EC);
+    ASSERT_FALSE(EC);
+    Out << Text;
+  }
+  size_t Lines = Text.size() / Line.size();
+  // As if the file had 3 more pages and a half when it was opened.
+  UsageCounts Counts =
+      readUsageLogShrunk(Path, Text.size() + 3 * 4096 + 2048, LogWindow{});
+  EXPECT_EQ(Counts.EventLines, Lines);
+  EXPECT_EQ(Counts.Malformed, 0u);
+  ASSERT_EQ(Counts.Problems.size(), 1u);
+  EXPECT_THAT(Counts.Problems[0].Error, ::testing::HasSubstr("shrank"));
+  // Read whole, the same file has no problem.
+  UsageCounts Whole = readUsageLog(Path, LogWindow{});
+  EXPECT_EQ(Whole.EventLines, Lines);
+  EXPECT_TRUE(Whole.Problems.empty());
+  llvm::sys::fs::remove(Path);
+}
+
 } // namespace

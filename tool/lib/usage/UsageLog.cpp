@@ -13,11 +13,14 @@
 #include <atomic>
 #include <cassert>
 #include <cerrno>
+#include <csignal>
 #include <cstring>
 #include <fcntl.h>
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <thread>
 #include <unistd.h>
 #include <zlib.h>
@@ -291,6 +294,10 @@ public:
     }
   }
 
+  /// Forgets the partial line read last (the file ended in a way that
+  /// makes it no line at all).
+  void discardPartialLine() { Carry.clear(); }
+
   /// The last line, without its newline (a crashed process's, perhaps).
   void finish() {
     if (Carry.empty())
@@ -478,10 +485,113 @@ Decoder::Format formatOf(const char *Data, size_t Size) {
 
 namespace {
 
+/// Plain files are read through a mapping: the kernel's copy into a read
+/// buffer was the largest single cost of reading logs in the page cache. A
+/// file that shrinks while it is mapped (logrotate's copytruncate) raises
+/// SIGBUS when a page past its new end is touched: the handler maps a page
+/// of zeros there and flags the file, which is then read no further.
+namespace mapped {
+
+thread_local const char *Begin = nullptr, *End = nullptr;
+thread_local volatile sig_atomic_t Shrank = 0;
+uintptr_t PageSize = 4096;
+struct sigaction Previous;
+std::mutex Mutex;
+unsigned Users = 0;
+
+void onBus(int Signal, siginfo_t *Info, void *Context) {
+  const char *Address = static_cast<const char *>(Info->si_addr);
+  if (Address >= Begin && Address < End) {
+    void *Page = const_cast<char *>(Address - uintptr_t(Address) % PageSize);
+    if (mmap(Page, PageSize, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED,
+             -1, 0) != MAP_FAILED) {
+      Shrank = 1;
+      return;
+    }
+  }
+  // Not a mapped log: what would have happened without this handler.
+  if ((Previous.sa_flags & SA_SIGINFO) && Previous.sa_sigaction) {
+    Previous.sa_sigaction(Signal, Info, Context);
+    return;
+  }
+  if (!(Previous.sa_flags & SA_SIGINFO) && Previous.sa_handler != SIG_DFL &&
+      Previous.sa_handler != SIG_IGN) {
+    Previous.sa_handler(Signal);
+    return;
+  }
+  struct sigaction Default = {};
+  Default.sa_handler = SIG_DFL;
+  sigaction(SIGBUS, &Default, nullptr); // The access faults again.
+}
+
+/// Installs onBus while logs are read (nested and concurrent uses share
+/// it).
+class BusHandler {
+public:
+  BusHandler() {
+    std::lock_guard<std::mutex> Lock(Mutex);
+    if (Users++)
+      return;
+    PageSize = uintptr_t(sysconf(_SC_PAGESIZE));
+    struct sigaction Action = {};
+    Action.sa_sigaction = onBus;
+    Action.sa_flags = SA_SIGINFO;
+    sigemptyset(&Action.sa_mask);
+    sigaction(SIGBUS, &Action, &Previous);
+  }
+  ~BusHandler() {
+    std::lock_guard<std::mutex> Lock(Mutex);
+    if (--Users == 0)
+      sigaction(SIGBUS, &Previous, nullptr);
+  }
+};
+
+constexpr size_t Window = size_t(1) << 20;
+
+/// Counts the lines of the plain log \p Fd of \p Size bytes through a
+/// mapping (\p Size may be more than the file has: a file that shrank).
+/// False when it is compressed or cannot be mapped: read it instead.
+bool read(int Fd, uint64_t Size, LineReader &Lines, LogFileProblems &Problems) {
+  if (Size <= 2 * LogLinePadding || Size > SIZE_MAX)
+    return false;
+  void *Map = mmap(nullptr, Size, PROT_READ, MAP_SHARED, Fd, 0);
+  if (Map == MAP_FAILED)
+    return false;
+  const char *Data = static_cast<const char *>(Map);
+  Begin = Data;
+  End = Data + Size;
+  Shrank = 0;
+  bool Plain = formatOf(Data, Size) == Decoder::Plain;
+  if (Plain) {
+    (void)madvise(Map, Size, MADV_SEQUENTIAL);
+    // The parsers read past a line's end: the last bytes are copied into a
+    // padded buffer.
+    size_t Body = Size - LogLinePadding;
+    for (size_t At = 0; At < Body && !Shrank; At += Window)
+      Lines.consume(Data + At, std::min(Window, Body - At));
+    std::string Last(Data + Body, LogLinePadding);
+    Last.resize(2 * LogLinePadding);
+    if (!Shrank)
+      Lines.consume(Last.data(), LogLinePadding);
+    if (Shrank) {
+      // What was read is counted; the rest, zeros now, is not a line.
+      Lines.discardPartialLine();
+      Problems.Error = "the file shrank while it was read (rotated by "
+                       "copytruncate?): the rest of it is not counted";
+    }
+  }
+  Begin = End = nullptr;
+  munmap(Map, Size);
+  return Plain;
+}
+
+} // namespace mapped
+
 /// Reads one log (a file, or "-" for stdin) into \p Table; returns its
 /// problems when it has some (unreadable, corrupt, malformed lines).
 std::optional<LogFileProblems> readLogInto(ThreadCounts &Counts, StringRef Path,
-                                           const LogWindow &Window) {
+                                           const LogWindow &Window,
+                                           uint64_t MappedSize = 0) {
   LogFileProblems Problems;
   Problems.File = Path.str();
   int Fd = Path == "-" ? dup(STDIN_FILENO)
@@ -493,13 +603,25 @@ std::optional<LogFileProblems> readLogInto(ThreadCounts &Counts, StringRef Path,
   };
   if (Fd < 0)
     return Fail(std::strerror(errno));
+  LineReader Lines(Counts, Problems, Window);
+  // A log is read up to the size it has when it is opened.
+  struct stat Status;
+  if (Path != "-" && fstat(Fd, &Status) == 0 && S_ISREG(Status.st_mode) &&
+      mapped::read(Fd, MappedSize ? MappedSize : uint64_t(Status.st_size),
+                   Lines, Problems)) {
+    ::close(Fd);
+    Lines.finish();
+    ++Counts.Files;
+    if (Problems.Malformed || !Problems.Error.empty())
+      return Problems;
+    return std::nullopt;
+  }
   // A hint for the kernel's read-ahead; harmless where it does not apply.
   (void)posix_fadvise(Fd, 0, 0, POSIX_FADV_SEQUENTIAL);
   // Padded: the line parsers read past the end of a line, and plain text is
   // parsed where it was read.
   std::vector<char> In(ChunkSize + LogLinePadding);
   std::unique_ptr<Decoder> Decode;
-  LineReader Lines(Counts, Problems, Window);
   for (;;) {
     ssize_t N = ::read(Fd, In.data(), ChunkSize);
     if (N < 0 && errno == EINTR)
@@ -575,6 +697,21 @@ UsageCounts readUsageLog(StringRef Path, const LogWindow &Window) {
   return readUsageLogs({Path.str()}, Window, 1);
 }
 
+UsageCounts readUsageLogShrunk(StringRef Path, uint64_t Size,
+                               const LogWindow &Window) {
+  CounterIds Ids;
+  mapped::BusHandler Handler;
+  std::vector<std::unique_ptr<ThreadCounts>> Counts;
+  Counts.push_back(std::make_unique<ThreadCounts>(Ids, KeyBudget));
+  std::optional<LogFileProblems> Problems =
+      readLogInto(*Counts[0], Path, Window, Size);
+  Counts[0]->Keys.finish();
+  UsageCounts Result = collect(Ids, Counts);
+  if (Problems)
+    Result.Problems.push_back(std::move(*Problems));
+  return Result;
+}
+
 UsageCounts readUsageText(StringRef Name, StringRef Text,
                           const LogWindow &Window) {
   CounterIds Ids;
@@ -635,6 +772,7 @@ UsageCounts readUsageLogs(ArrayRef<std::string> Files, const LogWindow &Window,
   for (unsigned I = 0; I < Threads; ++I)
     Counts.push_back(std::make_unique<ThreadCounts>(Ids, KeyBudget / Threads));
   std::vector<std::optional<LogFileProblems>> Problems(Files.size());
+  mapped::BusHandler Handler;
   std::atomic<size_t> Next{0};
   auto Work = [&](ThreadCounts &Thread) {
     for (size_t I = Next++; I < Files.size(); I = Next++)

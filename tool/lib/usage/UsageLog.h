@@ -55,6 +55,11 @@ struct LogWindow {
 /// by their magic bytes.
 UsageCounts readUsageLog(llvm::StringRef Path, const LogWindow &Window);
 
+/// For tests: reads \p Path as if it had \p Size bytes, more than it has,
+/// as a file that shrinks while it is read looks.
+UsageCounts readUsageLogShrunk(llvm::StringRef Path, uint64_t Size,
+                               const LogWindow &Window);
+
 /// Reads one log's text already in memory (for tests and --aggregates).
 UsageCounts readUsageText(llvm::StringRef Name, llvm::StringRef Text,
                           const LogWindow &Window);
