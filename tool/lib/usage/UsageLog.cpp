@@ -577,7 +577,7 @@ bool read(int Fd, uint64_t Size, LineReader &Lines, LogFileProblems &Problems) {
       // What was read is counted; the rest, zeros now, is not a line.
       Lines.discardPartialLine();
       Problems.Error = "the file shrank while it was read (rotated by "
-                       "copytruncate?): the rest of it is not counted";
+                       "copytruncate?)";
     }
   }
   Begin = End = nullptr;
