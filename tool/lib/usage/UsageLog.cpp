@@ -567,8 +567,13 @@ bool read(int Fd, uint64_t Size, LineReader &Lines, LogFileProblems &Problems) {
     // The parsers read past a line's end: the last bytes are copied into a
     // padded buffer.
     size_t Body = Size - LogLinePadding;
-    for (size_t At = 0; At < Body && !Shrank; At += Window)
+    for (size_t At = 0; At < Body && !Shrank; At += Window) {
       Lines.consume(Data + At, std::min(Window, Body - At));
+      // Read: unmapped (the pages stay in the page cache), so that the
+      // process holds a window of the file, not all of it.
+      if (At + Window < Body)
+        (void)madvise(const_cast<char *>(Data) + At, Window, MADV_DONTNEED);
+    }
     std::string Last(Data + Body, LogLinePadding);
     Last.resize(2 * LogLinePadding);
     if (!Shrank)
