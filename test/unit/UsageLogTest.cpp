@@ -269,4 +269,53 @@ TEST(UsageLogTest, AFileThatShrinksWhileReadKeepsWhatWasRead) {
   llvm::sys::fs::remove(Path);
 }
 
+TEST(UsageLogTest, AFileReadInPartsCountsAndNumbersLinesAsWhole) {
+  // Parts of 4 KiB: lines straddle every boundary, one line is longer than
+  // a part, bad lines sit in several parts, the last line has no newline.
+  std::mt19937 Random(11);
+  std::string Log = randomLog(Random, 3000);
+  Log += "{\"event\":\"long\",\"time\":\"2026-11-12T00:00:00Z\",\"pid\":1,"
+         "\"host\":\"" +
+         std::string(10000, 'h') +
+         "\",\"exe\":null,\"rank\":null,"
+         "\"job_id\":null}\n";
+  Log += randomLog(Random, 3000);
+  Log += "{\"event\":\"cut\",\"time\":\"2026-11-1";
+  llvm::SmallString<128> Path;
+  ASSERT_FALSE(llvm::sys::fs::createTemporaryFile("usage", "jsonl", Path));
+  {
+    std::error_code EC;
+    llvm::raw_fd_ostream Out(Path, EC);
+    ASSERT_FALSE(EC);
+    Out << Log;
+  }
+  UsageCounts Whole = readUsageText(Path, Log, LogWindow{});
+  ASSERT_EQ(Whole.Problems.size(), 1u);
+  ASSERT_GT(Whole.Problems[0].Malformed, 5u);
+  for (unsigned Threads : {1u, 3u}) {
+    SCOPED_TRACE(Threads);
+    std::string File(Path);
+    UsageCounts Parts = readUsageLogs({File}, LogWindow{}, Threads, 4096);
+    EXPECT_EQ(Parts.Files, 1u);
+    EXPECT_EQ(Parts.Lines, Whole.Lines);
+    EXPECT_EQ(Parts.EventLines, Whole.EventLines);
+    EXPECT_EQ(Parts.Malformed, Whole.Malformed);
+    ASSERT_EQ(Parts.Problems.size(), 1u);
+    EXPECT_EQ(Parts.Problems[0].Malformed, Whole.Problems[0].Malformed);
+    EXPECT_EQ(Parts.Problems[0].First, Whole.Problems[0].First);
+    ASSERT_EQ(Parts.Events.size(), Whole.Events.size());
+    for (auto &[Name, C] : Whole.Events) {
+      SCOPED_TRACE(Name);
+      const EventCounts &P = Parts.Events[Name];
+      EXPECT_EQ(P.Jobs, C.Jobs);
+      EXPECT_EQ(P.Processes, C.Processes);
+      EXPECT_EQ(P.Hosts, C.Hosts);
+      EXPECT_EQ(P.FirstSeen, C.FirstSeen);
+      EXPECT_EQ(P.LastSeen, C.LastSeen);
+      EXPECT_EQ(P.JobsByDay, C.JobsByDay);
+    }
+  }
+  llvm::sys::fs::remove(Path);
+}
+
 } // namespace

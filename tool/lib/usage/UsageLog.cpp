@@ -298,6 +298,9 @@ public:
   /// makes it no line at all).
   void discardPartialLine() { Carry.clear(); }
 
+  /// Lines seen so far, blank ones included.
+  uint64_t lines() const { return LineNumber; }
+
   /// The last line, without its newline (a crashed process's, perhaps).
   void finish() {
     if (Carry.empty())
@@ -548,10 +551,12 @@ public:
 
 constexpr size_t Window = size_t(1) << 20;
 
-/// Counts the lines of the plain log \p Fd of \p Size bytes through a
-/// mapping (\p Size may be more than the file has: a file that shrank).
-/// False when it is compressed or cannot be mapped: read it instead.
-bool read(int Fd, uint64_t Size, LineReader &Lines, LogFileProblems &Problems) {
+/// Counts the lines of the plain log \p Fd of \p Size bytes that start in
+/// [\p From, \p To) through a mapping (\p Size may be more than the file
+/// has: a file that shrank). False when it is compressed or cannot be
+/// mapped: read it instead.
+bool read(int Fd, uint64_t Size, uint64_t From, uint64_t To, LineReader &Lines,
+          LogFileProblems &Problems) {
   if (Size <= 2 * LogLinePadding || Size > SIZE_MAX)
     return false;
   void *Map = mmap(nullptr, Size, PROT_READ, MAP_SHARED, Fd, 0);
@@ -564,20 +569,37 @@ bool read(int Fd, uint64_t Size, LineReader &Lines, LogFileProblems &Problems) {
   bool Plain = formatOf(Data, Size) == Decoder::Plain;
   if (Plain) {
     (void)madvise(Map, Size, MADV_SEQUENTIAL);
+    // A line belongs to the range it starts in: the first '\n' at or after
+    // a boundary's previous byte ends the range before it.
+    auto LineStartAt = [&](uint64_t Boundary) -> uint64_t {
+      if (Boundary == 0 || Boundary >= Size)
+        return std::min<uint64_t>(Boundary, Size);
+      const void *Newline =
+          memchr(Data + Boundary - 1, '\n', Size - (Boundary - 1));
+      return Newline ? static_cast<const char *>(Newline) - Data + 1 : Size;
+    };
+    uint64_t Start = LineStartAt(From), Stop = LineStartAt(To);
     // The parsers read past a line's end: the last bytes are copied into a
     // padded buffer.
-    size_t Body = Size - LogLinePadding;
-    for (size_t At = 0; At < Body && !Shrank; At += Window) {
-      Lines.consume(Data + At, std::min(Window, Body - At));
+    uint64_t Body = std::max(Start, std::min(Stop, Size - LogLinePadding));
+    for (uint64_t At = Start; At < Body && !Shrank; At += Window) {
+      uint64_t Length = std::min<uint64_t>(Window, Body - At);
+      Lines.consume(Data + At, Length);
       // Read: unmapped (the pages stay in the page cache), so that the
       // process holds a window of the file, not all of it.
-      if (At + Window < Body)
-        (void)madvise(const_cast<char *>(Data) + At, Window, MADV_DONTNEED);
+      uintptr_t First = uintptr_t(Data + At) & ~(PageSize - 1);
+      uintptr_t Last = uintptr_t(Data + At + Length) & ~(PageSize - 1);
+      if (Last > First)
+        (void)madvise(reinterpret_cast<void *>(First), Last - First,
+                      MADV_DONTNEED);
     }
-    std::string Last(Data + Body, LogLinePadding);
-    Last.resize(2 * LogLinePadding);
-    if (!Shrank)
-      Lines.consume(Last.data(), LogLinePadding);
+    if (!Shrank && Stop > Body) {
+      std::string Rest(Data + Body, Stop - Body);
+      size_t Length = Rest.size();
+      Rest.resize(Length + LogLinePadding);
+      if (!Shrank)
+        Lines.consume(Rest.data(), Length);
+    }
     if (Shrank) {
       // What was read is counted; the rest, zeros now, is not a line.
       Lines.discardPartialLine();
@@ -594,9 +616,23 @@ bool read(int Fd, uint64_t Size, LineReader &Lines, LogFileProblems &Problems) {
 
 /// Reads one log (a file, or "-" for stdin) into \p Table; returns its
 /// problems when it has some (unreadable, corrupt, malformed lines).
-std::optional<LogFileProblems> readLogInto(ThreadCounts &Counts, StringRef Path,
-                                           const LogWindow &Window,
-                                           uint64_t MappedSize = 0) {
+/// Part of a log: the lines that start in [From, To) of a plain file, or
+/// (To == 0) all of a log, however it is read.
+struct LogPart {
+  size_t File;
+  uint64_t From = 0, To = 0;
+};
+
+/// What reading a part found; line numbers count from the part's start.
+struct PartResult {
+  std::optional<LogFileProblems> Problems;
+  uint64_t Lines = 0;
+};
+
+PartResult readLogInto(ThreadCounts &Counts, StringRef Path,
+                       const LogWindow &Window, uint64_t From = 0,
+                       uint64_t To = 0, uint64_t MappedSize = 0) {
+  PartResult Result;
   LogFileProblems Problems;
   Problems.File = Path.str();
   int Fd = Path == "-" ? dup(STDIN_FILENO)
@@ -604,22 +640,32 @@ std::optional<LogFileProblems> readLogInto(ThreadCounts &Counts, StringRef Path,
   auto Fail = [&](std::string Why) {
     Problems.Unreadable = true;
     Problems.Error = std::move(Why);
-    return std::optional<LogFileProblems>(std::move(Problems));
+    Result.Problems = std::move(Problems);
+    return std::move(Result);
   };
   if (Fd < 0)
     return Fail(std::strerror(errno));
   LineReader Lines(Counts, Problems, Window);
   // A log is read up to the size it has when it is opened.
   struct stat Status;
-  if (Path != "-" && fstat(Fd, &Status) == 0 && S_ISREG(Status.st_mode) &&
-      mapped::read(Fd, MappedSize ? MappedSize : uint64_t(Status.st_size),
-                   Lines, Problems)) {
+  uint64_t Size = 0;
+  if (Path != "-" && fstat(Fd, &Status) == 0 && S_ISREG(Status.st_mode))
+    Size = MappedSize ? MappedSize : uint64_t(Status.st_size);
+  if (Size && mapped::read(Fd, Size, From, To ? To : Size, Lines, Problems)) {
     ::close(Fd);
     Lines.finish();
-    ++Counts.Files;
+    Counts.Files += From == 0; // A file is counted by its first part.
+    Result.Lines = Lines.lines();
     if (Problems.Malformed || !Problems.Error.empty())
-      return Problems;
-    return std::nullopt;
+      Result.Problems = std::move(Problems);
+    return Result;
+  }
+  if (From != 0) {
+    // Mapped when it was split, not now: what it held is lost.
+    ::close(Fd);
+    Problems.Error = "the file could not be mapped again";
+    Result.Problems = std::move(Problems);
+    return Result;
   }
   // A hint for the kernel's read-ahead; harmless where it does not apply.
   (void)posix_fadvise(Fd, 0, 0, POSIX_FADV_SEQUENTIAL);
@@ -649,9 +695,10 @@ std::optional<LogFileProblems> readLogInto(ThreadCounts &Counts, StringRef Path,
   ::close(Fd);
   Lines.finish();
   ++Counts.Files;
+  Result.Lines = Lines.lines();
   if (Problems.Malformed || !Problems.Error.empty())
-    return Problems;
-  return std::nullopt;
+    Result.Problems = std::move(Problems);
+  return Result;
 }
 
 /// The threads' counts as per-event counts.
@@ -699,7 +746,7 @@ UsageCounts collect(const CounterIds &Ids,
 } // namespace
 
 UsageCounts readUsageLog(StringRef Path, const LogWindow &Window) {
-  return readUsageLogs({Path.str()}, Window, 1);
+  return readUsageLogs({Path.str()}, Window, 1, DefaultLogPartBytes);
 }
 
 UsageCounts readUsageLogShrunk(StringRef Path, uint64_t Size,
@@ -708,12 +755,11 @@ UsageCounts readUsageLogShrunk(StringRef Path, uint64_t Size,
   mapped::BusHandler Handler;
   std::vector<std::unique_ptr<ThreadCounts>> Counts;
   Counts.push_back(std::make_unique<ThreadCounts>(Ids, KeyBudget));
-  std::optional<LogFileProblems> Problems =
-      readLogInto(*Counts[0], Path, Window, Size);
+  PartResult Part = readLogInto(*Counts[0], Path, Window, 0, 0, Size);
   Counts[0]->Keys.finish();
   UsageCounts Result = collect(Ids, Counts);
-  if (Problems)
-    Result.Problems.push_back(std::move(*Problems));
+  if (Part.Problems)
+    Result.Problems.push_back(std::move(*Part.Problems));
   return Result;
 }
 
@@ -767,21 +813,62 @@ std::vector<std::string> expandLogInputs(ArrayRef<std::string> Inputs,
   return Files;
 }
 
+/// Splits plain files of at least two parts of \p PartBytes into parts,
+/// so that threads share a large file; a part's lines are those that start
+/// in it. Other logs are one part each.
+static std::vector<LogPart> splitLogs(ArrayRef<std::string> Files,
+                                      uint64_t PartBytes,
+                                      std::vector<uint64_t> &PlannedSizes) {
+  std::vector<LogPart> Parts;
+  PlannedSizes.assign(Files.size(), 0);
+  for (size_t F = 0; F < Files.size(); ++F) {
+    struct stat Status;
+    char Magic[4] = {};
+    uint64_t Size = 0;
+    if (Files[F] != "-" && ::stat(Files[F].c_str(), &Status) == 0 &&
+        S_ISREG(Status.st_mode))
+      Size = uint64_t(Status.st_size);
+    if (Size >= 2 * PartBytes) {
+      int Fd = ::open(Files[F].c_str(), O_RDONLY | O_CLOEXEC);
+      bool Plain =
+          Fd >= 0 &&
+          ::pread(Fd, Magic, sizeof Magic, 0) == ssize_t(sizeof Magic) &&
+          formatOf(Magic, sizeof Magic) == Decoder::Plain;
+      if (Fd >= 0)
+        ::close(Fd);
+      if (Plain) {
+        PlannedSizes[F] = Size;
+        for (uint64_t From = 0; From < Size; From += PartBytes)
+          Parts.push_back({F, From, std::min(Size, From + PartBytes)});
+        continue;
+      }
+    }
+    Parts.push_back({F, 0, 0});
+  }
+  return Parts;
+}
+
 UsageCounts readUsageLogs(ArrayRef<std::string> Files, const LogWindow &Window,
-                          unsigned Threads) {
-  // Each thread counts the files it takes; the problems are kept by file,
-  // in order.
-  Threads = std::max(1u, std::min<unsigned>(Threads, Files.size()));
+                          unsigned Threads, uint64_t PartBytes) {
+  std::vector<uint64_t> PlannedSizes;
+  std::vector<LogPart> Parts =
+      splitLogs(Files, std::max<uint64_t>(PartBytes, 4096), PlannedSizes);
+  // Each thread counts the parts it takes; the problems are kept by part,
+  // in order, and their line numbers made the file's.
+  Threads = std::max(1u, std::min<unsigned>(Threads, Parts.size()));
   CounterIds Ids;
   std::vector<std::unique_ptr<ThreadCounts>> Counts;
   for (unsigned I = 0; I < Threads; ++I)
     Counts.push_back(std::make_unique<ThreadCounts>(Ids, KeyBudget / Threads));
-  std::vector<std::optional<LogFileProblems>> Problems(Files.size());
+  std::vector<PartResult> Results(Parts.size());
   mapped::BusHandler Handler;
   std::atomic<size_t> Next{0};
   auto Work = [&](ThreadCounts &Thread) {
-    for (size_t I = Next++; I < Files.size(); I = Next++)
-      Problems[I] = readLogInto(Thread, Files[I], Window);
+    for (size_t I = Next++; I < Parts.size(); I = Next++) {
+      const LogPart &P = Parts[I];
+      Results[I] = readLogInto(Thread, Files[P.File], Window, P.From, P.To,
+                               PlannedSizes[P.File]);
+    }
     Thread.Keys.finish();
   };
   std::vector<std::thread> Workers;
@@ -791,9 +878,33 @@ UsageCounts readUsageLogs(ArrayRef<std::string> Files, const LogWindow &Window,
   for (std::thread &T : Workers)
     T.join();
   UsageCounts All = collect(Ids, Counts);
-  for (std::optional<LogFileProblems> &P : Problems)
-    if (P)
-      All.Problems.push_back(std::move(*P));
+  // Parts are in file order: one file's problems are merged in place.
+  std::optional<LogFileProblems> Current;
+  uint64_t LinesBefore = 0;
+  for (size_t I = 0; I < Parts.size(); ++I) {
+    if (Parts[I].From == 0) {
+      if (Current)
+        All.Problems.push_back(std::move(*Current));
+      Current.reset();
+      LinesBefore = 0;
+    }
+    if (std::optional<LogFileProblems> &P = Results[I].Problems) {
+      if (!Current) {
+        Current = LogFileProblems();
+        Current->File = P->File;
+      }
+      Current->Unreadable |= P->Unreadable;
+      if (Current->Error.empty())
+        Current->Error = P->Error;
+      Current->Malformed += P->Malformed;
+      for (auto &[Line, Why] : P->First)
+        if (Current->First.size() < FirstProblemsKept)
+          Current->First.push_back({LinesBefore + Line, std::move(Why)});
+    }
+    LinesBefore += Results[I].Lines;
+  }
+  if (Current)
+    All.Problems.push_back(std::move(*Current));
   return All;
 }
 

@@ -70,9 +70,14 @@ UsageCounts readUsageText(llvm::StringRef Name, llvm::StringRef Text,
 std::vector<std::string> expandLogInputs(llvm::ArrayRef<std::string> Inputs,
                                          std::vector<std::string> &Missing);
 
-/// Reads every log with \p Threads threads and counts what they say.
+/// Plain log files of twice this size or more are read in parts of it.
+constexpr uint64_t DefaultLogPartBytes = uint64_t(16) << 20;
+
+/// Reads every log with \p Threads threads and counts what they say. Large
+/// plain files are shared by the threads in parts of \p PartBytes.
 UsageCounts readUsageLogs(llvm::ArrayRef<std::string> Files,
-                          const LogWindow &Window, unsigned Threads);
+                          const LogWindow &Window, unsigned Threads,
+                          uint64_t PartBytes = DefaultLogPartBytes);
 
 } // namespace apistamp
 
