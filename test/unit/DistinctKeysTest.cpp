@@ -53,6 +53,12 @@ TEST(DistinctKeysTest, CountsAreExactWhenABudgetForcesCompactions) {
   expectExactCounts(randomPairs(300000, 5, 1ull << 40), 1, 5000, 5);
 }
 
+TEST(DistinctKeysTest, CompactionsThatLeaveChunksEndingMidLine) {
+  // Partitions past one 4096-record chunk, compacted to sizes that are not
+  // multiples of a staging line: later lines straddle two chunks.
+  expectExactCounts(randomPairs(1500000, 3, 1200000), 1, 1000003, 3);
+}
+
 TEST(DistinctKeysTest, TheKeyThatMixesToZeroCountsOnce) {
   // This key of counter 2 lands on the set's empty marker.
   uint64_t ZeroKey = 3 * 0x9E3779B97F4A7C15ULL;

@@ -13,8 +13,10 @@
 #include "llvm/Support/raw_ostream.h"
 #include "gmock/gmock.h"
 #include <map>
+#include <memory>
 #include <random>
 #include <set>
+#include <tuple>
 
 using namespace apistamp;
 
@@ -129,7 +131,7 @@ std::string randomLog(std::mt19937 &Random, size_t Lines) {
   return Log;
 }
 
-void expectSameCounts(const std::string &Text, const LogWindow &Window) {
+void expectModelCounts(const std::string &Text, const LogWindow &Window) {
   uint64_t Malformed = 0;
   std::map<std::string, ModelEvent> Model = model(Text, Window, Malformed);
   UsageCounts Counts = readUsageText("log", Text, Window);
@@ -153,8 +155,8 @@ void expectSameCounts(const std::string &Text, const LogWindow &Window) {
 TEST(UsageLogTest, CountsMatchAPlainModel) {
   std::mt19937 Random(20261123);
   std::string Log = randomLog(Random, 60000);
-  expectSameCounts(Log, LogWindow{});
-  expectSameCounts(Log, LogWindow{"2026-11-11", "2026-11-13T15"});
+  expectModelCounts(Log, LogWindow{});
+  expectModelCounts(Log, LogWindow{"2026-11-11", "2026-11-13T15"});
 }
 
 TEST(UsageLogTest, OneProcessManyEventsAndOneEventManyProcesses) {
@@ -170,7 +172,7 @@ TEST(UsageLogTest, OneProcessManyEventsAndOneEventManyProcesses) {
            std::to_string(100 + I % 10) +
            ",\"host\":\"h\",\"exe\":\"/bin/t\",\"rank\":null,\"job_id\":\"j" +
            std::to_string(I % 10) + "\"}\n";
-  expectSameCounts(Log, LogWindow{});
+  expectModelCounts(Log, LogWindow{});
   UsageCounts Counts = readUsageText("log", Log, LogWindow{});
   EXPECT_EQ(Counts.Events["one"].Processes, 10u);
   EXPECT_EQ(Counts.Events["e7"].Processes, 1u);
@@ -187,10 +189,43 @@ TEST(UsageLogTest, ManyEventsAndOneProcessLoggingThemTwice) {
              std::to_string(1 + Pass * (I % 2)) +
              ",\"host\":\"h\",\"exe\":\"/bin/t\",\"rank\":null,"
              "\"job_id\":\"j\"}\n";
-  expectSameCounts(Log, LogWindow{});
+  expectModelCounts(Log, LogWindow{});
   UsageCounts Counts = readUsageText("log", Log, LogWindow{});
   EXPECT_EQ(Counts.Events["e4998"].Processes, 1u);
   EXPECT_EQ(Counts.Events["e4999"].Processes, 2u);
+}
+
+/// A temporary log holding \p Text; removed with the object.
+struct TempLog {
+  explicit TempLog(const std::string &Text) {
+    llvm::SmallString<128> Name;
+    EXPECT_FALSE(llvm::sys::fs::createTemporaryFile("usage", "jsonl", Name));
+    Path = std::string(Name);
+    std::error_code EC;
+    llvm::raw_fd_ostream Out(Path, EC);
+    EXPECT_FALSE(EC);
+    Out << Text;
+  }
+  ~TempLog() { llvm::sys::fs::remove(Path); }
+  std::string Path;
+};
+
+/// \p Got counted what \p Want did: lines, bad lines and every event.
+void expectSameCounts(const UsageCounts &Got, const UsageCounts &Want) {
+  EXPECT_EQ(Got.Lines, Want.Lines);
+  EXPECT_EQ(Got.EventLines, Want.EventLines);
+  EXPECT_EQ(Got.Malformed, Want.Malformed);
+  ASSERT_EQ(Got.Events.size(), Want.Events.size());
+  for (const auto &[Name, W] : Want.Events) {
+    SCOPED_TRACE(Name);
+    auto It = Got.Events.find(Name);
+    ASSERT_NE(It, Got.Events.end());
+    const EventCounts &G = It->second;
+    EXPECT_EQ(std::tie(G.Jobs, G.Processes, G.Hosts, G.FirstSeen, G.LastSeen,
+                       G.JobsByDay),
+              std::tie(W.Jobs, W.Processes, W.Hosts, W.FirstSeen, W.LastSeen,
+                       W.JobsByDay));
+  }
 }
 
 TEST(UsageLogTest, FilesReadOnManyThreadsCountLikeOneText) {
@@ -198,18 +233,14 @@ TEST(UsageLogTest, FilesReadOnManyThreadsCountLikeOneText) {
   // and first/last times must merge, not add up.
   std::mt19937 Random(7);
   std::string Log = randomLog(Random, 30000);
+  std::vector<std::unique_ptr<TempLog>> Logs;
   std::vector<std::string> Files;
   size_t Start = 0;
   for (int I = 0; I < 5; ++I) {
     size_t End = I == 4 ? Log.size() : Log.find('\n', Log.size() * (I + 1) / 5);
     End = End == std::string::npos ? Log.size() : End + 1;
-    llvm::SmallString<128> Path;
-    ASSERT_FALSE(llvm::sys::fs::createTemporaryFile("usage", "jsonl", Path));
-    std::error_code EC;
-    llvm::raw_fd_ostream Out(Path, EC);
-    ASSERT_FALSE(EC);
-    Out << Log.substr(Start, End - Start);
-    Files.push_back(std::string(Path));
+    Logs.push_back(std::make_unique<TempLog>(Log.substr(Start, End - Start)));
+    Files.push_back(Logs.back()->Path);
     Start = End;
   }
   UsageCounts Whole = readUsageText("log", Log, LogWindow{});
@@ -217,23 +248,8 @@ TEST(UsageLogTest, FilesReadOnManyThreadsCountLikeOneText) {
     SCOPED_TRACE(Threads);
     UsageCounts Split = readUsageLogs(Files, LogWindow{}, Threads);
     EXPECT_EQ(Split.Files, 5u);
-    EXPECT_EQ(Split.Lines, Whole.Lines);
-    EXPECT_EQ(Split.EventLines, Whole.EventLines);
-    EXPECT_EQ(Split.Malformed, Whole.Malformed);
-    ASSERT_EQ(Split.Events.size(), Whole.Events.size());
-    for (auto &[Name, C] : Whole.Events) {
-      SCOPED_TRACE(Name);
-      const EventCounts &S = Split.Events[Name];
-      EXPECT_EQ(S.Jobs, C.Jobs);
-      EXPECT_EQ(S.Processes, C.Processes);
-      EXPECT_EQ(S.Hosts, C.Hosts);
-      EXPECT_EQ(S.FirstSeen, C.FirstSeen);
-      EXPECT_EQ(S.LastSeen, C.LastSeen);
-      EXPECT_EQ(S.JobsByDay, C.JobsByDay);
-    }
+    expectSameCounts(Split, Whole);
   }
-  for (const std::string &F : Files)
-    llvm::sys::fs::remove(F);
 }
 
 TEST(UsageLogTest, AFileThatShrinksWhileReadKeepsWhatWasRead) {
@@ -246,27 +262,25 @@ TEST(UsageLogTest, AFileThatShrinksWhileReadKeepsWhatWasRead) {
   std::string Text;
   while (Text.size() < 100000)
     Text += Line;
-  llvm::SmallString<128> Path;
-  ASSERT_FALSE(llvm::sys::fs::createTemporaryFile("usage", "jsonl", Path));
-  {
-    std::error_code EC;
-    llvm::raw_fd_ostream Out(Path, EC);
-    ASSERT_FALSE(EC);
-    Out << Text;
-  }
+  TempLog Log(Text);
   size_t Lines = Text.size() / Line.size();
-  // As if the file had 3 more pages and a half when it was opened.
-  UsageCounts Counts =
-      readUsageLogShrunk(Path, Text.size() + 3 * 4096 + 2048, LogWindow{});
-  EXPECT_EQ(Counts.EventLines, Lines);
-  EXPECT_EQ(Counts.Malformed, 0u);
-  ASSERT_EQ(Counts.Problems.size(), 1u);
-  EXPECT_THAT(Counts.Problems[0].Error, ::testing::HasSubstr("shrank"));
-  // Read whole, the same file has no problem.
-  UsageCounts Whole = readUsageLog(Path, LogWindow{});
+  // As if the file had 3 more pages and a half when it was opened: read
+  // whole, and in parts of 16 KiB on 2 threads (parts that begin past the
+  // new end, one that straddles it).
+  for (uint64_t PartBytes : {uint64_t(1) << 30, uint64_t(16384)}) {
+    SCOPED_TRACE(PartBytes);
+    UsageCounts Counts = readUsageLogShrunk(
+        Log.Path, Text.size() + 3 * 4096 + 2048, LogWindow{}, 2, PartBytes);
+    EXPECT_EQ(Counts.Files, 1u);
+    EXPECT_EQ(Counts.EventLines, Lines);
+    EXPECT_EQ(Counts.Malformed, 0u);
+    ASSERT_EQ(Counts.Problems.size(), 1u);
+    EXPECT_THAT(Counts.Problems[0].Error, ::testing::HasSubstr("shrank"));
+  }
+  // Read as it is, the same file has no problem.
+  UsageCounts Whole = readUsageLog(Log.Path, LogWindow{});
   EXPECT_EQ(Whole.EventLines, Lines);
   EXPECT_TRUE(Whole.Problems.empty());
-  llvm::sys::fs::remove(Path);
 }
 
 TEST(UsageLogTest, AFileReadInPartsCountsAndNumbersLinesAsWhole) {
@@ -281,41 +295,19 @@ TEST(UsageLogTest, AFileReadInPartsCountsAndNumbersLinesAsWhole) {
          "\"job_id\":null}\n";
   Log += randomLog(Random, 3000);
   Log += "{\"event\":\"cut\",\"time\":\"2026-11-1";
-  llvm::SmallString<128> Path;
-  ASSERT_FALSE(llvm::sys::fs::createTemporaryFile("usage", "jsonl", Path));
-  {
-    std::error_code EC;
-    llvm::raw_fd_ostream Out(Path, EC);
-    ASSERT_FALSE(EC);
-    Out << Log;
-  }
-  UsageCounts Whole = readUsageText(Path, Log, LogWindow{});
+  TempLog File(Log);
+  UsageCounts Whole = readUsageText(File.Path, Log, LogWindow{});
   ASSERT_EQ(Whole.Problems.size(), 1u);
   ASSERT_GT(Whole.Problems[0].Malformed, 5u);
   for (unsigned Threads : {1u, 3u}) {
     SCOPED_TRACE(Threads);
-    std::string File(Path);
-    UsageCounts Parts = readUsageLogs({File}, LogWindow{}, Threads, 4096);
+    UsageCounts Parts = readUsageLogs({File.Path}, LogWindow{}, Threads, 4096);
     EXPECT_EQ(Parts.Files, 1u);
-    EXPECT_EQ(Parts.Lines, Whole.Lines);
-    EXPECT_EQ(Parts.EventLines, Whole.EventLines);
-    EXPECT_EQ(Parts.Malformed, Whole.Malformed);
+    expectSameCounts(Parts, Whole);
     ASSERT_EQ(Parts.Problems.size(), 1u);
     EXPECT_EQ(Parts.Problems[0].Malformed, Whole.Problems[0].Malformed);
     EXPECT_EQ(Parts.Problems[0].First, Whole.Problems[0].First);
-    ASSERT_EQ(Parts.Events.size(), Whole.Events.size());
-    for (auto &[Name, C] : Whole.Events) {
-      SCOPED_TRACE(Name);
-      const EventCounts &P = Parts.Events[Name];
-      EXPECT_EQ(P.Jobs, C.Jobs);
-      EXPECT_EQ(P.Processes, C.Processes);
-      EXPECT_EQ(P.Hosts, C.Hosts);
-      EXPECT_EQ(P.FirstSeen, C.FirstSeen);
-      EXPECT_EQ(P.LastSeen, C.LastSeen);
-      EXPECT_EQ(P.JobsByDay, C.JobsByDay);
-    }
   }
-  llvm::sys::fs::remove(Path);
 }
 
 } // namespace

@@ -4,7 +4,6 @@
 #include "llvm/Support/MathExtras.h"
 #include <algorithm>
 #include <atomic>
-#include <cstring>
 #include <new>
 #include <thread>
 #if defined(__SSE2__)
@@ -85,33 +84,29 @@ void DistinctKeys::flush(size_t I) {
   Partition &P = Partitions[I];
   const Record *From = Staging[I].Records;
   unsigned Count = Staged[I];
-  // A chunk holds a whole number of staging lines, but a compaction may
-  // leave a chunk filled to any record.
-  static_assert(ChunkRecords % StagedRecords == 0);
-  size_t Used = P.Size % ChunkRecords;
-  if (Used == 0 && P.Size == P.Chunks.size() * ChunkRecords)
-    P.Chunks.push_back(takeChunk());
-  Record *To = P.Chunks.back() + Used;
+  // Usually one whole staging line into the last chunk; after a compaction
+  // a chunk may end mid-line, and the rest goes into a new one.
+  for (unsigned Done = 0; Done < Count;) {
+    if (P.Size == P.Chunks.size() * ChunkRecords)
+      P.Chunks.push_back(takeChunk());
+    size_t Used = P.Size % ChunkRecords;
+    unsigned Fit =
+        unsigned(std::min<size_t>(Count - Done, ChunkRecords - Used));
+    Record *To = P.Chunks.back() + Used;
 #if defined(__SSE2__)
-  // Streaming stores: the chunk's lines are written whole, never read
-  // into the cache first.
-  if (Count == StagedRecords && Used + StagedRecords <= ChunkRecords) {
-    for (unsigned R = 0; R < StagedRecords; ++R)
-      _mm_stream_si128(
-          reinterpret_cast<__m128i *>(To) + R,
-          _mm_load_si128(reinterpret_cast<const __m128i *>(From) + R));
-  } else
+    // Streaming stores: the chunk's lines are written whole, never read
+    // into the cache first.
+    if (Fit == StagedRecords) {
+      for (unsigned R = 0; R < StagedRecords; ++R)
+        _mm_stream_si128(
+            reinterpret_cast<__m128i *>(To) + R,
+            _mm_load_si128(reinterpret_cast<const __m128i *>(From) + R));
+    } else
 #endif
-  {
-    for (unsigned R = 0; R < Count; ++R) {
-      if (R && (P.Size + R) % ChunkRecords == 0) {
-        P.Chunks.push_back(takeChunk());
-        To = P.Chunks.back() - R;
-      }
-      To[R] = From[R];
-    }
+      std::copy(From + Done, From + Done + Fit, To);
+    Done += Fit;
+    P.Size += Fit;
   }
-  P.Size += Count;
   Buffered += Count;
   Staged[I] = 0;
   if (Buffered >= CompactAt)

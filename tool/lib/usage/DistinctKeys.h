@@ -1,16 +1,15 @@
-//===- DistinctKeys.h - Count distinct keys per counter, in cache -*- C++
-//-*-===//
+//===- DistinctKeys.h - Count distinct keys per counter -------*- C++ -*-===//
 //
 // The report's counts are distinct counts (jobs, processes and hosts per
 // event, jobs per event and day) over millions of lines. One hash set per
 // counter makes every line a few cache and TLB misses in sets that together
 // do not fit in any cache. Here a key is instead appended, with its
 // counter, to one of 256 partitions chosen by its hash, a cache line at a
-// time with streaming stores into chunks that never move; a partition (1/256 of
-// the keys) is then deduplicated on its own, in a set that fits in cache: when
-// the buffered records pass a budget, and at the end, where the threads'
-// partitions are merged on every thread. Memory stays bounded by the distinct
-// (counter, key) pairs: at most twice them, or the budget.
+// time with streaming stores into chunks that never move; a partition (1/256
+// of the keys) is then deduplicated on its own, in a set that fits in cache:
+// when the buffered records pass a budget, and at the end, where the
+// threads' partitions are merged on every thread. Memory stays bounded by the
+// distinct (counter, key) pairs: at most twice them, or the budget.
 //
 //===----------------------------------------------------------------------===//
 

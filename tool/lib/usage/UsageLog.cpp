@@ -45,22 +45,6 @@ uint64_t load64(const char *P) {
   return V;
 }
 
-/// \p A < \p B as text; two times of one minute or less apart compare
-/// without a call.
-bool textLess(std::string_view A, std::string_view B) {
-  if (A.size() >= 16 && B.size() >= 16) {
-    uint64_t A0 = llvm::byteswap(load64(A.data()));
-    uint64_t B0 = llvm::byteswap(load64(B.data()));
-    if (A0 != B0)
-      return A0 < B0;
-    uint64_t A1 = llvm::byteswap(load64(A.data() + 8));
-    uint64_t B1 = llvm::byteswap(load64(B.data() + 8));
-    if (A1 != B1)
-      return A1 < B1;
-  }
-  return A < B;
-}
-
 /// What the distinct counters count: the first three of each event, then
 /// one per (event, day).
 enum CounterKind : uint32_t { JobsCounter, ProcessesCounter, HostsCounter };
@@ -237,9 +221,9 @@ public:
     Keys.add(Event.Base + ProcessesCounter, Key.Process);
     if (!RecentHosts.seen(mix64(Key.Host ^ Event.Base * Golden)))
       Keys.add(Event.Base + HostsCounter, Key.Host);
-    if (Event.FirstSeen.empty() || textLess(Time, Event.FirstSeen))
+    if (Event.FirstSeen.empty() || Time < std::string_view(Event.FirstSeen))
       Event.FirstSeen.assign(Time);
-    if (textLess(Event.LastSeen, Time))
+    if (Time > std::string_view(Event.LastSeen))
       Event.LastSeen.assign(Time);
     uint64_t Day = dayKey(Time);
     if (Day != Event.LastDay || Event.LastDayCounter == ~0u) {
@@ -352,12 +336,8 @@ private:
       const char *Tail = Data + TailOffset;
       size_t TailLength = Length - TailOffset;
       TailCache::Entry *Cached = Counts.Tails.slot(Tail, TailLength);
-      if (Cached && TailCache::holds(*Cached, Tail, TailLength)) {
-        if (inWindow(Fields.Time))
-          Counts.count(Counts.event(Fields.Event), Fields.Time,
-                       {Cached->Host, Cached->Process, Cached->Job});
-        return;
-      }
+      if (Cached && TailCache::holds(*Cached, Tail, TailLength))
+        return countLine(Fields, {Cached->Host, Cached->Process, Cached->Job});
       if (parseRuntimeLogTail(Tail, TailLength, Fields)) {
         LineKeys Keys = LineKeys::of(Fields);
         if (Cached) {
@@ -367,9 +347,7 @@ private:
           Cached->Process = Keys.Process;
           Cached->Job = Keys.Job;
         }
-        if (inWindow(Fields.Time))
-          Counts.count(Counts.event(Fields.Event), Fields.Time, Keys);
-        return;
+        return countLine(Fields, Keys);
       }
     }
     LogLineError Error = Counts.Slow.parse(Data, Length, Capacity, Fields);
@@ -382,9 +360,12 @@ private:
       malformed(describe(Error));
       return;
     }
+    countLine(Fields, LineKeys::of(Fields));
+  }
+
+  void countLine(const LogLine &Fields, const LineKeys &Keys) {
     if (inWindow(Fields.Time))
-      Counts.count(Counts.event(Fields.Event), Fields.Time,
-                   LineKeys::of(Fields));
+      Counts.count(Counts.event(Fields.Event), Fields.Time, Keys);
   }
 
   ThreadCounts &Counts;
@@ -614,8 +595,6 @@ bool read(int Fd, uint64_t Size, uint64_t From, uint64_t To, LineReader &Lines,
 
 } // namespace mapped
 
-/// Reads one log (a file, or "-" for stdin) into \p Table; returns its
-/// problems when it has some (unreadable, corrupt, malformed lines).
 /// Part of a log: the lines that start in [From, To) of a plain file, or
 /// (To == 0) all of a log, however it is read.
 struct LogPart {
@@ -629,6 +608,9 @@ struct PartResult {
   uint64_t Lines = 0;
 };
 
+/// Reads a part of one log (a file, or "-" for stdin) into \p Counts, up
+/// to \p MappedSize bytes when it is not 0 (the size the file had when it
+/// was split), and says what was wrong with it.
 PartResult readLogInto(ThreadCounts &Counts, StringRef Path,
                        const LogWindow &Window, uint64_t From = 0,
                        uint64_t To = 0, uint64_t MappedSize = 0) {
@@ -749,20 +731,6 @@ UsageCounts readUsageLog(StringRef Path, const LogWindow &Window) {
   return readUsageLogs({Path.str()}, Window, 1, DefaultLogPartBytes);
 }
 
-UsageCounts readUsageLogShrunk(StringRef Path, uint64_t Size,
-                               const LogWindow &Window) {
-  CounterIds Ids;
-  mapped::BusHandler Handler;
-  std::vector<std::unique_ptr<ThreadCounts>> Counts;
-  Counts.push_back(std::make_unique<ThreadCounts>(Ids, KeyBudget));
-  PartResult Part = readLogInto(*Counts[0], Path, Window, 0, 0, Size);
-  Counts[0]->Keys.finish();
-  UsageCounts Result = collect(Ids, Counts);
-  if (Part.Problems)
-    Result.Problems.push_back(std::move(*Part.Problems));
-  return Result;
-}
-
 UsageCounts readUsageText(StringRef Name, StringRef Text,
                           const LogWindow &Window) {
   CounterIds Ids;
@@ -813,6 +781,13 @@ std::vector<std::string> expandLogInputs(ArrayRef<std::string> Inputs,
   return Files;
 }
 
+/// File \p F of \p Size bytes in parts of \p PartBytes.
+static void appendParts(std::vector<LogPart> &Parts, size_t F, uint64_t Size,
+                        uint64_t PartBytes) {
+  for (uint64_t From = 0; From < Size; From += PartBytes)
+    Parts.push_back({F, From, std::min(Size, From + PartBytes)});
+}
+
 /// Splits plain files of at least two parts of \p PartBytes into parts,
 /// so that threads share a large file; a part's lines are those that start
 /// in it. Other logs are one part each.
@@ -838,8 +813,7 @@ static std::vector<LogPart> splitLogs(ArrayRef<std::string> Files,
         ::close(Fd);
       if (Plain) {
         PlannedSizes[F] = Size;
-        for (uint64_t From = 0; From < Size; From += PartBytes)
-          Parts.push_back({F, From, std::min(Size, From + PartBytes)});
+        appendParts(Parts, F, Size, PartBytes);
         continue;
       }
     }
@@ -848,11 +822,12 @@ static std::vector<LogPart> splitLogs(ArrayRef<std::string> Files,
   return Parts;
 }
 
-UsageCounts readUsageLogs(ArrayRef<std::string> Files, const LogWindow &Window,
-                          unsigned Threads, uint64_t PartBytes) {
-  std::vector<uint64_t> PlannedSizes;
-  std::vector<LogPart> Parts =
-      splitLogs(Files, std::max<uint64_t>(PartBytes, 4096), PlannedSizes);
+/// Reads \p Parts of \p Files (in file order) on \p Threads threads; a
+/// file whose planned size is not 0 is read up to that size.
+static UsageCounts readParts(ArrayRef<std::string> Files,
+                             ArrayRef<LogPart> Parts,
+                             ArrayRef<uint64_t> PlannedSizes,
+                             const LogWindow &Window, unsigned Threads) {
   // Each thread counts the parts it takes; the problems are kept by part,
   // in order, and their line numbers made the file's.
   Threads = std::max(1u, std::min<unsigned>(Threads, Parts.size()));
@@ -906,6 +881,23 @@ UsageCounts readUsageLogs(ArrayRef<std::string> Files, const LogWindow &Window,
   if (Current)
     All.Problems.push_back(std::move(*Current));
   return All;
+}
+
+UsageCounts readUsageLogs(ArrayRef<std::string> Files, const LogWindow &Window,
+                          unsigned Threads, uint64_t PartBytes) {
+  std::vector<uint64_t> PlannedSizes;
+  std::vector<LogPart> Parts =
+      splitLogs(Files, std::max<uint64_t>(PartBytes, 4096), PlannedSizes);
+  return readParts(Files, Parts, PlannedSizes, Window, Threads);
+}
+
+UsageCounts readUsageLogShrunk(StringRef Path, uint64_t Size,
+                               const LogWindow &Window, unsigned Threads,
+                               uint64_t PartBytes) {
+  std::string File = Path.str();
+  std::vector<LogPart> Parts;
+  appendParts(Parts, 0, Size, PartBytes);
+  return readParts(File, Parts, Size, Window, Threads);
 }
 
 } // namespace apistamp

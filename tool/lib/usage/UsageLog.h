@@ -55,11 +55,6 @@ struct LogWindow {
 /// by their magic bytes.
 UsageCounts readUsageLog(llvm::StringRef Path, const LogWindow &Window);
 
-/// For tests: reads \p Path as if it had \p Size bytes, more than it has,
-/// as a file that shrinks while it is read looks.
-UsageCounts readUsageLogShrunk(llvm::StringRef Path, uint64_t Size,
-                               const LogWindow &Window);
-
 /// Reads one log's text already in memory (for tests and --aggregates).
 UsageCounts readUsageText(llvm::StringRef Name, llvm::StringRef Text,
                           const LogWindow &Window);
@@ -78,6 +73,13 @@ constexpr uint64_t DefaultLogPartBytes = uint64_t(16) << 20;
 UsageCounts readUsageLogs(llvm::ArrayRef<std::string> Files,
                           const LogWindow &Window, unsigned Threads,
                           uint64_t PartBytes = DefaultLogPartBytes);
+
+/// For tests: reads the plain file \p Path as if it had \p Size bytes,
+/// more than it has (a file that shrinks while it is read looks so), in
+/// parts of \p PartBytes on \p Threads threads.
+UsageCounts readUsageLogShrunk(llvm::StringRef Path, uint64_t Size,
+                               const LogWindow &Window, unsigned Threads,
+                               uint64_t PartBytes);
 
 } // namespace apistamp
 
