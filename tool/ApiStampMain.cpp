@@ -71,8 +71,9 @@ cl::opt<std::string>
                   "directory (default: the rules file's directory)"),
          cl::value_desc("dir"), cl::cat(Category), APISTAMP_ALL_COMMANDS);
 cl::opt<unsigned> Jobs("j",
-                       cl::desc("Translation units analysed in parallel "
-                                "(default: all cores)"),
+                       cl::desc("Translation units analysed in parallel; "
+                                "report: logs read in parallel, large ones "
+                                "in parts (default: all cores)"),
                        cl::value_desc("N"), cl::init(0), cl::Prefix,
                        cl::cat(Category), APISTAMP_ALL_COMMANDS);
 cl::opt<bool> Verbose("verbose",
