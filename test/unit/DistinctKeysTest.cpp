@@ -2,6 +2,7 @@
 
 #include "usage/DistinctKeys.h"
 #include "gmock/gmock.h"
+#include <map>
 #include <memory>
 #include <random>
 #include <set>
@@ -60,10 +61,32 @@ TEST(DistinctKeysTest, CompactionsThatLeaveChunksEndingMidLine) {
 }
 
 TEST(DistinctKeysTest, TheKeyThatMixesToZeroCountsOnce) {
-  // This key of counter 2 lands on the set's empty marker.
-  uint64_t ZeroKey = 3 * 0x9E3779B97F4A7C15ULL;
-  expectExactCounts({{2, ZeroKey}, {2, 1}, {2, ZeroKey}, {1, ZeroKey}}, 2, 1,
+  // This key of counter 0 is packed as 0, the set's empty marker.
+  uint64_t ZeroKey = 0x9E3779B97F4A7C15ULL;
+  expectExactCounts({{0, ZeroKey}, {0, 1}, {0, ZeroKey}, {1, ZeroKey}}, 2, 1,
                     3);
+}
+
+TEST(DistinctKeysTest, CountersTooLargeToPackAreCountedApart) {
+  // Counters around 2^20, where records stop being packed, on two threads,
+  // with and without compactions.
+  constexpr uint32_t First = (1u << 20) - 3, Counters = (1u << 20) + 3;
+  for (size_t Budget : {size_t(1) << 24, size_t(100)}) {
+    std::map<uint32_t, std::set<uint64_t>> Expected;
+    DistinctKeys A(Budget), B(Budget);
+    std::mt19937_64 Random(42);
+    for (size_t I = 0; I < 20000; ++I) {
+      uint32_t Counter = First + uint32_t(Random() % (Counters - First));
+      uint64_t Key = mix64(Random() % 700);
+      (I % 2 ? A : B).add(Counter, Key);
+      Expected[Counter].insert(Key);
+    }
+    DistinctKeys *All[] = {&A, &B};
+    std::vector<uint64_t> Counts = DistinctKeys::countDistinct(All, Counters, 2);
+    for (uint32_t C = First; C < Counters; ++C)
+      EXPECT_EQ(Counts[C], Expected[C].size()) << "counter " << C;
+    EXPECT_EQ(A.records() + B.records(), 0u);
+  }
 }
 
 TEST(DistinctKeysTest, MemoryIsBoundedByTheDistinctKeysNotTheInput) {
@@ -78,7 +101,7 @@ TEST(DistinctKeysTest, MemoryIsBoundedByTheDistinctKeysNotTheInput) {
       MaxRecords = std::max(MaxRecords, Keys.records());
   }
   // What is staged (under a cache line per partition) is not counted yet.
-  size_t Staged = 256 * 4;
+  size_t Staged = 256 * 8;
   EXPECT_LE(MaxRecords, Budget + Staged);
   // Past the budget: at most twice the distinct pairs.
   std::set<uint64_t> Distinct;

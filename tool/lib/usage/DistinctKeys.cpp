@@ -1,9 +1,11 @@
 //===- DistinctKeys.cpp - Count distinct keys per counter, in cache -------===//
 
 #include "DistinctKeys.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/MathExtras.h"
 #include <algorithm>
 #include <atomic>
+#include <cassert>
 #include <new>
 #include <thread>
 #if defined(__SSE2__)
@@ -14,14 +16,15 @@ namespace apistamp {
 
 namespace {
 
-/// A set of nonzero 64-bit hashes sized once for \p Expected keys (at most
-/// half full): a partition's keys, in cache.
+/// A set of 64-bit records whose high bits are a hash, sized once for
+/// \p Expected keys (at most half full): a partition's keys, in cache.
 class ScratchSet {
 public:
   ScratchSet(std::vector<uint64_t> &Slots, size_t Expected) : Slots(Slots) {
     size_t Size = llvm::PowerOf2Ceil(std::max<size_t>(16, Expected * 2));
     Slots.assign(Size, 0);
     Mask = Size - 1;
+    Shift = 64 - llvm::Log2_64(Size);
   }
 
   /// True when \p Key was not in the set yet.
@@ -31,7 +34,7 @@ public:
       HasZero = true;
       return New;
     }
-    for (size_t I = Key & Mask;; I = (I + 1) & Mask) {
+    for (size_t I = Key >> Shift;; I = (I + 1) & Mask) {
       if (Slots[I] == Key)
         return false;
       if (Slots[I] == 0) {
@@ -44,6 +47,7 @@ public:
 private:
   std::vector<uint64_t> &Slots;
   size_t Mask;
+  unsigned Shift;
   bool HasZero = false;
 };
 
@@ -61,7 +65,24 @@ size_t DistinctKeys::records() const {
   size_t Count = 0;
   for (size_t I = 0; I < std::size(Partitions); ++I)
     Count += Partitions[I].Size + Staged[I];
-  return Count;
+  return Count + Wide.size();
+}
+
+void DistinctKeys::addWide(uint32_t Counter, uint64_t Mixed) {
+  Wide.push_back({Mixed, Counter});
+  if (++Buffered >= CompactAt)
+    compact();
+}
+
+void DistinctKeys::dedupe(std::vector<WideRecord> &Wide) {
+  auto Less = [](const WideRecord &A, const WideRecord &B) {
+    return A.Mixed < B.Mixed;
+  };
+  auto Same = [](const WideRecord &A, const WideRecord &B) {
+    return A.Mixed == B.Mixed;
+  };
+  std::sort(Wide.begin(), Wide.end(), Less);
+  Wide.erase(std::unique(Wide.begin(), Wide.end(), Same), Wide.end());
 }
 
 DistinctKeys::Record *DistinctKeys::takeChunk() {
@@ -95,9 +116,10 @@ void DistinctKeys::flush(size_t I) {
     Record *To = P.Chunks.back() + Used;
 #if defined(__SSE2__)
     // Streaming stores: the chunk's lines are written whole, never read
-    // into the cache first.
-    if (Fit == StagedRecords) {
-      for (unsigned R = 0; R < StagedRecords; ++R)
+    // into the cache first (after a compaction, a partition may end mid-line:
+    // its records are then copied).
+    if (Fit == StagedRecords && Used % StagedRecords == 0) {
+      for (unsigned R = 0; R < StagedRecords / 2; ++R)
         _mm_stream_si128(
             reinterpret_cast<__m128i *>(To) + R,
             _mm_load_si128(reinterpret_cast<const __m128i *>(From) + R));
@@ -118,7 +140,7 @@ void DistinctKeys::compact(Partition &P) {
   size_t Kept = 0;
   for (size_t I = 0; I < P.Size; ++I) {
     const Record &R = P.Chunks[I / ChunkRecords][I % ChunkRecords];
-    if (Seen.insert(R.Mixed)) {
+    if (Seen.insert(R)) {
       P.Chunks[Kept / ChunkRecords][Kept % ChunkRecords] = R;
       ++Kept;
     }
@@ -135,7 +157,8 @@ void DistinctKeys::compact() {
 #if defined(__SSE2__)
   _mm_sfence(); // The streaming stores are done.
 #endif
-  Buffered = 0;
+  dedupe(Wide);
+  Buffered = Wide.size();
   for (Partition &P : Partitions) {
     compact(P);
     Buffered += P.Size;
@@ -174,9 +197,9 @@ DistinctKeys::countDistinct(llvm::ArrayRef<DistinctKeys *> All, size_t Counters,
       for (DistinctKeys *Keys : All) {
         Partition &P = Keys->Partitions[I];
         for (size_t R = 0; R < P.Size; ++R) {
-          const Record &Rec = P.Chunks[R / ChunkRecords][R % ChunkRecords];
-          if (Seen.insert(Rec.Mixed))
-            ++Count[Rec.Counter];
+          Record Rec = P.Chunks[R / ChunkRecords][R % ChunkRecords];
+          if (Seen.insert(Rec))
+            ++Count[Rec & CounterMask];
         }
         P.Size = 0;
         P.Chunks.clear();
@@ -187,6 +210,17 @@ DistinctKeys::countDistinct(llvm::ArrayRef<DistinctKeys *> All, size_t Counters,
   for (size_t I = 1; I < Counts.size(); ++I)
     Workers.emplace_back(Work, std::ref(Counts[I]));
   Work(Counts[0]);
+  // Counters past CounterMask, all threads' together.
+  std::vector<WideRecord> Wide;
+  for (DistinctKeys *Keys : All) {
+    llvm::append_range(Wide, Keys->Wide);
+    Keys->Wide.clear();
+  }
+  dedupe(Wide);
+  for (const WideRecord &W : Wide) {
+    assert(W.Counter < Counters && "a counter past the ones counted");
+    ++Counts[0][W.Counter];
+  }
   for (std::thread &T : Workers)
     T.join();
   for (size_t I = 1; I < Counts.size(); ++I)

@@ -11,6 +11,10 @@
 // threads' partitions are merged on every thread. Memory stays bounded by the
 // distinct (counter, key) pairs: at most twice them, or the budget.
 //
+// A record is 8 bytes: the counter (below 2^20; larger ones, rare, are kept
+// apart in 16 bytes) and 44 bits of the key's hash, which with the 8 bits
+// of its partition make two keys of one counter one when 52 bits agree.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef APISTAMP_LIB_USAGE_DISTINCTKEYS_H
@@ -40,7 +44,7 @@ inline uint64_t mix64(uint64_t Key) {
 class DistinctKeys {
 public:
   /// Deduplicates what it holds when it holds \p BudgetRecords records
-  /// (16 bytes each), or twice what it kept the last time, if more.
+  /// (8 bytes each), or twice what it kept the last time, if more.
   explicit DistinctKeys(size_t BudgetRecords);
   ~DistinctKeys();
   DistinctKeys(const DistinctKeys &) = delete;
@@ -51,9 +55,12 @@ public:
   /// from its bits, so it is not mixed again here.
   void add(uint32_t Counter, uint64_t Key) {
     uint64_t Mixed = Key ^ (uint64_t(Counter) + 1) * 0x9E3779B97F4A7C15ULL;
+    if (Counter > CounterMask)
+      return addWide(Counter, Mixed);
     size_t Partition = Mixed >> (64 - PartitionBits);
     unsigned Slot = Staged[Partition]++;
-    Staging[Partition].Records[Slot] = {Mixed, Counter};
+    Staging[Partition].Records[Slot] =
+        ((Mixed << PartitionBits) & ~uint64_t(CounterMask)) | Counter;
     if (Slot + 1 == StagedRecords)
       flush(Partition);
   }
@@ -73,14 +80,19 @@ public:
 
 private:
   static constexpr unsigned PartitionBits = 8;
-  static constexpr unsigned StagedRecords = 4; ///< One cache line.
-  struct Record {
+  /// Counters up to this are packed with their key in a Record.
+  static constexpr uint32_t CounterMask = (uint32_t(1) << 20) - 1;
+  static constexpr unsigned StagedRecords = 8; ///< One cache line.
+  /// The counter in the low bits, the key's hash in the others.
+  using Record = uint64_t;
+  /// A key of a counter past CounterMask, and its counter.
+  struct WideRecord {
     uint64_t Mixed;
     uint32_t Counter;
   };
   /// Records are stored in chunks of 64 KiB taken from large blocks:
   /// nothing is moved when a partition grows.
-  static constexpr size_t ChunkRecords = 4096;
+  static constexpr size_t ChunkRecords = 8192;
   static constexpr size_t BlockChunks = 256;
   /// A partition's records waiting to be written, a cache line of them.
   struct alignas(64) StagingLine {
@@ -97,6 +109,9 @@ private:
   void compact();
   /// Drops \p P's duplicates; \p P has nothing staged.
   void compact(Partition &P);
+  void addWide(uint32_t Counter, uint64_t Mixed);
+  /// Sorts \p Wide and drops its duplicates.
+  static void dedupe(std::vector<WideRecord> &Wide);
 
   // What add() touches, apart: 16 KiB of staging lines, 256 bytes of counts.
   StagingLine Staging[size_t(1) << PartitionBits];
@@ -104,6 +119,7 @@ private:
   Partition Partitions[size_t(1) << PartitionBits];
   size_t Buffered = 0, CompactAt;
   std::vector<Record *> Blocks, FreeChunks;
+  std::vector<WideRecord> Wide;
   std::vector<uint64_t> Scratch;
 };
 

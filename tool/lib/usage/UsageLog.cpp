@@ -36,7 +36,7 @@ constexpr size_t ChunkSize = 1 << 16;
 constexpr size_t FirstProblemsKept = 5;
 constexpr uint64_t Golden = 0x9E3779B97F4A7C15ULL;
 /// Keys buffered before they are deduplicated, over all threads: 16 Mi
-/// records of 16 bytes (DistinctKeys).
+/// records of 8 bytes (DistinctKeys).
 constexpr size_t KeyBudget = size_t(16) << 20;
 
 uint64_t load64(const char *P) {
