@@ -195,6 +195,35 @@ TEST(UsageLogTest, ManyEventsAndOneProcessLoggingThemTwice) {
   EXPECT_EQ(Counts.Events["e4999"].Processes, 2u);
 }
 
+TEST(UsageLogTest, LinesOneByteFromACachedLineAreReadAsTheyAre) {
+  // A runtime line, read first so that its event and tail are cached (its
+  // end is then found by comparing the cached tail and its newline), then
+  // copies with one byte replaced or inserted anywhere: a newline, a
+  // control character, a backslash, a quote, a byte that is not UTF-8...
+  // Each must count as the validating parser reads it.
+  std::string Line = "{\"event\":\"lib.x\",\"time\":\"2026-11-20T10:00:00Z\","
+                     "\"pid\":12,\"host\":\"h\",\"exe\":\"/bin/t\",\"rank\":0,"
+                     "\"job_id\":\"j\"}";
+  // The same event from a line the fast parser refuses (an escape): its
+  // name, with a control character, must not vouch for raw bytes.
+  std::string Escaped = "{\"event\":\"lib\\u0001x\",\"time\":\"2026-11-20T10:00:00Z\","
+                        "\"pid\":12,\"host\":\"h\",\"exe\":\"/bin/t\",\"rank\":0,"
+                        "\"job_id\":\"j\"}";
+  std::string Log;
+  for (size_t At = 0; At < Line.size(); ++At)
+    for (char Byte : {'\n', '\r', '\x01', '\\', '"', '\xff', ' ', '}', '2'}) {
+      std::string Replaced = Line, Inserted = Line;
+      Replaced[At] = Byte;
+      Inserted.insert(At, 1, Byte);
+      Log += Line + "\n" + Escaped + "\n" + Replaced + "\n" + Line + "\n" +
+             Inserted + "\n";
+    }
+  std::string Raw = Escaped;
+  Raw.replace(Raw.find("\\u0001"), 6, "\x01");
+  Log += Raw + "\n";
+  expectModelCounts(Log, LogWindow{});
+}
+
 /// A temporary log holding \p Text; removed with the object.
 struct TempLog {
   explicit TempLog(const std::string &Text) {

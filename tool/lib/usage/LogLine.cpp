@@ -51,11 +51,6 @@ bool isIsoTime(std::string_view Time) {
   return true;
 }
 
-namespace {
-
-/// True when the bytes hold no control character, no backslash and only
-/// valid UTF-8: then every string in them is its own JSON text (no
-/// escapes), and the first '"' after an opening one closes it.
 bool isPlainText(const char *Data, size_t Length) {
   bool Special = false;
 #if defined(__SSE2__)
@@ -85,6 +80,8 @@ bool isPlainText(const char *Data, size_t Length) {
       return false;
   return simdjson::validate_utf8(Data, Length);
 }
+
+namespace {
 
 /// Reads the runtime's fixed shape left to right.
 class Cursor {
@@ -169,16 +166,22 @@ private:
 
 } // namespace
 
-bool parseRuntimeLogHead(const char *Data, size_t Length, LogLine &Out,
-                         size_t &TailOffset) {
+bool scanRuntimeLogHead(const char *Data, size_t Length, LogLine &Out,
+                        size_t &TailOffset) {
   Cursor C(Data, Length);
   if (!C.literal("{\"event\":") || !C.string(Out.Event) || Out.Event.empty() ||
       !C.literal(",\"time\":") || !C.string(Out.Time) || !isIsoTime(Out.Time))
     return false;
+  TailOffset = C.offset(Data);
+  return true;
+}
+
+bool parseRuntimeLogHead(const char *Data, size_t Length, LogLine &Out,
+                         size_t &TailOffset) {
   // The check comes last: the head's end was unknown before. It ends on an
   // ASCII '"', so the line is valid UTF-8 when the head and tail both are.
-  TailOffset = C.offset(Data);
-  return isPlainText(Data, TailOffset);
+  return scanRuntimeLogHead(Data, Length, Out, TailOffset) &&
+         isPlainText(Data, TailOffset);
 }
 
 bool parseRuntimeLogTail(const char *Data, size_t Length, LogLine &Out) {

@@ -75,6 +75,19 @@ bool parseRuntimeLogHead(const char *Data, size_t Length, LogLine &Out,
                          size_t &TailOffset);
 bool parseRuntimeLogTail(const char *Data, size_t Length, LogLine &Out);
 
+/// parseRuntimeLogHead without its last check, that the head's bytes are
+/// plainText: a reader that knows the event's bytes to be plain checks the
+/// time's alone. \p Length may run past the line: the head is read up to
+/// the time's closing quote.
+bool scanRuntimeLogHead(const char *Data, size_t Length, LogLine &Out,
+                        size_t &TailOffset);
+
+/// True when \p Length bytes at \p Data hold no control character, no
+/// backslash and only valid UTF-8: every string in them is then its own
+/// JSON text (no escapes), and the first '"' after an opening one closes
+/// it. Reads up to 15 bytes past \p Length.
+bool isPlainText(const char *Data, size_t Length);
+
 /// Any line: simdjson's DOM parser, which validates the whole line (UTF-8
 /// included); extra keys are ignored.
 class LogLineParser {

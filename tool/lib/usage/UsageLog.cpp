@@ -93,6 +93,9 @@ private:
 /// One thread's view of an event.
 struct LocalEvent {
   uint32_t Base = 0; ///< CounterIds::event.
+  /// The name is its own JSON string: a line whose event's bytes are these
+  /// names this event.
+  bool PlainName = false;
   std::string FirstSeen, LastSeen;
   /// The last line's day and its counter.
   uint64_t LastDay = 0;
@@ -129,39 +132,6 @@ private:
   std::vector<uint64_t> Slots = std::vector<uint64_t>(Size, 0);
 };
 
-/// The hashes a line's tail (,"pid":N,...}) gives, by its bytes, for the
-/// last tails seen: a process's lines share their tail, and the lines of a
-/// few processes interleave. A hit spares parsing and hashing the tail.
-class TailCache {
-public:
-  static constexpr size_t MaxLength = 224;
-  struct Entry {
-    uint32_t Length = 0; ///< 0: empty.
-    uint64_t Host = 0, Process = 0, Job = 0;
-    char Bytes[MaxLength];
-  };
-
-  /// The entry for these bytes: a hit when its Length and Bytes are
-  /// theirs. Null when they are not cached (too short or too long).
-  /// \p Tail has 8 readable bytes past \p Length.
-  Entry *slot(const char *Tail, size_t Length) {
-    if (Length < 16 || Length > MaxLength)
-      return nullptr;
-    // The pid's digits and the job's last bytes, mostly.
-    uint64_t Key = mix64(load64(Tail + 7) ^
-                         llvm::rotl(load64(Tail + Length - 8), 17) ^ Length);
-    return &Entries[Key >> (64 - Bits)];
-  }
-
-  static bool holds(const Entry &E, const char *Tail, size_t Length) {
-    return E.Length == Length && std::memcmp(E.Bytes, Tail, Length) == 0;
-  }
-
-private:
-  static constexpr unsigned Bits = 9;
-  std::vector<Entry> Entries = std::vector<Entry>(size_t(1) << Bits);
-};
-
 /// The hashes of a line's host, process (host, pid, exe) and job (its
 /// process when it has none).
 struct LineKeys {
@@ -179,6 +149,61 @@ struct LineKeys {
   }
 };
 
+/// The hashes a line's tail (,"pid":N,...}) gives, by its bytes and the
+/// newline that ends it, for the last tails seen: a process's lines share
+/// their tail, and the lines of a few processes interleave. A hit spares
+/// parsing and hashing the tail, and looking for the line's end.
+class TailCache {
+public:
+  /// The bytes read from a tail's start to choose its slot (the pid's
+  /// digits and the host's first bytes, mostly): the caller has that many
+  /// readable.
+  static constexpr size_t KeyBytes = 39;
+  static_assert(KeyBytes <= LogLinePadding, "a line's padding covers them");
+  static constexpr size_t MaxLength = 224;
+  struct Entry {
+    uint32_t Length = 0; ///< The newline included; 0: empty.
+    uint64_t Host = 0, Process = 0, Job = 0;
+    char Bytes[MaxLength];
+  };
+
+  /// The entry for the tail that starts at \p Tail.
+  Entry &slot(const char *Tail) {
+    uint64_t Key = load64(Tail + 7) ^ llvm::rotl(load64(Tail + 15), 17) ^
+                   llvm::rotl(load64(Tail + 23), 31) ^
+                   llvm::rotl(load64(Tail + 31), 47);
+    return Entries[mix64(Key) >> (64 - Bits)];
+  }
+
+  /// True when \p E holds the tail at \p Tail, whose \p Available bytes
+  /// may be more than its own.
+  static bool holds(const Entry &E, const char *Tail, size_t Available) {
+    return E.Length && E.Length <= Available &&
+           std::memcmp(E.Bytes, Tail, E.Length) == 0;
+  }
+
+  /// Remembers the tail of \p Length bytes at \p Tail, which a newline
+  /// ended, and its hashes.
+  static void store(Entry &E, const char *Tail, size_t Length,
+                    const LineKeys &Keys);
+
+private:
+  static constexpr unsigned Bits = 9;
+  std::vector<Entry> Entries = std::vector<Entry>(size_t(1) << Bits);
+};
+
+void TailCache::store(Entry &E, const char *Tail, size_t Length,
+                      const LineKeys &Keys) {
+  if (Length + 1 > MaxLength)
+    return;
+  E.Length = uint32_t(Length + 1);
+  std::memcpy(E.Bytes, Tail, Length);
+  E.Bytes[Length] = '\n';
+  E.Host = Keys.Host;
+  E.Process = Keys.Process;
+  E.Job = Keys.Job;
+}
+
 /// What one reading thread counts, over all the files it reads.
 class ThreadCounts {
 public:
@@ -193,23 +218,25 @@ public:
   unsigned Files = 0;
   uint64_t Lines = 0, EventLines = 0, Malformed = 0, OutsideWindow = 0;
 
+  /// \p Name's entry when the cache of recent events has it.
+  LocalEvent *cachedEvent(std::string_view Name) {
+    CachedEvent &Slot = EventCache[eventSlot(Name)];
+    return Slot.Event && Slot.Name == Name ? Slot.Event : nullptr;
+  }
+
   /// The thread's entry of \p Name, from a small cache of recent events.
   LocalEvent &event(std::string_view Name) {
-    uint64_t First = 0, Last = 0;
-    if (Name.size() >= 8) {
-      First = load64(Name.data());
-      Last = load64(Name.data() + Name.size() - 8);
-    } else {
-      std::memcpy(&First, Name.data(), Name.size());
-    }
-    CachedEvent &Slot =
-        EventCache[mix64(First ^ llvm::rotl(Last, 23) ^ Name.size()) >>
-                   (64 - EventCacheBits)];
+    CachedEvent &Slot = EventCache[eventSlot(Name)];
     if (Slot.Event && Slot.Name == Name)
       return *Slot.Event;
     auto [It, New] = Events.try_emplace(StringRef(Name.data(), Name.size()));
-    if (New)
+    if (New) {
       It->second.Base = Ids.event(It->getKey());
+      std::string Padded(Name);
+      Padded.resize(Name.size() + 16); // isPlainText reads ahead.
+      It->second.PlainName = isPlainText(Padded.data(), Name.size()) &&
+                             Name.find('"') == std::string_view::npos;
+    }
     Slot = {std::string_view(It->getKeyData(), It->getKeyLength()),
             &It->second};
     return It->second;
@@ -241,6 +268,18 @@ public:
   }
 
 private:
+  static size_t eventSlot(std::string_view Name) {
+    uint64_t First = 0, Last = 0;
+    if (Name.size() >= 8) {
+      First = load64(Name.data());
+      Last = load64(Name.data() + Name.size() - 8);
+    } else {
+      std::memcpy(&First, Name.data(), Name.size());
+    }
+    return mix64(First ^ llvm::rotl(Last, 23) ^ Name.size()) >>
+           (64 - EventCacheBits);
+  }
+
   struct CachedEvent {
     std::string_view Name;
     LocalEvent *Event = nullptr;
@@ -262,6 +301,11 @@ public:
     const char *End = Data + Size;
     const char *Line = Data;
     while (Line < End) {
+      if (Carry.empty())
+        if (const char *Next = countCachedLine(Line, End)) {
+          Line = Next;
+          continue;
+        }
       const char *Newline =
           static_cast<const char *>(memchr(Line, '\n', End - Line));
       if (!Newline) {
@@ -270,9 +314,10 @@ public:
       }
       if (!Carry.empty()) {
         Carry.append(Line, Newline - Line);
-        parseCarry();
+        parseCarry(/*Newline=*/true);
       } else {
-        parse(Line, Newline - Line, (End - Line) + LogLinePadding);
+        parse(Line, Newline - Line, (End - Line) + LogLinePadding,
+              /*Newline=*/true);
       }
       Line = Newline + 1;
     }
@@ -290,14 +335,41 @@ public:
     if (Carry.empty())
       return;
     LastLine = true;
-    parseCarry();
+    parseCarry(/*Newline=*/false);
   }
 
 private:
-  void parseCarry() {
+  /// Counts the line at \p Line when it has the runtime's shape, its event
+  /// is in the cache with a plain name and its tail, newline included, is
+  /// cached: the line's end is then known without looking for it. Returns
+  /// where the next line starts, or null when this line is not one of
+  /// those. \p End: the end of the bytes read, followed by LogLinePadding
+  /// readable ones.
+  const char *countCachedLine(const char *Line, const char *End) {
+    LogLine Fields;
+    size_t TailOffset = 0;
+    if (!scanRuntimeLogHead(Line, End - Line, Fields, TailOffset) ||
+        !isPlainText(Fields.Time.data(), Fields.Time.size()))
+      return nullptr;
+    LocalEvent *Event = Counts.cachedEvent(Fields.Event);
+    if (!Event || !Event->PlainName)
+      return nullptr;
+    const char *Tail = Line + TailOffset;
+    const TailCache::Entry &Cached = Counts.Tails.slot(Tail);
+    if (!TailCache::holds(Cached, Tail, End - Tail))
+      return nullptr;
+    ++LineNumber;
+    ++Counts.Lines;
+    if (inWindow(Fields.Time))
+      Counts.count(*Event, Fields.Time,
+                   {Cached.Host, Cached.Process, Cached.Job});
+    return Tail + Cached.Length;
+  }
+
+  void parseCarry(bool Newline) {
     size_t Length = Carry.size();
     Carry.resize(Length + LogLinePadding);
-    parse(Carry.data(), Length, Carry.size());
+    parse(Carry.data(), Length, Carry.size(), Newline);
     Carry.clear();
   }
 
@@ -316,10 +388,14 @@ private:
     return true;
   }
 
-  void parse(const char *Data, size_t Length, size_t Capacity) {
+  /// Parses the line of \p Length bytes at \p Data, which a newline ended
+  /// when \p Newline is set.
+  void parse(const char *Data, size_t Length, size_t Capacity, bool Newline) {
     ++LineNumber;
-    if (Length && Data[Length - 1] == '\r')
+    if (Length && Data[Length - 1] == '\r') {
       --Length;
+      Newline = false; // Its tail is not followed by a newline.
+    }
     bool Blank = true;
     for (size_t I = 0; I < Length && Blank; ++I)
       Blank = Data[I] == ' ' || Data[I] == '\t';
@@ -335,18 +411,13 @@ private:
     if (parseRuntimeLogHead(Data, Length, Fields, TailOffset)) {
       const char *Tail = Data + TailOffset;
       size_t TailLength = Length - TailOffset;
-      TailCache::Entry *Cached = Counts.Tails.slot(Tail, TailLength);
-      if (Cached && TailCache::holds(*Cached, Tail, TailLength))
-        return countLine(Fields, {Cached->Host, Cached->Process, Cached->Job});
+      TailCache::Entry &Cached = Counts.Tails.slot(Tail);
+      if (Newline && TailCache::holds(Cached, Tail, TailLength + 1))
+        return countLine(Fields, {Cached.Host, Cached.Process, Cached.Job});
       if (parseRuntimeLogTail(Tail, TailLength, Fields)) {
         LineKeys Keys = LineKeys::of(Fields);
-        if (Cached) {
-          Cached->Length = TailLength;
-          std::memcpy(Cached->Bytes, Tail, TailLength);
-          Cached->Host = Keys.Host;
-          Cached->Process = Keys.Process;
-          Cached->Job = Keys.Job;
-        }
+        if (Newline)
+          TailCache::store(Cached, Tail, TailLength, Keys);
         return countLine(Fields, Keys);
       }
     }
