@@ -12,8 +12,7 @@ namespace {
 /// reads past the line's end and uses what it finds there fails the tests.
 struct PaddedLine {
   explicit PaddedLine(const std::string &Line)
-      : Buffer(Line + std::string(LogLinePadding, '"')),
-        Length(Line.size()) {
+      : Buffer(Line + std::string(LogLinePadding, '"')), Length(Line.size()) {
     for (size_t I = Length; I < Buffer.size(); I += 3)
       Buffer[I] = '}';
   }
@@ -44,9 +43,8 @@ bool agree(const std::string &Line) {
   LogLine Fast, Slow;
   if (!parseRuntimeLogLine(P.data(), P.Length, Fast))
     return false;
-  EXPECT_EQ(
-      validatingParser().parse(P.data(), P.Length, P.Buffer.size(), Slow),
-      LogLineError::None)
+  EXPECT_EQ(validatingParser().parse(P.data(), P.Length, P.Buffer.size(), Slow),
+            LogLineError::None)
       << Line;
   EXPECT_EQ(Fast.Event, Slow.Event) << Line;
   EXPECT_EQ(Fast.Time, Slow.Time) << Line;
@@ -137,16 +135,29 @@ TEST(LogLineTest, LinesTheFastPathLeavesToSimdjson) {
 std::string randomValue(std::mt19937 &Random, const char *Good, bool Numeric) {
   if (Random() % 2)
     return Good;
-  static const char *Strings[] = {
-      "\"lib.x\"",          "\"2026-11-23T08:01:02Z\"", "\"2026-11-23\"",
-      "\"h\"",              "\"\"",                     "\"caf\xc3\xa9\"",
-      "\"\\\"q\\\"\"",      "\"a\\\\b\"",               "\"\\u00e9\"",
-      "\"\xc3\"",           "\"x\x01y\"",               "\"yesterday\"",
-      "\"2026-11\"",        "\"2026-11-20 00:00:00\"",  "\"\xf0\x9f\x98\x80\""};
-  static const char *Others[] = {"null", "0",     "-0",   "7",     "01",
-                                 "-",    "1.5",   "1e3",  "true",  "[]",
-                                 "{}",   "12345678901234567890", "-12",
-                                 "999999999999999999", "nul"};
+  static const char *Strings[] = {"\"lib.x\"",
+                                  "\"2026-11-23T08:01:02Z\"",
+                                  "\"2026-11-23\"",
+                                  "\"h\"",
+                                  "\"\"",
+                                  "\"caf\xc3\xa9\"",
+                                  "\"\\\"q\\\"\"",
+                                  "\"a\\\\b\"",
+                                  "\"\\u00e9\"",
+                                  "\"\xc3\"",
+                                  "\"x\x01y\"",
+                                  "\"yesterday\"",
+                                  "\"2026-11\"",
+                                  "\"2026-11-20 00:00:00\"",
+                                  "\"\xf0\x9f\x98\x80\""};
+  static const char *Others[] = {"null", "0",
+                                 "-0",   "7",
+                                 "01",   "-",
+                                 "1.5",  "1e3",
+                                 "true", "[]",
+                                 "{}",   "12345678901234567890",
+                                 "-12",  "999999999999999999",
+                                 "nul"};
   bool PickNumber = Numeric ? Random() % 4 != 0 : Random() % 4 == 0;
   if (PickNumber)
     return Others[Random() % std::size(Others)];
@@ -164,7 +175,8 @@ std::string randomLine(std::mt19937 &Random) {
              randomValue(Random, "\"job\"", false)}
           .line();
   // Mutations: a byte changed, removed or added, the line cut short.
-  static const char Specials[] = "\"\\{}[],: \t\x01\x7f\x80\xff" "0a-";
+  static const char Specials[] = "\"\\{}[],: \t\x01\x7f\x80\xff"
+                                 "0a-";
   unsigned Mutations = Random() % 3;
   for (unsigned I = 0; I < Mutations && !Line.empty(); ++I) {
     size_t At = Random() % Line.size();
@@ -198,3 +210,17 @@ TEST(LogLineTest, FastAndValidatingParsersAgreeOnRandomAndMutatedLines) {
 }
 
 } // namespace
+
+TEST(LogLineTest, EqualPaddedIsMemcmpForEveryLengthAndDifference) {
+  std::string A(96, 'a'), B = A;
+  for (size_t Length = 0; Length <= 64; ++Length) {
+    EXPECT_TRUE(equalPadded(A.data(), B.data(), Length)) << Length;
+    // A difference anywhere in the bytes counts; one after them does not.
+    for (size_t At = 0; At < Length + 16; ++At) {
+      B[At] = 'b';
+      EXPECT_EQ(equalPadded(A.data(), B.data(), Length), At >= Length)
+          << Length << " " << At;
+      B[At] = 'a';
+    }
+  }
+}

@@ -70,8 +70,8 @@ bool isPlainText(const char *Data, size_t Length) {
   Special = Any != 0;
 #else
   for (size_t I = 0; I < Length; ++I)
-    Special |= uint8_t(Data[I]) < 0x20 || uint8_t(Data[I]) >= 0x80 ||
-               Data[I] == '\\';
+    Special |=
+        uint8_t(Data[I]) < 0x20 || uint8_t(Data[I]) >= 0x80 || Data[I] == '\\';
 #endif
   if (!Special)
     return true;
@@ -166,13 +166,12 @@ private:
 
 } // namespace
 
-bool scanRuntimeLogHead(const char *Data, size_t Length, LogLine &Out,
-                        size_t &TailOffset) {
+bool scanRuntimeLogHead(const char *Data, size_t Length, LogHead &Out) {
   Cursor C(Data, Length);
   if (!C.literal("{\"event\":") || !C.string(Out.Event) || Out.Event.empty() ||
       !C.literal(",\"time\":") || !C.string(Out.Time) || !isIsoTime(Out.Time))
     return false;
-  TailOffset = C.offset(Data);
+  Out.TailOffset = C.offset(Data);
   return true;
 }
 
@@ -180,8 +179,14 @@ bool parseRuntimeLogHead(const char *Data, size_t Length, LogLine &Out,
                          size_t &TailOffset) {
   // The check comes last: the head's end was unknown before. It ends on an
   // ASCII '"', so the line is valid UTF-8 when the head and tail both are.
-  return scanRuntimeLogHead(Data, Length, Out, TailOffset) &&
-         isPlainText(Data, TailOffset);
+  LogHead Head;
+  if (!scanRuntimeLogHead(Data, Length, Head) ||
+      !isPlainText(Data, Head.TailOffset))
+    return false;
+  Out.Event = Head.Event;
+  Out.Time = Head.Time;
+  TailOffset = Head.TailOffset;
+  return true;
 }
 
 bool parseRuntimeLogTail(const char *Data, size_t Length, LogLine &Out) {
@@ -225,8 +230,8 @@ LogLineError LogLineParser::parse(const char *Data, size_t Length,
   simdjson::dom::element Doc;
   if (Parser
           ->parse(Data, Length,
-                 /*realloc_if_needed=*/Capacity <
-                     Length + simdjson::SIMDJSON_PADDING)
+                  /*realloc_if_needed=*/Capacity <
+                      Length + simdjson::SIMDJSON_PADDING)
           .get(Doc))
     return LogLineError::NotJson;
   simdjson::dom::object Object;

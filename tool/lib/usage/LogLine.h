@@ -13,9 +13,13 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <string>
 #include <string_view>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace simdjson::dom {
 class parser;
@@ -75,18 +79,48 @@ bool parseRuntimeLogHead(const char *Data, size_t Length, LogLine &Out,
                          size_t &TailOffset);
 bool parseRuntimeLogTail(const char *Data, size_t Length, LogLine &Out);
 
+/// A line's head, {"event":S,"time":S, and where its tail starts.
+struct LogHead {
+  std::string_view Event, Time;
+  size_t TailOffset;
+};
+
 /// parseRuntimeLogHead without its last check, that the head's bytes are
 /// plainText: a reader that knows the event's bytes to be plain checks the
 /// time's alone. \p Length may run past the line: the head is read up to
 /// the time's closing quote.
-bool scanRuntimeLogHead(const char *Data, size_t Length, LogLine &Out,
-                        size_t &TailOffset);
+bool scanRuntimeLogHead(const char *Data, size_t Length, LogHead &Out);
 
 /// True when \p Length bytes at \p Data hold no control character, no
 /// backslash and only valid UTF-8: every string in them is then its own
 /// JSON text (no escapes), and the first '"' after an opening one closes
 /// it. Reads up to 15 bytes past \p Length.
 bool isPlainText(const char *Data, size_t Length);
+
+/// True when the \p Length bytes at \p A and \p B are the same. Reads up
+/// to 15 bytes past \p Length at both: inline, for the short compares of
+/// every line (a tail, an event's name), which a call to memcmp dominated.
+inline bool equalPadded(const char *A, const char *B, size_t Length) {
+#if defined(__SSE2__)
+  unsigned Differ = 0;
+  size_t I = 0;
+  for (; I + 16 <= Length; I += 16)
+    Differ |= unsigned(_mm_movemask_epi8(_mm_cmpeq_epi8(
+                  _mm_loadu_si128(reinterpret_cast<const __m128i *>(A + I)),
+                  _mm_loadu_si128(reinterpret_cast<const __m128i *>(B + I))))) ^
+              0xFFFFu;
+  if (I < Length)
+    Differ |=
+        (unsigned(_mm_movemask_epi8(_mm_cmpeq_epi8(
+             _mm_loadu_si128(reinterpret_cast<const __m128i *>(A + I)),
+             _mm_loadu_si128(reinterpret_cast<const __m128i *>(B + I))))) ^
+         0xFFFFu) &
+        ((1u << (Length - I)) - 1);
+  return Differ == 0;
+#else
+  return std::memcmp(A, B, Length) == 0;
+#endif
+}
 
 /// Any line: simdjson's DOM parser, which validates the whole line (UTF-8
 /// included); extra keys are ignored.

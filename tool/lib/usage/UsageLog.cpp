@@ -90,13 +90,47 @@ private:
   std::vector<Counter> Counters;
 };
 
+/// The first 16 bytes of a time (zeros past its end), ordered as the
+/// times: when two prefixes differ, the times differ the same way.
+struct TimePrefix {
+  uint64_t High = 0, Low = 0;
+
+  static TimePrefix of(std::string_view Time) {
+    char Bytes[16] = {};
+    std::memcpy(Bytes, Time.data(), std::min<size_t>(Time.size(), 16));
+    return {llvm::byteswap(load64(Bytes)), llvm::byteswap(load64(Bytes + 8))};
+  }
+  bool operator<(const TimePrefix &Other) const {
+    return High < Other.High || (High == Other.High && Low < Other.Low);
+  }
+};
+
 /// One thread's view of an event.
 struct LocalEvent {
   uint32_t Base = 0; ///< CounterIds::event.
   /// The name is its own JSON string: a line whose event's bytes are these
   /// names this event.
   bool PlainName = false;
+  /// The name, and 16 bytes of zeros for equalPadded.
+  std::string PaddedName;
   std::string FirstSeen, LastSeen;
+  /// Their prefixes: a time strictly between them changes neither.
+  TimePrefix FirstPrefix, LastPrefix;
+
+  /// Notes a line of this event at \p Time.
+  void seenAt(std::string_view Time) {
+    TimePrefix Prefix = TimePrefix::of(Time);
+    if (FirstPrefix < Prefix && Prefix < LastPrefix)
+      return;
+    if (FirstSeen.empty() || Time < std::string_view(FirstSeen)) {
+      FirstSeen.assign(Time);
+      FirstPrefix = Prefix;
+    }
+    if (Time > std::string_view(LastSeen)) {
+      LastSeen.assign(Time);
+      LastPrefix = Prefix;
+    }
+  }
   /// The last line's day and its counter.
   uint64_t LastDay = 0;
   uint32_t LastDayCounter = ~0u;
@@ -164,8 +198,9 @@ public:
   struct Entry {
     uint32_t Length = 0; ///< The newline included; 0: empty.
     uint64_t Host = 0, Process = 0, Job = 0;
-    char Bytes[MaxLength];
+    char Bytes[MaxLength]; ///< Read 16 at a time by equalPadded.
   };
+  static_assert(MaxLength % 16 == 0, "equalPadded reads whole blocks");
 
   /// The entry for the tail that starts at \p Tail.
   Entry &slot(const char *Tail) {
@@ -176,10 +211,10 @@ public:
   }
 
   /// True when \p E holds the tail at \p Tail, whose \p Available bytes
-  /// may be more than its own.
+  /// may be more than its own and are followed by 15 readable ones.
   static bool holds(const Entry &E, const char *Tail, size_t Available) {
     return E.Length && E.Length <= Available &&
-           std::memcmp(E.Bytes, Tail, E.Length) == 0;
+           equalPadded(E.Bytes, Tail, E.Length);
   }
 
   /// Remembers the tail of \p Length bytes at \p Tail, which a newline
@@ -218,10 +253,14 @@ public:
   unsigned Files = 0;
   uint64_t Lines = 0, EventLines = 0, Malformed = 0, OutsideWindow = 0;
 
-  /// \p Name's entry when the cache of recent events has it.
+  /// \p Name's entry when the cache of recent events has it; \p Name has
+  /// 15 readable bytes past its end.
   LocalEvent *cachedEvent(std::string_view Name) {
     CachedEvent &Slot = EventCache[eventSlot(Name)];
-    return Slot.Event && Slot.Name == Name ? Slot.Event : nullptr;
+    return Slot.Event && Slot.Name.size() == Name.size() &&
+                   equalPadded(Slot.Name.data(), Name.data(), Name.size())
+               ? Slot.Event
+               : nullptr;
   }
 
   /// The thread's entry of \p Name, from a small cache of recent events.
@@ -232,12 +271,13 @@ public:
     auto [It, New] = Events.try_emplace(StringRef(Name.data(), Name.size()));
     if (New) {
       It->second.Base = Ids.event(It->getKey());
-      std::string Padded(Name);
-      Padded.resize(Name.size() + 16); // isPlainText reads ahead.
+      std::string &Padded = It->second.PaddedName;
+      Padded.assign(Name);
+      Padded.resize(Name.size() + 16);
       It->second.PlainName = isPlainText(Padded.data(), Name.size()) &&
                              Name.find('"') == std::string_view::npos;
     }
-    Slot = {std::string_view(It->getKeyData(), It->getKeyLength()),
+    Slot = {std::string_view(It->second.PaddedName.data(), Name.size()),
             &It->second};
     return It->second;
   }
@@ -248,10 +288,7 @@ public:
     Keys.add(Event.Base + ProcessesCounter, Key.Process);
     if (!RecentHosts.seen(mix64(Key.Host ^ Event.Base * Golden)))
       Keys.add(Event.Base + HostsCounter, Key.Host);
-    if (Event.FirstSeen.empty() || Time < std::string_view(Event.FirstSeen))
-      Event.FirstSeen.assign(Time);
-    if (Time > std::string_view(Event.LastSeen))
-      Event.LastSeen.assign(Time);
+    Event.seenAt(Time);
     uint64_t Day = dayKey(Time);
     if (Day != Event.LastDay || Event.LastDayCounter == ~0u) {
       auto [It, New] = Event.DayCounters.try_emplace(Day);
@@ -281,7 +318,7 @@ private:
   }
 
   struct CachedEvent {
-    std::string_view Name;
+    std::string_view Name; ///< LocalEvent::PaddedName's.
     LocalEvent *Event = nullptr;
   };
   static constexpr unsigned EventCacheBits = 12;
@@ -346,22 +383,21 @@ private:
   /// those. \p End: the end of the bytes read, followed by LogLinePadding
   /// readable ones.
   const char *countCachedLine(const char *Line, const char *End) {
-    LogLine Fields;
-    size_t TailOffset = 0;
-    if (!scanRuntimeLogHead(Line, End - Line, Fields, TailOffset) ||
-        !isPlainText(Fields.Time.data(), Fields.Time.size()))
+    LogHead Head;
+    if (!scanRuntimeLogHead(Line, End - Line, Head) ||
+        !isPlainText(Head.Time.data(), Head.Time.size()))
       return nullptr;
-    LocalEvent *Event = Counts.cachedEvent(Fields.Event);
+    LocalEvent *Event = Counts.cachedEvent(Head.Event);
     if (!Event || !Event->PlainName)
       return nullptr;
-    const char *Tail = Line + TailOffset;
+    const char *Tail = Line + Head.TailOffset;
     const TailCache::Entry &Cached = Counts.Tails.slot(Tail);
     if (!TailCache::holds(Cached, Tail, End - Tail))
       return nullptr;
     ++LineNumber;
     ++Counts.Lines;
-    if (inWindow(Fields.Time))
-      Counts.count(*Event, Fields.Time,
+    if (inWindow(Head.Time))
+      Counts.count(*Event, Head.Time,
                    {Cached.Host, Cached.Process, Cached.Job});
     return Tail + Cached.Length;
   }
