@@ -637,7 +637,10 @@ public:
   }
 };
 
-constexpr size_t Window = size_t(1) << 20;
+/// The bytes mapped at a time. Unmapping a window read interrupts the other
+/// reading threads (their TLBs are flushed): 1 MiB windows cost 6% more CPU
+/// at -j2 than 8 MiB ones.
+constexpr size_t Window = size_t(8) << 20;
 
 /// Counts the lines of the plain log \p Fd of \p Size bytes that start in
 /// [\p From, \p To) through a mapping (\p Size may be more than the file
