@@ -99,23 +99,21 @@ bool isPlainText(const char *Data, size_t Length);
 
 /// True when the \p Length bytes at \p A and \p B are the same. Reads up
 /// to 15 bytes past \p Length at both: inline, for the short compares of
-/// every line (a tail, an event's name), which a call to memcmp dominated.
+/// every line (a cached tail, an event's name).
 inline bool equalPadded(const char *A, const char *B, size_t Length) {
 #if defined(__SSE2__)
+  // A bit per byte of the 16 at \p At that differ.
+  auto Differing = [&](size_t At) {
+    __m128i Left = _mm_loadu_si128(reinterpret_cast<const __m128i *>(A + At));
+    __m128i Right = _mm_loadu_si128(reinterpret_cast<const __m128i *>(B + At));
+    return unsigned(_mm_movemask_epi8(_mm_cmpeq_epi8(Left, Right))) ^ 0xFFFFu;
+  };
   unsigned Differ = 0;
   size_t I = 0;
   for (; I + 16 <= Length; I += 16)
-    Differ |= unsigned(_mm_movemask_epi8(_mm_cmpeq_epi8(
-                  _mm_loadu_si128(reinterpret_cast<const __m128i *>(A + I)),
-                  _mm_loadu_si128(reinterpret_cast<const __m128i *>(B + I))))) ^
-              0xFFFFu;
+    Differ |= Differing(I);
   if (I < Length)
-    Differ |=
-        (unsigned(_mm_movemask_epi8(_mm_cmpeq_epi8(
-             _mm_loadu_si128(reinterpret_cast<const __m128i *>(A + I)),
-             _mm_loadu_si128(reinterpret_cast<const __m128i *>(B + I))))) ^
-         0xFFFFu) &
-        ((1u << (Length - I)) - 1);
+    Differ |= Differing(I) & ((1u << (Length - I)) - 1);
   return Differ == 0;
 #else
   return std::memcmp(A, B, Length) == 0;
