@@ -48,3 +48,6 @@ rm -f build/api-usage.jsonl
 APISTAMP_API_USAGE_LOG="$work/build/api-usage.jsonl" ./build/imagelib_demo > /dev/null
 [[ -s build/api-usage.jsonl ]] || { echo "no events in build/api-usage.jsonl"; exit 1; }
 cat build/api-usage.jsonl
+
+step "apistamp report -p build build/api-usage.jsonl   (the APIs the run used; those it never reached)"
+"$apistamp" report -p build build/api-usage.jsonl
