@@ -82,11 +82,27 @@ TEST(DistinctKeysTest, CountersTooLargeToPackAreCountedApart) {
       Expected[Counter].insert(Key);
     }
     DistinctKeys *All[] = {&A, &B};
-    std::vector<uint64_t> Counts = DistinctKeys::countDistinct(All, Counters, 2);
+    std::vector<uint64_t> Counts =
+        DistinctKeys::countDistinct(All, Counters, 2);
     for (uint32_t C = First; C < Counters; ++C)
       EXPECT_EQ(Counts[C], Expected[C].size()) << "counter " << C;
     EXPECT_EQ(A.records() + B.records(), 0u);
   }
+}
+
+TEST(DistinctKeysTest, KeysOfTwoCountersThatMixAlikeCountInBoth) {
+  // add() mixes a key with its counter; these keys of two counters mix to
+  // the same bits, packed (small counters) and kept apart (large ones).
+  auto Alike = [](uint32_t Counter, uint32_t Other, uint64_t Key) {
+    constexpr uint64_t Golden = 0x9E3779B97F4A7C15ULL;
+    return Key ^ (uint64_t(Counter) + 1) * Golden ^
+           (uint64_t(Other) + 1) * Golden;
+  };
+  uint64_t Key = mix64(7);
+  expectExactCounts({{1, Key}, {2, Alike(1, 2, Key)}}, 1, 100, 3);
+  constexpr uint32_t Large = 1u << 20;
+  expectExactCounts({{Large, Key}, {Large + 1, Alike(Large, Large + 1, Key)}},
+                    1, 100, Large + 2);
 }
 
 TEST(DistinctKeysTest, MemoryIsBoundedByTheDistinctKeysNotTheInput) {

@@ -75,14 +75,8 @@ void DistinctKeys::addWide(uint32_t Counter, uint64_t Mixed) {
 }
 
 void DistinctKeys::dedupe(std::vector<WideRecord> &Wide) {
-  auto Less = [](const WideRecord &A, const WideRecord &B) {
-    return A.Mixed < B.Mixed;
-  };
-  auto Same = [](const WideRecord &A, const WideRecord &B) {
-    return A.Mixed == B.Mixed;
-  };
-  std::sort(Wide.begin(), Wide.end(), Less);
-  Wide.erase(std::unique(Wide.begin(), Wide.end(), Same), Wide.end());
+  llvm::sort(Wide);
+  Wide.erase(std::unique(Wide.begin(), Wide.end()), Wide.end());
 }
 
 DistinctKeys::Record *DistinctKeys::takeChunk() {

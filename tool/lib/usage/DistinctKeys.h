@@ -23,6 +23,7 @@
 #include "llvm/ADT/ArrayRef.h"
 #include <cstdint>
 #include <cstdlib>
+#include <tuple>
 #include <vector>
 
 namespace apistamp {
@@ -89,6 +90,12 @@ private:
   struct WideRecord {
     uint64_t Mixed;
     uint32_t Counter;
+    bool operator<(const WideRecord &Other) const {
+      return std::tie(Mixed, Counter) < std::tie(Other.Mixed, Other.Counter);
+    }
+    bool operator==(const WideRecord &Other) const {
+      return Mixed == Other.Mixed && Counter == Other.Counter;
+    }
   };
   /// Records are stored in chunks of 64 KiB taken from large blocks:
   /// nothing is moved when a partition grows.

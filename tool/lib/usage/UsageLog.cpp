@@ -22,6 +22,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <thread>
+#include <tuple>
 #include <unistd.h>
 #include <zlib.h>
 #include <zstd.h>
@@ -101,7 +102,7 @@ struct TimePrefix {
     return {llvm::byteswap(load64(Bytes)), llvm::byteswap(load64(Bytes + 8))};
   }
   bool operator<(const TimePrefix &Other) const {
-    return High < Other.High || (High == Other.High && Low < Other.Low);
+    return std::tie(High, Low) < std::tie(Other.High, Other.Low);
   }
 };
 
@@ -202,12 +203,14 @@ public:
   };
   static_assert(MaxLength % 16 == 0, "equalPadded reads whole blocks");
 
-  /// The entry for the tail that starts at \p Tail.
+  /// The entry for the tail that starts at \p Tail: chosen by its bytes 7
+  /// (past ,"pid":) to KeyBytes.
   Entry &slot(const char *Tail) {
-    uint64_t Key = load64(Tail + 7) ^ llvm::rotl(load64(Tail + 15), 17) ^
-                   llvm::rotl(load64(Tail + 23), 31) ^
-                   llvm::rotl(load64(Tail + 31), 47);
-    return Entries[mix64(Key) >> (64 - Bits)];
+    const char *Key = Tail + KeyBytes - 32;
+    uint64_t Mixed = load64(Key) ^ llvm::rotl(load64(Key + 8), 17) ^
+                     llvm::rotl(load64(Key + 16), 31) ^
+                     llvm::rotl(load64(Key + 24), 47);
+    return Entries[mix64(Mixed) >> (64 - Bits)];
   }
 
   /// True when \p E holds the tail at \p Tail, whose \p Available bytes
