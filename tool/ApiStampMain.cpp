@@ -1,88 +1,88 @@
 //===- ApiStampMain.cpp - apistamp command line ---------------------------===//
 //
-// Parses the command line and hands over to apistamp::run().
+// Declares the options, one subcommand per row of the command table, and
+// hands the parsed options to apistamp::validateOptions and apistamp::run.
 //
 //===----------------------------------------------------------------------===//
 
+#include "apistamp/CommandTable.h"
 #include "apistamp/Driver.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/raw_ostream.h"
 #include <cstdlib>
+#include <functional>
 
 using namespace llvm;
+using apistamp::CommandInfo;
+using apistamp::Mode;
 
 namespace {
 
 cl::OptionCategory Category("apistamp options");
 
-cl::SubCommand CheckCommand("check",
-                            "Report missing or wrong API usage events; exit 1 "
-                            "if there are any");
-cl::SubCommand FixCommand("fix", "Insert or correct API usage events in place");
-cl::SubCommand DiffCommand("diff",
-                           "Print the changes fix would make as a unified "
-                           "diff; write nothing");
+/// One subcommand per row of the command table, in its order.
+std::vector<std::unique_ptr<cl::SubCommand>> makeSubcommands() {
+  std::vector<std::unique_ptr<cl::SubCommand>> Subcommands;
+  for (const CommandInfo &C : apistamp::commandTable())
+    Subcommands.push_back(
+        std::make_unique<cl::SubCommand>(C.Name, C.Description));
+  return Subcommands;
+}
+// Before the options below, which this file's order initialises after it.
+std::vector<std::unique_ptr<cl::SubCommand>> Subcommands = makeSubcommands();
 
-cl::SubCommand
-    ExplainCommand("explain",
-                   "Explain rule by rule why the definition at <source>:<line> "
-                   "(or --name) is or is not instrumented");
-
-cl::SubCommand CatalogCommand(
-    "catalog", "List every event the rules select, one per definition, with "
-               "its rule, file, line, kind and status");
-
-cl::SubCommand VerifyCommand(
-    "verify", "Test rules: compare what they select with the '// "
-              "expect-event: <event>', '// expect-no-event' and '// "
-              "expect-skipped: <reason>' comments in the sources; exit 1 on "
-              "any mismatch");
-
-cl::SubCommand ReportCommand(
-    "report", "Compare the events the rules place with API usage logs: "
-              "which are used, by how many jobs, which are never used, and "
-              "which logged events no rule places");
-
-#define APISTAMP_ALL_COMMANDS                                                  \
-  cl::sub(CheckCommand), cl::sub(FixCommand), cl::sub(DiffCommand),            \
-      cl::sub(ExplainCommand), cl::sub(CatalogCommand),                        \
-      cl::sub(VerifyCommand), cl::sub(ReportCommand)
-/// The commands that run over a project (or a part of one) and report on it.
-#define APISTAMP_PROJECT_COMMANDS                                              \
-  cl::sub(CheckCommand), cl::sub(FixCommand), cl::sub(DiffCommand),            \
-      cl::sub(CatalogCommand)
+/// An option modifier: the option belongs to the subcommands of the rows
+/// that Takes accepts.
+struct OnCommands {
+  std::function<bool(const CommandInfo &)> Takes;
+  template <class Opt> void apply(Opt &O) const {
+    for (size_t I = 0; I < apistamp::commandTable().size(); ++I)
+      if (Takes(apistamp::commandTable()[I]))
+        O.addSubCommand(*Subcommands[I]);
+  }
+};
+const OnCommands OnAll{[](const CommandInfo &) { return true; }};
+const OnCommands OnProjectCommands{
+    [](const CommandInfo &C) { return C.TakesProjectOptions; }};
+const OnCommands OnCacheUsers{[](const CommandInfo &C) { return C.UsesCache; }};
+const OnCommands OnEditProposers{
+    [](const CommandInfo &C) { return C.ProposesEdits; }};
+const OnCommands OnFormatted{
+    [](const CommandInfo &C) { return !C.Formats.empty(); }};
+OnCommands on(Mode M) {
+  return {[M](const CommandInfo &C) { return C.RunMode == M; }};
+}
 
 cl::opt<std::string>
     RulesFile("rules",
               cl::desc("Rules file (default: the nearest .apistamp.yaml above "
                        "each source)"),
-              cl::value_desc("file"), cl::cat(Category), APISTAMP_ALL_COMMANDS);
+              cl::value_desc("file"), cl::cat(Category), OnAll);
 cl::opt<std::string>
     BuildDir("p",
              cl::desc("Build directory with compile_commands.json; without "
                       "sources, every C++ file in it is processed"),
-             cl::value_desc("build-dir"), cl::cat(Category),
-             APISTAMP_ALL_COMMANDS);
+             cl::value_desc("build-dir"), cl::cat(Category), OnAll);
 cl::opt<std::string>
     Root("root",
          cl::desc("Paths in rules and events are relative to this "
                   "directory (default: the rules file's directory)"),
-         cl::value_desc("dir"), cl::cat(Category), APISTAMP_ALL_COMMANDS);
+         cl::value_desc("dir"), cl::cat(Category), OnAll);
 cl::opt<unsigned> Jobs("j",
                        cl::desc("Translation units analysed in parallel; "
                                 "report: logs read in parallel, large ones "
                                 "in parts (default: all cores)"),
                        cl::value_desc("N"), cl::init(0), cl::Prefix,
-                       cl::cat(Category), APISTAMP_ALL_COMMANDS);
+                       cl::cat(Category), OnAll);
 cl::opt<bool> Verbose("verbose",
                       cl::desc("Also list instrumented and skipped "
                                "definitions"),
-                      cl::cat(Category), APISTAMP_ALL_COMMANDS);
+                      cl::cat(Category), OnAll);
 cl::opt<bool> Quiet("quiet",
                     cl::desc("No summary lines, only findings and errors"),
-                    cl::cat(Category), APISTAMP_ALL_COMMANDS);
+                    cl::cat(Category), OnAll);
 cl::alias QuietShort("q", cl::desc("Alias for --quiet"), cl::aliasopt(Quiet),
                      cl::cat(Category));
 cl::opt<apistamp::ColorMode> Color(
@@ -91,11 +91,10 @@ cl::opt<apistamp::ColorMode> Color(
                           "on a terminal (default)"),
                clEnumValN(apistamp::ColorMode::Always, "always", "always"),
                clEnumValN(apistamp::ColorMode::Never, "never", "never")),
-    cl::init(apistamp::ColorMode::Auto), cl::cat(Category),
-    APISTAMP_ALL_COMMANDS);
+    cl::init(apistamp::ColorMode::Auto), cl::cat(Category), OnAll);
 cl::opt<std::string> ExplainName(
     "name", cl::desc("The qualified name of the definition to explain"),
-    cl::value_desc("a::b::f"), cl::cat(Category), cl::sub(ExplainCommand));
+    cl::value_desc("a::b::f"), cl::cat(Category), on(Mode::Explain));
 cl::opt<apistamp::OutputFormat> Format(
     "format", cl::desc("Output format"),
     cl::values(
@@ -109,87 +108,153 @@ cl::opt<apistamp::OutputFormat> Format(
         clEnumValN(apistamp::OutputFormat::Sarif, "sarif",
                    "check: a SARIF 2.1.0 log with rules, locations and "
                    "fixes")),
-    cl::init(apistamp::OutputFormat::Text), cl::cat(Category),
-    cl::sub(CatalogCommand), cl::sub(CheckCommand));
+    cl::init(apistamp::OutputFormat::Text), cl::cat(Category), OnFormatted);
 cl::opt<std::string> ExportFixes(
     "export-fixes",
     cl::desc("Also write the replacements fix makes to this file, as YAML "
              "for clang-apply-replacements"),
-    cl::value_desc("file"), cl::cat(Category), cl::sub(CheckCommand),
-    cl::sub(FixCommand), cl::sub(DiffCommand));
+    cl::value_desc("file"), cl::cat(Category), OnEditProposers);
 cl::opt<bool> FailOnChange(
     "fail-on-change",
     cl::desc("Exit 1 when a file was changed (for pre-commit hooks)"),
-    cl::cat(Category), cl::sub(FixCommand));
+    cl::cat(Category), on(Mode::Fix));
 cl::opt<std::string> ChangedSince(
     "changed-since",
     cl::desc("Only definitions whose lines changed since this git revision "
              "(committed, staged, unstaged or untracked)"),
-    cl::value_desc("git-ref"), cl::cat(Category), APISTAMP_PROJECT_COMMANDS);
+    cl::value_desc("git-ref"), cl::cat(Category), OnProjectCommands);
 cl::opt<bool> NoSkipBodies(
     "no-skip-bodies",
     cl::desc("Parse every function body, also those no rule can select "
              "(slower, the same results; for comparison). The environment "
              "variable APISTAMP_NO_SKIP_BODIES=1 does the same"),
-    cl::cat(Category), APISTAMP_ALL_COMMANDS);
+    cl::cat(Category), OnAll);
 cl::opt<std::string> Shard(
     "shard",
     cl::desc("Process only part I of N of the translation units (1 <= I <= "
              "N); N runs with --export-fixes cover a project, merged by "
              "clang-apply-replacements"),
-    cl::value_desc("I/N"), cl::cat(Category), APISTAMP_PROJECT_COMMANDS);
+    cl::value_desc("I/N"), cl::cat(Category), OnProjectCommands);
 cl::opt<std::string> CacheDir(
     "cache-dir",
     cl::desc("Reuse the results of unchanged translation units from this "
              "directory (default with -p: BUILD_DIR/.apistamp-cache)"),
-    cl::value_desc("dir"), cl::cat(Category), APISTAMP_PROJECT_COMMANDS,
-    cl::sub(VerifyCommand), cl::sub(ReportCommand));
+    cl::value_desc("dir"), cl::cat(Category), OnCacheUsers);
 cl::opt<bool> NoCache("no-cache", cl::desc("Do not read or write the cache"),
-                      cl::cat(Category), APISTAMP_PROJECT_COMMANDS,
-                      cl::sub(VerifyCommand), cl::sub(ReportCommand));
+                      cl::cat(Category), OnCacheUsers);
 cl::list<std::string> ExtraArgs(
     "extra-arg",
     cl::desc("Additional argument to append to every compile command (e.g. "
              "-I for the runtime's headers); repeatable"),
-    cl::value_desc("arg"), cl::cat(Category), APISTAMP_ALL_COMMANDS);
+    cl::value_desc("arg"), cl::cat(Category), OnAll);
 cl::list<std::string> ExtraArgsBefore(
     "extra-arg-before",
     cl::desc("Additional argument to prepend to every compile command; "
              "repeatable"),
-    cl::value_desc("arg"), cl::cat(Category), APISTAMP_ALL_COMMANDS);
+    cl::value_desc("arg"), cl::cat(Category), OnAll);
 cl::opt<std::string> ReportCatalog(
     "catalog",
     cl::desc("A saved 'apistamp catalog --format=json' (default: the catalog "
              "of the rules and the build, as 'catalog' computes it)"),
-    cl::value_desc("file"), cl::cat(Category), cl::sub(ReportCommand));
+    cl::value_desc("file"), cl::cat(Category), on(Mode::Report));
 cl::opt<std::string> ReportAggregates(
     "aggregates",
-    cl::desc("Per-event aggregates from a warehouse (the CSV docs/report-sql.md's "
-             "SQL produces) instead of logs"),
-    cl::value_desc("file.csv"), cl::cat(Category), cl::sub(ReportCommand));
+    cl::desc("Per-event aggregates from a warehouse (the CSV "
+             "docs/report-sql.md's SQL produces) instead of logs"),
+    cl::value_desc("file.csv"), cl::cat(Category), on(Mode::Report));
 cl::opt<std::string> ReportSince("since",
                                  cl::desc("Only events at or after this time "
                                           "(ISO 8601, e.g. 2026-11-01)"),
                                  cl::value_desc("time"), cl::cat(Category),
-                                 cl::sub(ReportCommand));
+                                 on(Mode::Report));
 cl::opt<std::string> ReportUntil("until",
                                  cl::desc("Only events before this time"),
                                  cl::value_desc("time"), cl::cat(Category),
-                                 cl::sub(ReportCommand));
-cl::opt<std::string> ReportFormat(
-    "format", cl::desc("text (default), csv, json, markdown or html"),
-    cl::value_desc("format"), cl::init("text"), cl::cat(Category),
-    cl::sub(ReportCommand));
-cl::opt<std::string> ReportBy("by",
-                              cl::desc("Rows per event (default), rule or file"),
-                              cl::value_desc("event|rule|file"),
-                              cl::init("event"), cl::cat(Category),
-                              cl::sub(ReportCommand));
-cl::opt<std::string> ReportOutput("o", cl::desc("Write the report to this file"),
+                                 on(Mode::Report));
+cl::opt<apistamp::ReportFormat> ReportFormat(
+    "format", cl::desc("Output format"),
+    cl::values(
+        clEnumValN(apistamp::ReportFormat::Text, "text", "aligned (default)"),
+        clEnumValN(apistamp::ReportFormat::Csv, "csv", "comma-separated"),
+        clEnumValN(apistamp::ReportFormat::Json, "json",
+                   "the versioned JSON report"),
+        clEnumValN(apistamp::ReportFormat::Markdown, "markdown",
+                   "tables for a pull request or a wiki"),
+        clEnumValN(apistamp::ReportFormat::Html, "html",
+                   "a self-contained page")),
+    cl::init(apistamp::ReportFormat::Text), cl::cat(Category),
+    on(Mode::Report));
+cl::opt<apistamp::ReportGrouping> ReportBy(
+    "by", cl::desc("Rows per event (default), rule or file"),
+    cl::values(clEnumValN(apistamp::ReportGrouping::Event, "event",
+                          "one row per event (default)"),
+               clEnumValN(apistamp::ReportGrouping::Rule, "rule",
+                          "one row per rule"),
+               clEnumValN(apistamp::ReportGrouping::File, "file",
+                          "one row per file")),
+    cl::init(apistamp::ReportGrouping::Event), cl::cat(Category),
+    on(Mode::Report));
+cl::opt<std::string> ReportOutput("o",
+                                  cl::desc("Write the report to this file"),
                                   cl::value_desc("file"), cl::cat(Category),
-                                  cl::sub(ReportCommand));
+                                  on(Mode::Report));
 cl::list<std::string> Sources(cl::Positional, cl::desc("<source>..."),
-                              cl::cat(Category), APISTAMP_ALL_COMMANDS);
+                              cl::cat(Category), OnAll);
+
+/// The command chosen on the command line, if any.
+const CommandInfo *chosenCommand() {
+  for (size_t I = 0; I < Subcommands.size(); ++I)
+    if (*Subcommands[I])
+      return &apistamp::commandTable()[I];
+  return nullptr;
+}
+
+/// "check, fix, diff, explain, catalog, verify or report".
+std::string commandNames() {
+  std::string Names;
+  ArrayRef<CommandInfo> Table = apistamp::commandTable();
+  for (size_t I = 0; I < Table.size(); ++I)
+    Names += (I == 0 ? "" : I + 1 == Table.size() ? " or " : ", ") +
+             Table[I].Name.str();
+  return Names;
+}
+
+/// The parsed command line as the library's Options; false (after saying
+/// why) if --shard cannot be read.
+bool readOptions(const CommandInfo &Command, apistamp::Options &Opts) {
+  Opts.RunMode = Command.RunMode;
+  Opts.RulesFile = RulesFile;
+  Opts.BuildDir = BuildDir;
+  Opts.Root = Root;
+  Opts.Jobs = Jobs;
+  Opts.Verbose = Verbose;
+  Opts.Quiet = Quiet;
+  Opts.Color = Color;
+  Opts.Sources.assign(Sources.begin(), Sources.end());
+  Opts.ExplainName = ExplainName;
+  Opts.ExtraArgs.assign(ExtraArgs.begin(), ExtraArgs.end());
+  Opts.ExtraArgsBefore.assign(ExtraArgsBefore.begin(), ExtraArgsBefore.end());
+  Opts.Format = Format;
+  Opts.ExportFixes = ExportFixes;
+  Opts.FailOnChange = FailOnChange;
+  Opts.ChangedSince = ChangedSince;
+  Opts.CacheDir = CacheDir;
+  Opts.NoCache = NoCache;
+  Opts.Report = {ReportCatalog, ReportAggregates, ReportSince, ReportUntil,
+                 ReportFormat,  ReportBy,         ReportOutput};
+  const char *NoSkipEnv = std::getenv("APISTAMP_NO_SKIP_BODIES");
+  Opts.SkipBodies =
+      !NoSkipBodies && !(NoSkipEnv && StringRef(NoSkipEnv) == "1");
+  if (Shard.empty())
+    return true;
+  Expected<apistamp::Shard> Part = apistamp::parseShard(Shard);
+  if (!Part) {
+    errs() << toString(Part.takeError()) << "\n";
+    return false;
+  }
+  Opts.Part = *Part;
+  return true;
+}
 
 } // namespace
 
@@ -224,85 +289,19 @@ int main(int argc, const char **argv) {
           &errs()))
     return apistamp::ExitBadUsage;
 
+  const CommandInfo *Command = chosenCommand();
+  if (!Command) {
+    errs() << "apistamp: error: expected a command: " << commandNames()
+           << " (see apistamp --help)\n";
+    return apistamp::ExitBadUsage;
+  }
   apistamp::Options Opts;
-  if (CheckCommand) {
-    Opts.RunMode = apistamp::Mode::Check;
-  } else if (FixCommand) {
-    Opts.RunMode = apistamp::Mode::Fix;
-  } else if (DiffCommand) {
-    Opts.RunMode = apistamp::Mode::Diff;
-  } else if (ExplainCommand) {
-    Opts.RunMode = apistamp::Mode::Explain;
-  } else if (CatalogCommand) {
-    Opts.RunMode = apistamp::Mode::Catalog;
-  } else if (VerifyCommand) {
-    Opts.RunMode = apistamp::Mode::Verify;
-  } else if (ReportCommand) {
-    Opts.RunMode = apistamp::Mode::Report;
-    Opts.Report.CatalogFile = ReportCatalog;
-    Opts.Report.AggregatesFile = ReportAggregates;
-    Opts.Report.Since = ReportSince;
-    Opts.Report.Until = ReportUntil;
-    Opts.Report.Format = ReportFormat;
-    Opts.Report.By = ReportBy;
-    Opts.Report.Output = ReportOutput;
-  } else {
-    errs() << "apistamp: error: expected a command: check, fix, diff, "
-              "explain, catalog, verify or report (see apistamp --help)\n";
+  if (!readOptions(*Command, Opts))
     return apistamp::ExitBadUsage;
-  }
-  Opts.RulesFile = RulesFile;
-  Opts.BuildDir = BuildDir;
-  Opts.Root = Root;
-  Opts.Jobs = Jobs;
-  Opts.Verbose = Verbose;
-  Opts.Quiet = Quiet;
-  Opts.Color = Color;
-  Opts.Sources.assign(Sources.begin(), Sources.end());
-  Opts.ExplainName = ExplainName;
-  Opts.ExtraArgs.assign(ExtraArgs.begin(), ExtraArgs.end());
-  Opts.ExtraArgsBefore.assign(ExtraArgsBefore.begin(), ExtraArgsBefore.end());
-  Opts.Format = Format;
-  Opts.ExportFixes = ExportFixes;
-  Opts.FailOnChange = FailOnChange;
-  Opts.ChangedSince = ChangedSince;
-  Opts.CacheDir = CacheDir;
-  Opts.NoCache = NoCache;
-  if (!Shard.empty()) {
-    auto [Index, Count] = StringRef(Shard).split('/');
-    if (Index.getAsInteger(10, Opts.ShardIndex) ||
-        Count.getAsInteger(10, Opts.ShardCount) || Opts.ShardCount == 0 ||
-        Opts.ShardIndex == 0 || Opts.ShardIndex > Opts.ShardCount) {
-      errs() << "apistamp: error: --shard wants I/N with 1 <= I <= N, e.g. "
-                "--shard 2/4, not '"
-             << Shard << "'\n";
-      return apistamp::ExitBadUsage;
-    }
-  }
-  const char *NoSkipEnv = std::getenv("APISTAMP_NO_SKIP_BODIES");
-  Opts.SkipBodies =
-      !NoSkipBodies && !(NoSkipEnv && StringRef(NoSkipEnv) == "1");
-  if ((CheckCommand && Format == apistamp::OutputFormat::Csv) ||
-      (CatalogCommand && Format == apistamp::OutputFormat::Sarif)) {
-    errs() << "apistamp: error: --format="
-           << (Format == apistamp::OutputFormat::Csv ? "csv" : "sarif")
-           << " is not a format of this command; check takes text, json or "
-              "sarif, catalog text, csv or json\n";
-    return apistamp::ExitBadUsage;
-  }
-  if (ExplainCommand && ExplainName.empty()) {
-    // "<source>:<line>": the definition spanning that line.
-    StringRef Source, Line;
-    if (Opts.Sources.size() == 1)
-      std::tie(Source, Line) = StringRef(Opts.Sources.front()).rsplit(':');
-    if (Line.empty() || Line.getAsInteger(10, Opts.ExplainLine) ||
-        Opts.ExplainLine == 0) {
-      errs() << "apistamp: error: explain needs one <source>:<line>, or "
-                "--name <qualified name>\n";
-      return apistamp::ExitBadUsage;
-    }
-    Opts.Sources = {Source.str()};
-  }
   Opts.CompilerArgs = std::move(CompilerArgs);
+  if (Error E = apistamp::validateOptions(Opts)) {
+    errs() << toString(std::move(E)) << "\n";
+    return apistamp::ExitBadUsage;
+  }
   return apistamp::run(Opts, outs(), errs());
 }

@@ -32,4 +32,12 @@ std::string currentDirectory() {
   return canonicalPath(CWD);
 }
 
+PathDisplay relativeTo(std::string Directory) {
+  return [Directory = std::move(Directory)](llvm::StringRef Path) {
+    if (std::optional<llvm::StringRef> Relative = pathUnder(Path, Directory))
+      return Relative->str();
+    return Path.str();
+  };
+}
+
 } // namespace apistamp

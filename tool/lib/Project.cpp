@@ -38,23 +38,52 @@ Error usageError(const Twine &Message) {
                            "apistamp: error: " + Message);
 }
 
-/// The `compile_commands` directory of the rules file that applies to
-/// \p File (--rules, or the nearest .apistamp.yaml), or "".
-std::string compileCommandsDirFor(const Options &Opts, StringRef File) {
-  std::string RulesPath =
-      Opts.RulesFile.empty() ? findRulesFileFor(File) : Opts.RulesFile;
-  if (RulesPath.empty())
-    return "";
-  Expected<RuleSet> Rules = loadRules(RulesPath);
-  if (!Rules) {
-    consumeError(Rules.takeError()); // Reported when planned.
-    return "";
+/// The rules files of a plan, each loaded once, with --root applied and
+/// the root made canonical.
+class RulesFiles {
+public:
+  RulesFiles(Project &P, StringRef Root) : P(P), Root(Root) {}
+
+  /// The rules file at \p Path, loaded on first use.
+  Expected<RuleSet *> load(StringRef Path) {
+    std::unique_ptr<RuleSet> &Slot = P.RuleSets[canonicalPath(Path)];
+    if (Slot)
+      return Slot.get();
+    Expected<RuleSet> Loaded = loadRules(Path);
+    if (!Loaded)
+      return Loaded.takeError();
+    Loaded->Root = canonicalPath(Root.empty() ? Loaded->Root : Root);
+    if (Loaded->Root == "/")
+      return usageError(
+          "the root of '" + Loaded->Path +
+          "' would be '/', the whole file system: apistamp could then "
+          "write anywhere; pass --root with the project's directory");
+    Slot = std::make_unique<RuleSet>(std::move(*Loaded));
+    return Slot.get();
   }
-  return Rules->CompileCommandsDir;
-}
+
+  /// The `compile_commands` directory of the rules file that applies to
+  /// \p File (--rules, or the nearest .apistamp.yaml), or "".
+  std::string compileCommandsDirFor(const PlanRequest &Opts, StringRef File) {
+    std::string RulesPath =
+        Opts.RulesFile.empty() ? findRulesFileFor(File) : Opts.RulesFile;
+    if (RulesPath.empty())
+      return "";
+    Expected<RuleSet *> Rules = load(RulesPath);
+    if (!Rules) {
+      consumeError(Rules.takeError()); // Reported when planned.
+      return "";
+    }
+    return (*Rules)->CompileCommandsDir;
+  }
+
+private:
+  Project &P;
+  std::string Root;
+};
 
 /// Checks what can be checked before anything is loaded.
-Error validateOptions(const Options &Opts) {
+Error checkSources(const PlanRequest &Opts) {
   if (Opts.Sources.empty() && Opts.BuildDir.empty())
     return usageError("no sources given; pass source files or -p BUILD_DIR "
                       "to process every C++ file of a compilation database "
@@ -68,7 +97,8 @@ Error validateOptions(const Options &Opts) {
 }
 
 Expected<std::unique_ptr<CompilationDatabase>>
-loadCompilationDatabase(const Options &Opts, std::string &BuildDirUsed) {
+loadCompilationDatabase(const PlanRequest &Opts, RulesFiles &Rules,
+                        std::string &BuildDirUsed) {
   std::string Message;
   if (Opts.CompilerArgs)
     return std::make_unique<FixedCompilationDatabase>(".", *Opts.CompilerArgs);
@@ -76,7 +106,7 @@ loadCompilationDatabase(const Options &Opts, std::string &BuildDirUsed) {
   std::string BuildDir = Opts.BuildDir;
   // The rules may say where the build is (`compile_commands:`).
   if (BuildDir.empty() && !Opts.Sources.empty())
-    BuildDir = compileCommandsDirFor(Opts, Opts.Sources.front());
+    BuildDir = Rules.compileCommandsDirFor(Opts, Opts.Sources.front());
   if (!BuildDir.empty()) {
     BuildDirUsed = BuildDir;
     DB = CompilationDatabase::loadFromDirectory(BuildDir, Message);
@@ -101,7 +131,7 @@ loadCompilationDatabase(const Options &Opts, std::string &BuildDirUsed) {
 
 /// The TUs to analyse: the given sources, or every C++ file of the database.
 Expected<std::vector<std::string>>
-collectSources(const Options &Opts, const CompilationDatabase &DB) {
+collectSources(const PlanRequest &Opts, const CompilationDatabase &DB) {
   std::vector<std::string> Sources;
   if (!Opts.Sources.empty()) {
     for (const std::string &Source : Opts.Sources)
@@ -121,7 +151,7 @@ collectSources(const Options &Opts, const CompilationDatabase &DB) {
 
 /// \p CommandLine with --extra-arg-before after the compiler and --extra-arg
 /// at the end (before a "--" that ends an interpolated command).
-std::vector<std::string> withExtraArgs(const Options &Opts,
+std::vector<std::string> withExtraArgs(const PlanRequest &Opts,
                                        std::vector<std::string> CommandLine,
                                        StringRef File) {
   ArgumentsAdjuster Adjust = combineAdjusters(
@@ -133,7 +163,7 @@ std::vector<std::string> withExtraArgs(const Options &Opts,
 
 /// The distinct compile commands of \p Source, with the extra arguments, in
 /// an order independent of the database's.
-std::vector<CompileCommand> distinctCommands(const Options &Opts,
+std::vector<CompileCommand> distinctCommands(const PlanRequest &Opts,
                                              const CompilationDatabase &DB,
                                              StringRef Source) {
   std::vector<CompileCommand> Commands = DB.getCompileCommands(Source);
@@ -155,14 +185,12 @@ std::vector<CompileCommand> distinctCommands(const Options &Opts,
 }
 
 /// Whether a run of \p Opts on named files skips those no rule can select.
-/// explain and verify look at any file they are given.
-bool skipsUnselectableFiles(const Options &Opts) {
-  return !Opts.Sources.empty() && Opts.RunMode != Mode::Explain &&
-         Opts.RunMode != Mode::Verify;
+bool skipsUnselectableFiles(const PlanRequest &Opts) {
+  return !Opts.Sources.empty() && Opts.SkipUnselectableFiles;
 }
 
 bool canSelectIn(const RuleSet &Rules, StringRef Path) {
-  std::optional<StringRef> Relative = pathUnder(Path, canonicalPath(Rules.Root));
+  std::optional<StringRef> Relative = pathUnder(Path, Rules.Root);
   return Relative && fileCanBeSelected(Rules, *Relative);
 }
 
@@ -179,7 +207,7 @@ std::vector<std::string> listedSources(const CompilationDatabase &DB) {
 /// The first source of \p Listed whose TU reads \p Header, trying the
 /// sources nearest to it in the directory tree first, then by path: the
 /// same choice on every machine. "" if none does.
-std::string findIncludingSource(const Options &Opts,
+std::string findIncludingSource(const PlanRequest &Opts,
                                 const CompilationDatabase &DB,
                                 std::vector<std::string> Listed,
                                 StringRef Header) {
@@ -229,18 +257,20 @@ std::vector<TUJob> shardOf(std::vector<TUJob> TUs, unsigned Index,
 
 } // namespace
 
-Expected<Project> planProject(const Options &OriginalOpts) {
-  Options Opts = OriginalOpts;
+Expected<Project> planProject(const PlanRequest &Request) {
+  PlanRequest Opts = Request;
+  Project P;
+  RulesFiles Rules(P, Opts.Root);
   // No sources and no -p: the whole project whose rules file (found from
   // the current directory) says where its build is.
   if (Opts.Sources.empty() && Opts.BuildDir.empty() && !Opts.CompilerArgs)
-    Opts.BuildDir = compileCommandsDirFor(Opts, currentDirectory() + "/.");
-  if (Error E = validateOptions(Opts))
+    Opts.BuildDir =
+        Rules.compileCommandsDirFor(Opts, currentDirectory() + "/.");
+  if (Error E = checkSources(Opts))
     return std::move(E);
-  Project P;
   std::string BuildDir;
   Expected<std::unique_ptr<CompilationDatabase>> DB =
-      loadCompilationDatabase(Opts, BuildDir);
+      loadCompilationDatabase(Opts, Rules, BuildDir);
   if (!DB)
     return DB.takeError();
   if (!BuildDir.empty())
@@ -265,20 +295,10 @@ Expected<Project> planProject(const Options &OriginalOpts) {
     if (RulesPath.empty())
       return usageError("no .apistamp.yaml found in the directories above '" +
                         Source + "'; pass --rules FILE");
-    std::unique_ptr<RuleSet> &Slot = P.RuleSets[canonicalPath(RulesPath)];
-    if (!Slot) {
-      Expected<RuleSet> Loaded = loadRules(RulesPath);
-      if (!Loaded)
-        return Loaded.takeError();
-      if (!Opts.Root.empty())
-        Loaded->Root = canonicalPath(Opts.Root);
-      if (canonicalPath(Loaded->Root) == "/")
-        return usageError(
-            "the root of '" + Loaded->Path +
-            "' would be '/', the whole file system: apistamp could then "
-            "write anywhere; pass --root with the project's directory");
-      Slot = std::make_unique<RuleSet>(std::move(*Loaded));
-    }
+    Expected<RuleSet *> Loaded = Rules.load(RulesPath);
+    if (!Loaded)
+      return Loaded.takeError();
+    RuleSet *Slot = *Loaded;
     if (skipsUnselectableFiles(Opts) && !canSelectIn(*Slot, Source)) {
       P.NotSelectable.push_back(Source);
       continue;
@@ -298,9 +318,9 @@ Expected<Project> planProject(const Options &OriginalOpts) {
     std::vector<CompileCommand> Commands = distinctCommands(
         Opts, *P.Database, Includer.empty() ? StringRef(Source) : Includer);
     if (Commands.empty())
-      P.TUs.push_back(TUJob{Source, Slot.get(), std::nullopt, 1});
+      P.TUs.push_back(TUJob{Source, Slot, std::nullopt, 1});
     for (CompileCommand &Command : Commands)
-      P.TUs.push_back(TUJob{Includer.empty() ? Source : Includer, Slot.get(),
+      P.TUs.push_back(TUJob{Includer.empty() ? Source : Includer, Slot,
                             std::move(Command), unsigned(Commands.size()),
                             Includer.empty() ? "" : Source});
   }
@@ -315,7 +335,7 @@ Expected<Project> planProject(const Options &OriginalOpts) {
   if (P.TUs.empty() && P.NotSelectable.empty())
     return usageError("no source in '" + Opts.BuildDir +
                       "' has a .apistamp.yaml above it; pass --rules FILE");
-  P.TUs = shardOf(std::move(P.TUs), Opts.ShardIndex, Opts.ShardCount);
+  P.TUs = shardOf(std::move(P.TUs), Opts.Part.Index, Opts.Part.Count);
   return std::move(P);
 }
 

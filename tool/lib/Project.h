@@ -10,7 +10,7 @@
 #define APISTAMP_LIB_PROJECT_H
 
 #include "InstalledFiles.h"
-#include "apistamp/Driver.h"
+#include "apistamp/Options.h"
 #include "apistamp/Rules.h"
 #include "clang/Tooling/CompilationDatabase.h"
 #include "llvm/ADT/StringMap.h"
@@ -57,7 +57,24 @@ struct Project {
   std::vector<const RuleSet *> sortedRuleSets() const;
 };
 
-/// Plans the run \p Opts asks for: loads the compilation database (from
+/// What the plan needs to know of a run.
+struct PlanRequest {
+  /// The named sources; empty: every C++ source of the database.
+  std::vector<std::string> Sources;
+  std::string BuildDir;  ///< -p; "" to find one.
+  std::string RulesFile; ///< "" for the nearest .apistamp.yaml per source.
+  std::string Root;      ///< "" for the rules file's directory.
+  /// Compiler arguments after "--", when given: a fixed database.
+  std::optional<std::vector<std::string>> CompilerArgs;
+  /// Added to every compile command, at its front and at its end.
+  std::vector<std::string> ExtraArgsBefore, ExtraArgs;
+  Shard Part;
+  /// Named files no rule can select are skipped, unparsed (not for explain
+  /// and verify, which look at any file they are given).
+  bool SkipUnselectableFiles = true;
+};
+
+/// Plans the run \p Request asks for: loads the compilation database (from
 /// "--" arguments, -p, or found above the first source; headers and new
 /// files get an interpolated command), picks the sources (the given ones,
 /// or every C++ source of the database), loads the rules of each, and keeps
@@ -66,7 +83,7 @@ struct Project {
 /// through the first database TU (nearest directory first, then by path)
 /// that includes it, and only with an interpolated command if none does.
 /// Errors are bad usage ("apistamp: error: ...").
-llvm::Expected<Project> planProject(const Options &Opts);
+llvm::Expected<Project> planProject(const PlanRequest &Request);
 
 /// A C++ source file by its extension: not a header, not Objective-C++,
 /// CUDA or HIP.

@@ -151,8 +151,8 @@ static std::string csvField(StringRef Field) {
 }
 
 void printCatalog(raw_ostream &OS, ArrayRef<Site> Sites,
-                  const PathDisplay &Display, StringRef Format) {
-  if (Format == "json") {
+                  const PathDisplay &Display, OutputFormat Format) {
+  if (Format == OutputFormat::Json) {
     json::Array Entries;
     for (const Site &S : Sites)
       Entries.push_back(json::Object{{"event", S.Event},
@@ -165,7 +165,7 @@ void printCatalog(raw_ostream &OS, ArrayRef<Site> Sites,
     OS << formatv("{0:2}", json::Value(std::move(Entries))) << "\n";
     return;
   }
-  if (Format == "csv") {
+  if (Format == OutputFormat::Csv) {
     OS << "event,rule,file,line,kind,status,name\n";
     for (const Site &S : Sites)
       OS << csvField(S.Event) << "," << csvField(S.RuleId) << ","

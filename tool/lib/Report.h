@@ -4,14 +4,13 @@
 #define APISTAMP_LIB_REPORT_H
 
 #include "apistamp/Analysis.h"
+#include "apistamp/Options.h"
+#include "apistamp/Paths.h"
 #include "llvm/Support/raw_ostream.h"
 #include <functional>
 #include <map>
 
 namespace apistamp {
-
-/// Maps a canonical path to the spelling shown to the user.
-using PathDisplay = std::function<std::string(llvm::StringRef)>;
 
 /// How serious a finding is; all but notes make check fail.
 enum class Severity { Error, Warning, Note };
@@ -60,7 +59,7 @@ llvm::StringRef statusName(SiteStatus Status);
 /// Prints the catalog of every selected definition (event, rule, file, line,
 /// kind, status) as aligned text, CSV or JSON (an array of objects).
 void printCatalog(llvm::raw_ostream &OS, llvm::ArrayRef<Site> Sites,
-                  const PathDisplay &Display, llvm::StringRef Format);
+                  const PathDisplay &Display, OutputFormat Format);
 
 /// Counts of sites per status.
 struct SiteCounts {

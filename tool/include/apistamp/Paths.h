@@ -4,6 +4,7 @@
 #define APISTAMP_PATHS_H
 
 #include "llvm/ADT/StringRef.h"
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -21,6 +22,12 @@ std::optional<llvm::StringRef> pathUnder(llvm::StringRef Path,
 
 /// The current directory, canonical; "" if it cannot be read.
 std::string currentDirectory();
+
+/// Maps a canonical path to the spelling shown to the user.
+using PathDisplay = std::function<std::string(llvm::StringRef)>;
+
+/// Paths under \p Directory relative to it, others as they are.
+PathDisplay relativeTo(std::string Directory);
 
 } // namespace apistamp
 

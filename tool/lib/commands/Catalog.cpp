@@ -1,7 +1,7 @@
 //===- Catalog.cpp - apistamp catalog: every event the rules place --------===//
 
+#include "Catalog.h"
 #include "Commands.h"
-#include "apistamp/Paths.h"
 
 namespace apistamp {
 
@@ -10,23 +10,11 @@ int runCatalog(CommandContext &Ctx) {
     return ExitBadUsage;
   // CSV and JSON are data: files relative to the root of the rules that
   // cover them (the innermost), the same from any directory or checkout.
-  std::vector<std::string> Roots;
-  for (const RuleSet *Set : Ctx.Plan.sortedRuleSets())
-    Roots.push_back(canonicalPath(Set->Root));
-  PathDisplay RootRelative = [&](llvm::StringRef Path) {
-    std::optional<llvm::StringRef> Best;
-    for (const std::string &Root : Roots)
-      if (std::optional<llvm::StringRef> Relative = pathUnder(Path, Root))
-        if (!Best || Relative->size() < Best->size())
-          Best = Relative;
-    return Best ? Best->str() : Ctx.Display(Path);
-  };
   printCatalog(Ctx.Out, selectedSites(Ctx.Result.Sites),
-               Ctx.Opts.Format == OutputFormat::Text ? Ctx.Display
-                                                     : RootRelative,
-               Ctx.Opts.Format == OutputFormat::Json  ? "json"
-               : Ctx.Opts.Format == OutputFormat::Csv ? "csv"
-                                                      : "text");
+               Ctx.Opts.Format == OutputFormat::Text
+                   ? Ctx.Display
+                   : rootRelative(Ctx.Plan.sortedRuleSets(), Ctx.Display),
+               Ctx.Opts.Format);
   return Ctx.exitCode(ExitClean);
 }
 

@@ -3,7 +3,7 @@
 // The last stage: each command turns the merged AnalysisResult (and the
 // options) into output and an exit code. Commands are the only code that
 // prints or writes files; each lives in its own file here, and a new one is
-// a new file plus one line in Driver.cpp's dispatch.
+// a new file plus one row in the command table (CommandTable.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,7 +14,7 @@
 #include "Project.h"
 #include "ProjectAnalysis.h"
 #include "Report.h"
-#include "apistamp/Driver.h"
+#include "apistamp/Options.h"
 #include "llvm/Support/raw_ostream.h"
 #include <chrono>
 
@@ -33,6 +33,8 @@ struct CommandContext {
   std::chrono::steady_clock::time_point Start;
   /// "; 2 of 9 TUs failed to parse"...: said at the end of every summary.
   std::string Notes;
+  /// explain: the definition asked about.
+  const ExplainTarget *Target = nullptr;
 
   /// Where summary lines go: \p Stream, or nowhere with --quiet.
   llvm::raw_ostream &summary(llvm::raw_ostream &Stream) const {
@@ -42,7 +44,7 @@ struct CommandContext {
   /// Hygiene (unused rules, overlaps) is about a whole project, not a part.
   bool wholeProject() const {
     return Opts.Sources.empty() && Opts.ChangedSince.empty() &&
-           Opts.ShardCount <= 1;
+           Opts.Part.Count <= 1;
   }
   /// ExitParseFailed if a TU failed, else \p Otherwise.
   int exitCode(int Otherwise) const {
@@ -53,7 +55,7 @@ struct CommandContext {
 int runCheck(CommandContext &Ctx);
 int runFix(CommandContext &Ctx);
 int runDiff(CommandContext &Ctx);
-int runExplain(CommandContext &Ctx, const ExplainTarget &Target);
+int runExplain(CommandContext &Ctx);
 int runCatalog(CommandContext &Ctx);
 int runVerify(CommandContext &Ctx);
 /// report works on logs and a catalog, not on a planned project.

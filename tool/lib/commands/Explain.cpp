@@ -51,7 +51,8 @@ static std::string outcome(const Explanation &E) {
   llvm_unreachable("unknown SiteStatus");
 }
 
-int runExplain(CommandContext &Ctx, const ExplainTarget &Target) {
+int runExplain(CommandContext &Ctx) {
+  const ExplainTarget &Target = *Ctx.Target;
   std::vector<const Explanation *> Found;
   for (const Explanation &E : Ctx.Result.Explanations)
     Found.push_back(&E);

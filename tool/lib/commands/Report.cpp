@@ -1,10 +1,10 @@
 //===- Report.cpp - apistamp report: which placed events are used ---------===//
 
+#include "../Catalog.h"
+#include "../PlanAndAnalyse.h"
 #include "../SafeWrite.h"
 #include "../usage/UsageReport.h"
-#include "apistamp/Driver.h"
-#include "llvm/ADT/StringSwitch.h"
-#include "llvm/Support/Threading.h"
+#include "Commands.h"
 
 using namespace llvm;
 
@@ -12,104 +12,82 @@ namespace apistamp {
 
 namespace {
 
-/// The catalog: a saved one, or `apistamp catalog --format=json` run now.
+/// The catalog: a saved one, or the one the rules and the build give now
+/// (as `catalog` computes it). \p Exit is the exit code of a failure.
 Expected<std::vector<CatalogEvent>> loadCatalog(const Options &Opts,
                                                 raw_ostream &Err, int &Exit) {
+  Exit = ExitBadUsage;
   if (!Opts.Report.CatalogFile.empty())
     return readCatalogFile(Opts.Report.CatalogFile);
   Options Catalog = Opts;
   Catalog.RunMode = Mode::Catalog;
-  Catalog.Format = OutputFormat::Json;
-  Catalog.Sources.clear();
-  std::string Json;
-  raw_string_ostream JsonOut(Json);
-  Exit = run(Catalog, JsonOut, Err);
-  if (Exit != ExitClean)
+  Catalog.Sources.clear(); // The logs.
+  auto Failed = [&Exit](int Code) {
+    Exit = Code;
     return createStringError(inconvertibleErrorCode(),
                              "apistamp: error: the catalog failed; no report");
-  return parseCatalog(Json, "the catalog");
+  };
+  Expected<AnalysedRun> Run = planAndAnalyse(Catalog, Err);
+  if (!Run) {
+    Err << toString(Run.takeError()) << "\n";
+    return Failed(ExitBadUsage);
+  }
+  if (!Run->Result.Failed.empty())
+    return Failed(ExitParseFailed);
+  std::vector<CatalogEvent> Events = catalogOf(
+      Run->Result.Sites, rootRelative(Run->Plan.sortedRuleSets(), Run->Display));
+  for (size_t I = 0; I < Events.size(); ++I)
+    if (Events[I].Event.empty())
+      return createStringError(inconvertibleErrorCode(),
+                               "the catalog: error: entry " + Twine(I + 1) +
+                                   " of the catalog has no 'event'");
+  return Events;
 }
 
-std::optional<ReportFormat> formatNamed(StringRef Name) {
-  return StringSwitch<std::optional<ReportFormat>>(Name)
-      .Case("text", ReportFormat::Text)
-      .Case("csv", ReportFormat::Csv)
-      .Case("json", ReportFormat::Json)
-      .Case("markdown", ReportFormat::Markdown)
-      .Case("html", ReportFormat::Html)
-      .Default(std::nullopt);
-}
-
-std::optional<ReportGrouping> groupingNamed(StringRef Name) {
-  return StringSwitch<std::optional<ReportGrouping>>(Name)
-      .Case("event", ReportGrouping::Event)
-      .Case("rule", ReportGrouping::Rule)
-      .Case("file", ReportGrouping::File)
-      .Default(std::nullopt);
+/// The counts: from the aggregates file, or read from the logs.
+Expected<UsageCounts> loadCounts(const Options &Opts, raw_ostream &Err) {
+  const Options::ReportOptions &R = Opts.Report;
+  if (!R.AggregatesFile.empty())
+    return readAggregates(R.AggregatesFile);
+  std::vector<std::string> Missing;
+  std::vector<std::string> Files = expandLogInputs(Opts.Sources, Missing);
+  for (const std::string &M : Missing)
+    Err << "apistamp: warning: no such log file or directory: '" << M << "'\n";
+  UsageCounts Counts =
+      readUsageLogs(Files, LogWindow{R.Since, R.Until}, Opts.Jobs);
+  if (Counts.Files == 0) {
+    for (const LogFileProblems &P : Counts.Problems)
+      Err << P.File << ": error: cannot read: " << P.Error << "\n";
+    return createStringError(inconvertibleErrorCode(),
+                             "apistamp: error: no log could be read");
+  }
+  return Counts;
 }
 
 } // namespace
 
 int runReport(const Options &Opts, raw_ostream &Out, raw_ostream &Err) {
   const Options::ReportOptions &R = Opts.Report;
-  std::optional<ReportFormat> Format = formatNamed(R.Format);
-  std::optional<ReportGrouping> By = groupingNamed(R.By);
-  if (!Format || !By) {
-    Err << "apistamp: error: "
-        << (!Format ? "--format must be text, csv, json, markdown or html"
-                    : "--by must be event, rule or file")
-        << "\n";
-    return ExitBadUsage;
-  }
-  if (Opts.Sources.empty() == R.AggregatesFile.empty()) {
-    Err << "apistamp: error: "
-        << (R.AggregatesFile.empty()
-                ? "no logs given; pass log files, directories or '-', or "
-                  "--aggregates FILE.csv"
-                : "pass logs or --aggregates, not both")
-        << "\n";
-    return ExitBadUsage;
-  }
-  int CatalogExit = ExitClean;
+  int CatalogExit;
   Expected<std::vector<CatalogEvent>> Catalog =
       loadCatalog(Opts, Err, CatalogExit);
   if (!Catalog) {
     Err << toString(Catalog.takeError()) << "\n";
-    return CatalogExit != ExitClean ? CatalogExit : int(ExitBadUsage);
+    return CatalogExit;
   }
-
-  UsageCounts Counts;
-  if (!R.AggregatesFile.empty()) {
-    Expected<UsageCounts> Read = readAggregates(R.AggregatesFile);
-    if (!Read) {
-      Err << toString(Read.takeError()) << "\n";
-      return ExitBadUsage;
-    }
-    Counts = std::move(*Read);
-  } else {
-    std::vector<std::string> Missing;
-    std::vector<std::string> Files = expandLogInputs(Opts.Sources, Missing);
-    for (const std::string &M : Missing)
-      Err << "apistamp: warning: no such log file or directory: '" << M
-          << "'\n";
-    unsigned Threads =
-        Opts.Jobs ? Opts.Jobs : hardware_concurrency().compute_thread_count();
-    Counts = readUsageLogs(Files, LogWindow{R.Since, R.Until}, Threads);
-    if (Counts.Files == 0) {
-      for (const LogFileProblems &P : Counts.Problems)
-        Err << P.File << ": error: cannot read: " << P.Error << "\n";
-      Err << "apistamp: error: no log could be read\n";
-      return ExitBadUsage;
-    }
+  Expected<UsageCounts> Counts = loadCounts(Opts, Err);
+  if (!Counts) {
+    Err << toString(Counts.takeError()) << "\n";
+    return ExitBadUsage;
   }
-  UsageReport Report = buildReport(*Catalog, std::move(Counts));
+  UsageReport Report = buildReport(*Catalog, std::move(*Counts));
   if (R.Output.empty() || R.Output == "-") {
-    printReport(Out, Report, *Format, *By, Opts.Verbose);
+    printReport(Out, Report, R.Format, R.By, Opts.Verbose);
     return ExitClean;
   }
   std::string Text;
   raw_string_ostream Rendered(Text);
-  printReport(Rendered, Report, *Format, *By, Opts.Verbose);
+  printReport(Rendered, Report, R.Format, R.By, Opts.Verbose);
   if (Error E = writeFileAtomically(R.Output, Text)) {
     Err << "apistamp: error: cannot write '" << R.Output
         << "': " << toString(std::move(E)) << "\n";

@@ -10,20 +10,15 @@
 #ifndef APISTAMP_LIB_USAGE_USAGEREPORT_H
 #define APISTAMP_LIB_USAGE_USAGEREPORT_H
 
+#include "../Catalog.h"
 #include "UsageLog.h"
+#include "apistamp/Options.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
 #include <string>
 #include <vector>
 
 namespace apistamp {
-
-/// One event of the catalog: where the rules place it (the first
-/// definition by file and line when overloads share it).
-struct CatalogEvent {
-  std::string Event, Rule, File, Kind;
-  unsigned Line = 0;
-};
 
 /// Reads `apistamp catalog --format=json` output; errors name the file.
 llvm::Expected<std::vector<CatalogEvent>> readCatalogFile(llvm::StringRef Path);
@@ -64,9 +59,6 @@ struct UsageReport {
 /// Joins the catalog with the counts.
 UsageReport buildReport(const std::vector<CatalogEvent> &Catalog,
                         UsageCounts &&Counts);
-
-enum class ReportFormat { Text, Csv, Json, Markdown, Html };
-enum class ReportGrouping { Event, Rule, File };
 
 /// Renders \p Report; \p Verbose adds the first malformed lines per file.
 void printReport(llvm::raw_ostream &OS, const UsageReport &Report,

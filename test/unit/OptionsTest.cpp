@@ -1,0 +1,108 @@
+//===- OptionsTest.cpp - validateOptions and the command table ------------===//
+
+#include "apistamp/CommandTable.h"
+#include "apistamp/Options.h"
+#include "gtest/gtest.h"
+
+using namespace apistamp;
+
+namespace {
+
+/// The message of \p E ("" for success), consumed.
+std::string messageOf(llvm::Error E) {
+  return E ? llvm::toString(std::move(E)) : "";
+}
+
+Options optionsFor(Mode M, std::vector<std::string> Sources = {"a.cpp"}) {
+  Options Opts;
+  Opts.RunMode = M;
+  Opts.Sources = std::move(Sources);
+  return Opts;
+}
+
+TEST(CommandTableTest, EveryModeHasOneRowThatRuns) {
+  for (Mode M : {Mode::Check, Mode::Fix, Mode::Diff, Mode::Explain,
+                 Mode::Catalog, Mode::Verify, Mode::Report}) {
+    const CommandInfo &C = commandInfo(M);
+    EXPECT_EQ(C.RunMode, M);
+    EXPECT_NE(C.Run == nullptr, C.RunAlone == nullptr) << C.Name.str();
+    EXPECT_EQ(llvm::count_if(commandTable(),
+                             [&](const CommandInfo &R) { return R.Name == C.Name; }),
+              1);
+  }
+  EXPECT_EQ(commandTable().size(), 7u);
+}
+
+TEST(ParseShardTest, AcceptsOnlyIndexWithinCount) {
+  llvm::Expected<Shard> S = parseShard("2/4");
+  ASSERT_TRUE(bool(S));
+  EXPECT_EQ(S->Index, 2u);
+  EXPECT_EQ(S->Count, 4u);
+  for (const char *Bad : {"0/3", "4/3", "1/0", "x/2", "2", "", "1/2/3", "-1/2"}) {
+    llvm::Expected<Shard> Rejected = parseShard(Bad);
+    ASSERT_FALSE(bool(Rejected)) << Bad;
+    EXPECT_EQ(messageOf(Rejected.takeError()),
+              std::string("apistamp: error: --shard wants I/N with 1 <= I <= "
+                          "N, e.g. --shard 2/4, not '") +
+                  Bad + "'");
+  }
+}
+
+TEST(ValidateOptionsTest, FormatsComeFromTheCommandTable) {
+  Options Check = optionsFor(Mode::Check);
+  Check.Format = OutputFormat::Sarif;
+  EXPECT_EQ(messageOf(validateOptions(Check)), "");
+  Check.Format = OutputFormat::Csv;
+  EXPECT_EQ(messageOf(validateOptions(Check)),
+            "apistamp: error: --format=csv is not a format of this command; "
+            "check takes text, json or sarif, catalog text, csv or json");
+  Options Catalog = optionsFor(Mode::Catalog);
+  Catalog.Format = OutputFormat::Csv;
+  EXPECT_EQ(messageOf(validateOptions(Catalog)), "");
+  Catalog.Format = OutputFormat::Sarif;
+  EXPECT_NE(messageOf(validateOptions(Catalog)), "");
+}
+
+TEST(ValidateOptionsTest, ExplainTakesSourceColonLine) {
+  Options Explain = optionsFor(Mode::Explain, {"src/a.cpp:12"});
+  ASSERT_EQ(messageOf(validateOptions(Explain)), "");
+  EXPECT_EQ(Explain.Sources, std::vector<std::string>{"src/a.cpp"});
+  EXPECT_EQ(Explain.ExplainLine, 12u);
+  for (std::vector<std::string> Bad :
+       {std::vector<std::string>{"src/a.cpp"}, {"a.cpp:0"}, {"a.cpp:x"},
+        {"a.cpp:1", "b.cpp:2"}, {}}) {
+    Options Wrong = optionsFor(Mode::Explain, Bad);
+    EXPECT_EQ(messageOf(validateOptions(Wrong)),
+              "apistamp: error: explain needs one <source>:<line>, or --name "
+              "<qualified name>");
+  }
+  Options ByName = optionsFor(Mode::Explain, {"a.cpp", "b.cpp"});
+  ByName.ExplainName = "ns::f";
+  EXPECT_EQ(messageOf(validateOptions(ByName)), "");
+  EXPECT_EQ(ByName.Sources.size(), 2u);
+}
+
+TEST(ValidateOptionsTest, ReportReadsLogsOrAggregates) {
+  Options None = optionsFor(Mode::Report, {});
+  EXPECT_EQ(messageOf(validateOptions(None)),
+            "apistamp: error: no logs given; pass log files, directories or "
+            "'-', or --aggregates FILE.csv");
+  Options Both = optionsFor(Mode::Report, {"log.jsonl"});
+  Both.Report.AggregatesFile = "a.csv";
+  EXPECT_EQ(messageOf(validateOptions(Both)),
+            "apistamp: error: pass logs or --aggregates, not both");
+  Options Logs = optionsFor(Mode::Report, {"log.jsonl"});
+  EXPECT_EQ(messageOf(validateOptions(Logs)), "");
+}
+
+TEST(ValidateOptionsTest, ResolvesTheNumberOfJobsOnce) {
+  Options Default = optionsFor(Mode::Check);
+  ASSERT_EQ(messageOf(validateOptions(Default)), "");
+  EXPECT_GE(Default.Jobs, 1u);
+  Options Three = optionsFor(Mode::Report, {"log"});
+  Three.Jobs = 3;
+  ASSERT_EQ(messageOf(validateOptions(Three)), "");
+  EXPECT_EQ(Three.Jobs, 3u);
+}
+
+} // namespace

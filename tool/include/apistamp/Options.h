@@ -1,0 +1,115 @@
+//===- Options.h - What a run of apistamp is asked to do --------*- C++ -*-===//
+//
+// The command line as data: the commands, their formats, the options of a
+// run and the documented exit codes. The command table (Commands.h) says
+// what each command takes; validateOptions checks a run against it and
+// resolves the defaults, so that nothing after it looks at raw options.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef APISTAMP_OPTIONS_H
+#define APISTAMP_OPTIONS_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace apistamp {
+
+/// What the user asked for: one per row of the command table.
+enum class Mode { Check, Fix, Diff, Explain, Catalog, Verify, Report };
+
+/// --format of check and catalog (the command table lists which of them a
+/// command takes).
+enum class OutputFormat { Text, Csv, Json, Sarif };
+
+/// --format of report.
+enum class ReportFormat { Text, Csv, Json, Markdown, Html };
+
+/// --by of report: one row per event, per rule or per file.
+enum class ReportGrouping { Event, Rule, File };
+
+/// --color: colour diagnostics on a terminal (auto), always, or never.
+enum class ColorMode { Auto, Always, Never };
+
+/// Documented exit codes.
+enum ExitCode : int {
+  ExitClean = 0,       ///< Clean, or the requested change was made.
+  ExitFindings = 1,    ///< check found something missing or wrong, or
+                       ///< verify a mismatch, or fix --fail-on-change
+                       ///< changed a file.
+  ExitBadUsage = 2,    ///< Bad command line or bad rules file.
+  ExitParseFailed = 3, ///< A source failed to parse.
+};
+
+/// --shard I/N: the I-th (1-based) of N deterministic parts of the TUs.
+struct Shard {
+  unsigned Index = 1, Count = 1;
+};
+
+/// Options of one run, as parsed from the command line.
+struct Options {
+  Mode RunMode = Mode::Check;
+  std::string RulesFile; ///< Empty: the nearest .apistamp.yaml per source.
+  std::string BuildDir;  ///< Directory with compile_commands.json.
+  std::string Root;      ///< Empty: the rules file's directory.
+  unsigned Jobs = 0;     ///< 0: all cores (validateOptions resolves it).
+  bool Verbose = false;
+  /// No summary lines (hooks print them on every commit otherwise).
+  bool Quiet = false;
+  ColorMode Color = ColorMode::Auto;
+  /// explain: "<source>:<line>" is given as the only source with Line set,
+  /// or ExplainName names the definition.
+  unsigned ExplainLine = 0;
+  std::string ExplainName;
+  OutputFormat Format = OutputFormat::Text;
+  /// check, diff, fix: also write the replacements fix makes, as YAML for
+  /// clang-apply-replacements, to this file.
+  std::string ExportFixes;
+  /// fix: exit 1 when a file was changed (for pre-commit, as formatters do).
+  bool FailOnChange = false;
+  /// Do not parse the bodies of functions no rule can select (faster; the
+  /// same results).
+  bool SkipBodies = true;
+  /// Where TU results are cached: --cache-dir, else BUILD_DIR/.apistamp-cache
+  /// with -p; NoCache turns caching off.
+  std::string CacheDir;
+  bool NoCache = false;
+  Shard Part;
+  /// Only definitions whose lines changed since this git revision.
+  std::string ChangedSince;
+  std::vector<std::string> Sources;
+  /// --extra-arg-before and --extra-arg: added to every compile command,
+  /// at its front (after the compiler) and at its end, as clang-tidy does.
+  std::vector<std::string> ExtraArgsBefore, ExtraArgs;
+  /// report: Sources are the logs; the catalog comes from CatalogFile (a
+  /// saved `catalog --format=json`) or from the rules and the build, and the
+  /// counts from the logs or from AggregatesFile (docs/report-sql.md's SQL).
+  struct ReportOptions {
+    std::string CatalogFile, AggregatesFile;
+    std::string Since, Until; ///< ISO 8601 prefixes; [Since, Until).
+    ReportFormat Format = ReportFormat::Text;
+    ReportGrouping By = ReportGrouping::Event;
+    std::string Output; ///< -o FILE; "" is standard output.
+  } Report;
+  /// Compiler arguments after "--"; set when "--" was given.
+  std::optional<std::vector<std::string>> CompilerArgs;
+};
+
+/// "I/N" with 1 <= I <= N, as --shard takes it.
+llvm::Expected<Shard> parseShard(llvm::StringRef Text);
+
+/// The name --format gives \p Format ("text", "csv", "json", "sarif").
+llvm::StringRef formatName(OutputFormat Format);
+
+/// Checks \p Opts against the command table (formats, the arguments each
+/// command needs) and resolves what the command line leaves open: the
+/// number of jobs, and explain's "<source>:<line>". Errors are bad usage
+/// ("apistamp: error: ..."); nothing is read from disk.
+llvm::Error validateOptions(Options &Opts);
+
+} // namespace apistamp
+
+#endif // APISTAMP_OPTIONS_H

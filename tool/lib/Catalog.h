@@ -1,0 +1,41 @@
+//===- Catalog.h - Every event the rules place, as data ---------*- C++ -*-===//
+//
+// The catalog: one row per event, with the rule, the file (relative to the
+// root of the rules that cover it) and the line of the definition that
+// places it. `catalog` prints it; `report` joins it with usage logs.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef APISTAMP_LIB_CATALOG_H
+#define APISTAMP_LIB_CATALOG_H
+
+#include "apistamp/Analysis.h"
+#include "apistamp/Paths.h"
+#include "apistamp/Rules.h"
+#include "llvm/ADT/ArrayRef.h"
+#include <string>
+#include <vector>
+
+namespace apistamp {
+
+/// One event of the catalog: where the rules place it (the first
+/// definition by file and line when overloads share it).
+struct CatalogEvent {
+  std::string Event, Rule, File, Kind;
+  unsigned Line = 0;
+};
+
+/// Paths relative to the root of the innermost of \p RuleSets that covers
+/// them (the same from any directory or checkout); others as \p Otherwise
+/// shows them.
+PathDisplay rootRelative(llvm::ArrayRef<const RuleSet *> RuleSets,
+                         PathDisplay Otherwise);
+
+/// The catalog rows of the selected ones of \p Sites (sorted), files shown
+/// by \p Display.
+std::vector<CatalogEvent> catalogOf(llvm::ArrayRef<Site> Sites,
+                                    const PathDisplay &Display);
+
+} // namespace apistamp
+
+#endif // APISTAMP_LIB_CATALOG_H

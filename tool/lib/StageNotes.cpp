@@ -1,0 +1,87 @@
+//===- StageNotes.cpp - What the driver says between stages ---------------===//
+
+#include "StageNotes.h"
+#include <cstdlib>
+
+using namespace llvm;
+
+namespace apistamp {
+
+void StageNotes::planned(const Project &P) {
+  if (!Verbose)
+    return;
+  for (const std::string &Source : P.WithoutRules)
+    Err << "apistamp: note: skipping '" << Source
+        << "': no .apistamp.yaml above it\n";
+  for (const std::string &Source : P.NotSelectable)
+    Err << "apistamp: note: skipping '" << Source
+        << "': no rule's 'files' and 'exclude_files' let it select "
+           "anything in it; it is not parsed\n";
+  for (size_t I = 0; I < P.TUs.size(); ++I)
+    if (!P.TUs[I].ReportOnly.empty() &&
+        (I == 0 || P.TUs[I - 1].ReportOnly != P.TUs[I].ReportOnly))
+      Err << "apistamp: note: '" << P.TUs[I].ReportOnly
+          << "' is not in the compilation database; analysed through '"
+          << P.TUs[I].Source << "', which includes it\n";
+  for (size_t I = 0; I < P.TUs.size(); ++I)
+    if (P.TUs[I].Configurations > 1 &&
+        (I == 0 || P.TUs[I - 1].Source != P.TUs[I].Source))
+      Err << "apistamp: note: '" << P.TUs[I].Source << "' has "
+          << P.TUs[I].Configurations
+          << " configurations (compile commands); each is analysed\n";
+}
+
+void StageNotes::startProgress(size_t TUs) {
+  const char *CI = std::getenv("CI");
+  ShowProgress = Err.is_displayed() && !(CI && StringRef(CI) == "true");
+  Total = TUs;
+  Done = 0;
+}
+
+void StageNotes::finished(StringRef Source) {
+  if (!ShowProgress)
+    return;
+  ++Done;
+  Err << "\r\x1b[K[" << Done << "/" << Total << "] " << Display(Source);
+  Err.flush();
+}
+
+void StageNotes::endProgress() {
+  if (ShowProgress && Done)
+    Err << "\r\x1b[K";
+  ShowProgress = false;
+}
+
+void StageNotes::analysed(const AnalysisResult &Result) {
+  if (!Result.CacheWriteError.empty())
+    Err << "apistamp: warning: the result cache could not be written ("
+        << Result.CacheWriteError << "); results are not affected\n";
+  for (const FailedTU &F : Result.Failed) {
+    Err << F.Diagnostics << "apistamp: error: '" << Display(F.Source)
+        << "' failed to parse; nothing in it was checked or changed\n";
+    if (F.Rules && !F.Rules->Include.empty() &&
+        StringRef(F.Diagnostics)
+            .contains("'" + F.Rules->Include + "' file not found"))
+      Err << "apistamp: note: '" << F.Rules->Include
+          << "', the rules' include, is not on the include path: pass "
+             "--extra-arg=-I<dir> (for the runtime, the 'include' directory "
+             "of its installation), or link apistamp::runtime and "
+             "reconfigure the build\n";
+  }
+}
+
+void StageNotes::publicHeaderEdits(std::vector<PublicHeaderEdit> Edits) {
+  llvm::sort(Edits, [](const PublicHeaderEdit &L, const PublicHeaderEdit &R) {
+    return std::tie(L.File, L.Line, L.Column) <
+           std::tie(R.File, R.Line, R.Column);
+  });
+  for (const PublicHeaderEdit &E : Edits)
+    Err << Display(E.File) << ":" << E.Line << ":" << E.Column
+        << ": warning: the API usage event '" << E.Event
+        << "' goes into a public header (" << E.Why
+        << "): every user of the library would need the rules' include; "
+           "exclude the header, or set 'public_header_edits: forbid' ["
+        << E.RuleId << "]\n";
+}
+
+} // namespace apistamp

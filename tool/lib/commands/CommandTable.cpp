@@ -1,0 +1,57 @@
+//===- CommandTable.cpp - One row per apistamp command --------------------===//
+
+#include "apistamp/CommandTable.h"
+#include "Commands.h"
+
+namespace apistamp {
+
+namespace {
+
+constexpr OutputFormat CheckFormats[] = {
+    OutputFormat::Text, OutputFormat::Json, OutputFormat::Sarif};
+constexpr OutputFormat CatalogFormats[] = {
+    OutputFormat::Text, OutputFormat::Csv, OutputFormat::Json};
+
+// Columns: formats, project options (--changed-since, --shard), cache,
+// proposes edits, reads every named file, prints data, run, run alone.
+constexpr CommandInfo Commands[] = {
+    {Mode::Check, "check",
+     "Report missing or wrong API usage events; exit 1 if there are any",
+     CheckFormats, true, true, true, false, false, runCheck, nullptr},
+    {Mode::Fix, "fix", "Insert or correct API usage events in place", {},
+     true, true, true, false, false, runFix, nullptr},
+    {Mode::Diff, "diff",
+     "Print the changes fix would make as a unified diff; write nothing", {},
+     true, true, true, false, true, runDiff, nullptr},
+    {Mode::Explain, "explain",
+     "Explain rule by rule why the definition at <source>:<line> (or "
+     "--name) is or is not instrumented",
+     {}, false, false, false, true, false, runExplain, nullptr},
+    {Mode::Catalog, "catalog",
+     "List every event the rules select, one per definition, with its "
+     "rule, file, line, kind and status",
+     CatalogFormats, true, true, false, false, true, runCatalog, nullptr},
+    {Mode::Verify, "verify",
+     "Test rules: compare what they select with the '// expect-event: "
+     "<event>', '// expect-no-event' and '// expect-skipped: <reason>' "
+     "comments in the sources; exit 1 on any mismatch",
+     {}, false, true, false, true, false, runVerify, nullptr},
+    {Mode::Report, "report",
+     "Compare the events the rules place with API usage logs: which are "
+     "used, by how many jobs, which are never used, and which logged events "
+     "no rule places",
+     {}, false, true, false, false, true, nullptr, runReport},
+};
+
+} // namespace
+
+llvm::ArrayRef<CommandInfo> commandTable() { return Commands; }
+
+const CommandInfo &commandInfo(Mode M) {
+  for (const CommandInfo &C : Commands)
+    if (C.RunMode == M)
+      return C;
+  llvm_unreachable("a Mode without a row in the command table");
+}
+
+} // namespace apistamp
