@@ -1,6 +1,7 @@
 //===- AnalysisTest.cpp - Tests for the analysis of a translation unit ----===//
 
 #include "apistamp/Analysis.h"
+#include "SiteDecision.h"
 #include "TestSupport.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/VirtualFileSystem.h"
@@ -30,6 +31,10 @@ TUResult analyse(llvm::StringRef RulesYaml, llvm::StringRef Code,
   AnalysisOptions Options;
   Options.Rules = &Rules;
   TUResult Result = analyseTU(Command, Options, FS);
+  // As the merge does: each site decided from its facts and the bytes.
+  llvm::erase_if(Result.Sites, [&](Site &S) {
+    return !decideSite(S, Result.FileContents[S.File], Rules);
+  });
   return Result;
 }
 

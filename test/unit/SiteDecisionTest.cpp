@@ -22,6 +22,7 @@ Decided decide(llvm::StringRef Code, llvm::StringRef Include = "") {
   Rules.Include = Include.str();
   Decided D;
   D.S.File = "f.cpp";
+  D.S.RuleId = "r";
   D.S.Event = "e";
   D.S.Line = 1;
   D.S.Column = 6;
@@ -73,6 +74,131 @@ TEST(SiteDecisionTest, TwoCallsAreADuplicateWithoutAFix) {
   EXPECT_TRUE(D.S.Edits.empty());
   EXPECT_EQ(D.S.ReportLine, 3u); // The second call.
   EXPECT_EQ(D.S.ReportColumn, 3u);
+}
+
+/// The facts of a definition in \p Code that no rule selects, with a call
+/// at each "LOG(".
+Site unselected(llvm::StringRef Code) {
+  Site S;
+  S.File = "f.cpp";
+  S.QualifiedName = "ns::f";
+  S.Line = 1;
+  S.Column = 6;
+  S.Body = BodyLocation{0, unsigned(Code.find('{')), unsigned(Code.rfind('}'))};
+  for (size_t At = Code.find("LOG("); At != llvm::StringRef::npos;
+       At = Code.find("LOG(", At + 1)) {
+    MacroUse Use;
+    Use.Offset = At;
+    Use.HasArgRange = true;
+    Use.ArgBegin = At + 4;
+    Use.ArgEnd = Code.find(')', At);
+    if (Code[Use.ArgBegin] == '"')
+      Use.Event = Code.slice(Use.ArgBegin + 1, Use.ArgEnd - 1).str();
+    S.Calls.push_back(Use);
+  }
+  return S;
+}
+
+RuleSet logRules() {
+  RuleSet Rules;
+  Rules.Macro = "LOG";
+  return Rules;
+}
+
+TEST(SiteDecisionTest, AnUnselectedFirstStatementCallIsStaleAndRemoved) {
+  llvm::StringRef Code = "void f() {\n  LOG(\"old\");\n  g();\n}\n";
+  Site S = unselected(Code);
+  ASSERT_TRUE(decideSite(S, Code, logRules()));
+  EXPECT_EQ(S.Status, SiteStatus::Stale);
+  EXPECT_EQ(S.Event, "old");
+  EXPECT_EQ(S.SkipReason, "no rule selects 'ns::f'");
+  EXPECT_EQ(S.FoundEvents, std::vector<std::string>{"old"});
+  EXPECT_EQ(std::make_pair(S.ReportLine, S.ReportColumn),
+            std::make_pair(2u, 3u));
+  EXPECT_EQ(valueOrFail(applyEdits("f.cpp", Code, S.Edits)),
+            "void f() {\n  g();\n}\n");
+}
+
+TEST(SiteDecisionTest, AnUnselectedBodyIsNoSiteUnlessItStartsWithAnEvent) {
+  RuleSet Rules = logRules();
+  for (llvm::StringRef Code :
+       {"void f() {\n  g();\n  LOG(\"x\");\n}\n", // Not the first statement.
+        "void f() {\n  LOG(name());\n}\n",        // Not a literal.
+        "void f() {\n  g();\n}\n"}) {
+    Site S = unselected(Code);
+    EXPECT_FALSE(decideSite(S, Code, Rules)) << Code.str();
+  }
+  // A call of a function named like the macro is never removed.
+  llvm::StringRef Code = "void f() {\n  LOG(\"x\");\n}\n";
+  Site Function = unselected(Code);
+  Function.Calls.front().FunctionCall = true;
+  EXPECT_FALSE(decideSite(Function, Code, Rules));
+  // Nor is an event the rules keep.
+  Rules.KeepEvents.push_back("x");
+  Site Kept = unselected(Code);
+  EXPECT_FALSE(decideSite(Kept, Code, Rules));
+}
+
+TEST(SiteDecisionTest, ASuppressedSiteIsStaleOnlyIfItStillLogs) {
+  llvm::StringRef Logs = "void f() {\n  LOG(\"e\");\n}\n";
+  Site Stale = unselected(Logs);
+  Stale.RuleId = "r";
+  Stale.Event = "e";
+  Stale.Suppressed = true;
+  Stale.SuppressionReason = "internal";
+  ASSERT_TRUE(decideSite(Stale, Logs, logRules()));
+  EXPECT_EQ(Stale.Status, SiteStatus::Stale);
+  EXPECT_EQ(Stale.SkipReason, "suppressed (internal)");
+  EXPECT_EQ(Stale.RuleId, "");
+  llvm::StringRef Quiet = "void f() {\n  g();\n}\n";
+  Site Suppressed = unselected(Quiet);
+  Suppressed.RuleId = "r";
+  Suppressed.Suppressed = true;
+  Suppressed.SuppressionReason = "internal";
+  ASSERT_TRUE(decideSite(Suppressed, Quiet, logRules()));
+  EXPECT_EQ(Suppressed.Status, SiteStatus::Suppressed);
+  EXPECT_EQ(Suppressed.SkipReason, "internal");
+  EXPECT_TRUE(Suppressed.Edits.empty());
+}
+
+TEST(SiteDecisionTest, ABodyThatCannotTakeACallIsSkippedWithItsReason) {
+  Site S;
+  S.RuleId = "r";
+  auto Reason = [&S] {
+    EXPECT_TRUE(decideSite(S, "", logRules()));
+    EXPECT_EQ(S.Status, SiteStatus::Skipped);
+    return S.SkipReason;
+  };
+  S.Shape = BodyShape::NoConstructorBody;
+  EXPECT_EQ(Reason(), "no constructor body to instrument (implicit, "
+                      "defaulted, deleted or inherited constructors only)");
+  S.Shape = BodyShape::FromMacro;
+  S.BodyMacro = "BODY";
+  EXPECT_EQ(Reason(), "body comes from macro 'BODY'");
+  S.Shape = BodyShape::InAnotherFile;
+  EXPECT_EQ(Reason(), "body is written in another file than the name");
+  S.Shape = BodyShape::Unrecognised;
+  EXPECT_EQ(Reason(), "unrecognised function body");
+  S.Constexpr = ConstexprKind::Consteval; // Said before the shape.
+  EXPECT_EQ(Reason(),
+            "consteval function: a static local is ill-formed there");
+}
+
+TEST(SiteDecisionTest, PublicHeadersTakeNoFixWhenTheRulesForbidIt) {
+  llvm::StringRef Code = "void f() {\n  g();\n}\n";
+  RuleSet Rules = logRules();
+  Rules.PublicHeaderEdits = RuleSet::PublicHeaderPolicy::Forbid;
+  Site S = unselected(Code);
+  S.RuleId = "r";
+  S.Event = "e";
+  ASSERT_TRUE(decideSite(S, Code, Rules, "listed in 'public_headers'"));
+  EXPECT_EQ(S.Status, SiteStatus::Skipped);
+  EXPECT_EQ(S.SkipReason, "in a public header (listed in 'public_headers'); "
+                          "the rules forbid edits there "
+                          "(public_header_edits: forbid)");
+  EXPECT_TRUE(S.Edits.empty());
+  ASSERT_TRUE(decideSite(S, Code, Rules, ""));
+  EXPECT_EQ(S.Status, SiteStatus::Missing);
 }
 
 TEST(SiteDecisionTest, LinesAndColumnsCountAsClangDoes) {

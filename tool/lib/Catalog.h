@@ -9,7 +9,7 @@
 #ifndef APISTAMP_LIB_CATALOG_H
 #define APISTAMP_LIB_CATALOG_H
 
-#include "apistamp/Analysis.h"
+#include "apistamp/Site.h"
 #include "apistamp/Paths.h"
 #include "apistamp/Rules.h"
 #include "llvm/ADT/ArrayRef.h"

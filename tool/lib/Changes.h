@@ -10,7 +10,7 @@
 #ifndef APISTAMP_LIB_CHANGES_H
 #define APISTAMP_LIB_CHANGES_H
 
-#include "apistamp/Analysis.h"
+#include "apistamp/Site.h"
 #include <map>
 #include <set>
 #include <string>

@@ -3,7 +3,7 @@
 #ifndef APISTAMP_LIB_INSERTION_H
 #define APISTAMP_LIB_INSERTION_H
 
-#include "apistamp/Analysis.h"
+#include "apistamp/Site.h"
 
 namespace apistamp {
 

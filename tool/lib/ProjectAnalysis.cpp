@@ -2,6 +2,8 @@
 
 #include "ProjectAnalysis.h"
 #include "ResultCache.h"
+#include "SiteDecision.h"
+#include "apistamp/Analysis.h"
 #include "apistamp/Paths.h"
 #include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/Threading.h"
@@ -121,27 +123,35 @@ std::string publicHeaderReason(const Project &P, const RuleSet &Rules,
   return "";
 }
 
-/// An insertion or correction in a public header makes every user of the
-/// library need the macro's header: warned about, or forbidden.
-void applyPublicHeaderPolicy(const Project &P, const RuleSet &Rules, Site &S,
-                             std::vector<PublicHeaderEdit> &Warnings) {
-  if (Rules.PublicHeaderEdits == RuleSet::PublicHeaderPolicy::Allow ||
-      S.Edits.empty() ||
-      (S.Status != SiteStatus::Missing && S.Status != SiteStatus::Wrong))
-    return;
-  std::string Why = publicHeaderReason(P, Rules, S.File);
-  if (Why.empty())
-    return;
-  if (Rules.PublicHeaderEdits == RuleSet::PublicHeaderPolicy::Forbid) {
-    S.Status = SiteStatus::Skipped;
-    S.SkipReason = "in a public header (" + Why +
-                   "); the rules forbid edits there (public_header_edits: "
-                   "forbid)";
-    S.Edits.clear();
-    return;
-  }
-  Warnings.push_back(
-      {S.File, S.ReportLine, S.ReportColumn, S.Event, S.RuleId, Why});
+/// Decides \p S, a definition seen first in a TU whose files' bytes are
+/// \p Contents; false if its facts make no site. An insertion or correction
+/// in a public header makes every user of the library need the macro's
+/// header: the rules forbid it (decideSite), or it is warned about here.
+bool decideMergedSite(const Project &P, const RuleSet &Rules, Site &S,
+                      const std::map<std::string, std::string> &Contents,
+                      std::vector<PublicHeaderEdit> &Warnings) {
+  auto Code = Contents.find(S.File);
+  if (Code == Contents.end())
+    return false;
+  std::string Why;
+  if (Rules.PublicHeaderEdits != RuleSet::PublicHeaderPolicy::Allow)
+    Why = publicHeaderReason(P, Rules, S.File);
+  if (!decideSite(S, Code->second, Rules, Why))
+    return false;
+  if (Rules.PublicHeaderEdits == RuleSet::PublicHeaderPolicy::Warn &&
+      !Why.empty() && !S.Edits.empty() &&
+      (S.Status == SiteStatus::Missing || S.Status == SiteStatus::Wrong))
+    Warnings.push_back(
+        {S.File, S.ReportLine, S.ReportColumn, S.Event, S.RuleId, Why});
+  return true;
+}
+
+/// Counts \p S (decided) as selected by its rule, winning over the later
+/// rules that also select it.
+void countRuleUsage(const Site &S, RuleUsage &Usage) {
+  Usage.Used.insert(S.RuleId);
+  for (const std::string &Loser : S.AlsoSelectedBy)
+    Usage.ShadowedBy[Loser].insert(S.RuleId);
 }
 
 /// Merges the per-TU results, consuming them: nothing reads a TUResult
@@ -152,6 +162,7 @@ AnalysisResult merge(const Project &P, std::vector<TUResult> &&Results) {
   std::map<std::pair<std::string, unsigned>, Site> Sites;
   std::map<std::pair<std::string, unsigned>, Suppression> Suppressions;
   std::map<std::pair<std::string, unsigned>, Explanation> Explanations;
+  std::vector<PublicHeaderEdit> Ignored; // Said for the site itself.
   for (size_t I = 0; I < Results.size(); ++I) {
     TUResult &R = Results[I];
     Merged.SkippedBodies += R.SkippedBodies;
@@ -172,15 +183,21 @@ AnalysisResult merge(const Project &P, std::vector<TUResult> &&Results) {
                    [&](const Expectation &E) { return !Reported(E.File); });
     llvm::erase_if(R.Explanations,
                    [&](const Explanation &E) { return !Reported(E.File); });
-    RuleUsage &Usage = Merged.Usage[P.TUs[I].Rules];
+    const RuleSet &Rules = *P.TUs[I].Rules;
+    RuleUsage &Usage = Merged.Usage[&Rules];
     for (Site &S : R.Sites) {
-      Usage.Used.insert(S.RuleId);
-      for (const std::string &Loser : S.AlsoSelectedBy)
-        Usage.ShadowedBy[Loser].insert(S.RuleId);
-      if (!Sites.count({S.File, S.Offset}))
-        applyPublicHeaderPolicy(P, *P.TUs[I].Rules, S,
-                                Merged.PublicHeaderEdits);
-      Sites.try_emplace({S.File, S.Offset}, std::move(S));
+      // Each definition is decided once, as the first TU that parsed it
+      // saw it; the others only count which rules selected it.
+      auto Found = Sites.find({S.File, S.Offset});
+      if (Found == Sites.end()) {
+        if (!decideMergedSite(P, Rules, S, R.FileContents,
+                              Merged.PublicHeaderEdits))
+          continue;
+        Found = Sites.try_emplace({S.File, S.Offset}, std::move(S)).first;
+        countRuleUsage(Found->second, Usage);
+      } else if (Found->second.Status != SiteStatus::Stale) {
+        countRuleUsage(S, Usage);
+      }
     }
     for (Suppression &S : R.Suppressions) {
       auto [It, New] = Suppressions.try_emplace({S.File, S.Offset}, S);
@@ -188,8 +205,15 @@ AnalysisResult merge(const Project &P, std::vector<TUResult> &&Results) {
     }
     for (Expectation &E : R.Expectations)
       Merged.Expectations.push_back(std::move(E));
-    for (Explanation &E : R.Explanations)
+    for (Explanation &E : R.Explanations) {
+      if (E.SelectedSite &&
+          !decideMergedSite(P, Rules, *E.SelectedSite, R.FileContents,
+                            Ignored)) {
+        E.SelectedSite.reset();
+        E.Outcome = Explanation::NotSelected;
+      }
       Explanations.try_emplace({E.File, E.Line}, std::move(E));
+    }
     for (auto &[Path, Contents] : R.FileContents) {
       auto [It, New] = Merged.ParsedContents.try_emplace(Path, Contents);
       if (!New && It->second != Contents)

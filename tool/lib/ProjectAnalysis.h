@@ -10,7 +10,7 @@
 #define APISTAMP_LIB_PROJECTANALYSIS_H
 
 #include "Project.h"
-#include "apistamp/Analysis.h"
+#include "apistamp/Site.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"

@@ -3,7 +3,7 @@
 #ifndef APISTAMP_LIB_REPORT_H
 #define APISTAMP_LIB_REPORT_H
 
-#include "apistamp/Analysis.h"
+#include "apistamp/Site.h"
 #include "apistamp/Options.h"
 #include "apistamp/Paths.h"
 #include "llvm/Support/raw_ostream.h"

@@ -2,7 +2,6 @@
 
 #include "ResultCache.h"
 #include "SafeWrite.h"
-#include "SiteDecision.h"
 #include "apistamp/Paths.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
@@ -19,9 +18,10 @@ using namespace llvm;
 
 namespace apistamp {
 
-// The JSON form of a cached result, one table per type: toJSON and fromJSON
-// with json::ObjectMapper. A site's fix is not stored: it is recomputed from
-// its body and the file's bytes when the entry is used.
+// The JSON form of a cached result: each model type is mapped field by field
+// from its list in SiteFields.def, both ways, so that a field the list
+// declares cannot be left out. Only facts are stored: a site's status and
+// fix are decided from them and the file's bytes when the entry is used.
 
 } // namespace apistamp
 
@@ -54,99 +54,111 @@ static bool enumFromJSON(const json::Value &E, Enum &Out, json::Path P) {
 static bool fromJSON(const json::Value &E, DeclKind &Out, json::Path P) {
   return enumFromJSON<DeclKind, DeclKind::Constructor>(E, Out, P);
 }
-static bool fromJSON(const json::Value &E, SiteStatus &Out, json::Path P) {
-  return enumFromJSON<SiteStatus, SiteStatus::Stale>(E, Out, P);
+static bool fromJSON(const json::Value &E, BodyShape &Out, json::Path P) {
+  return enumFromJSON<BodyShape, BodyShape::Unrecognised>(E, Out, P);
+}
+static bool fromJSON(const json::Value &E, ConstexprKind &Out, json::Path P) {
+  return enumFromJSON<ConstexprKind, ConstexprKind::Consteval>(E, Out, P);
 }
 static bool fromJSON(const json::Value &E, Expectation::KindType &Out,
                      json::Path P) {
   return enumFromJSON<Expectation::KindType, Expectation::Skipped>(E, Out, P);
 }
 
-static json::Value toJSON(const BodyLocation &B) {
-  return json::Object{{"decl", B.DeclOffset},
-                      {"lbrace", B.LBraceOffset},
-                      {"rbrace", B.RBraceOffset}};
-}
-static bool fromJSON(const json::Value &E, BodyLocation &B, json::Path P) {
-  json::ObjectMapper O(E, P);
-  return O && O.map("decl", B.DeclOffset) && O.map("lbrace", B.LBraceOffset) &&
-         O.map("rbrace", B.RBraceOffset);
+/// A field's JSON value: enumerations as their numbers.
+template <typename T> static json::Value fieldToJSON(const T &V) {
+  if constexpr (std::is_enum_v<T>)
+    return int(V);
+  else
+    return V;
 }
 
-static json::Value toJSON(const MacroUse &U) {
-  return json::Object{{"offset", U.Offset},
-                      {"event", U.Event},
-                      {"hasArg", U.HasArgRange},
-                      {"argBegin", U.ArgBegin},
-                      {"argEnd", U.ArgEnd}};
+#define APISTAMP_STORE(Type, Name, Key) {Key, fieldToJSON(V.Name)},
+#define APISTAMP_LOAD(Type, Name, Key) &&O.map(Key, V.Name)
+
+static json::Value toJSON(const MacroUse &V) {
+  return json::Object{
+#define APISTAMP_MACRO_USE_FIELD APISTAMP_STORE
+#include "apistamp/SiteFields.def"
+  };
 }
-static bool fromJSON(const json::Value &E, MacroUse &U, json::Path P) {
+static bool fromJSON(const json::Value &E, MacroUse &V, json::Path P) {
   json::ObjectMapper O(E, P);
-  return O && O.map("offset", U.Offset) && O.map("event", U.Event) &&
-         O.map("hasArg", U.HasArgRange) && O.map("argBegin", U.ArgBegin) &&
-         O.map("argEnd", U.ArgEnd);
+  return O
+#define APISTAMP_MACRO_USE_FIELD APISTAMP_LOAD
+#include "apistamp/SiteFields.def"
+      ;
 }
 
-static json::Value toJSON(const Site &S) {
-  return json::Object{{"file", S.File},
-                      {"offset", S.Offset},
-                      {"line", S.Line},
-                      {"column", S.Column},
-                      {"begin", S.BeginLine},
-                      {"end", S.EndLine},
-                      {"kind", int(S.Kind)},
-                      {"name", S.QualifiedName},
-                      {"rule", S.RuleId},
-                      {"also", S.AlsoSelectedBy},
-                      {"event", S.Event},
-                      {"status", int(S.Status)},
-                      {"body", S.Body ? toJSON(*S.Body) : json::Value(nullptr)},
-                      {"calls", S.Calls},
-                      {"skip", S.SkipReason},
-                      {"includeFile", S.IncludeFile}};
+static json::Value toJSON(const BodyLocation &V) {
+  return json::Object{
+#define APISTAMP_BODY_FIELD APISTAMP_STORE
+#include "apistamp/SiteFields.def"
+  };
 }
-static bool fromJSON(const json::Value &E, Site &S, json::Path P) {
+static bool fromJSON(const json::Value &E, BodyLocation &V, json::Path P) {
   json::ObjectMapper O(E, P);
-  return O && O.map("file", S.File) && O.map("offset", S.Offset) &&
-         O.map("line", S.Line) && O.map("column", S.Column) &&
-         O.map("begin", S.BeginLine) && O.map("end", S.EndLine) &&
-         O.map("kind", S.Kind) && O.map("name", S.QualifiedName) &&
-         O.map("rule", S.RuleId) && O.map("also", S.AlsoSelectedBy) &&
-         O.map("event", S.Event) && O.map("status", S.Status) &&
-         O.map("body", S.Body) && O.map("calls", S.Calls) &&
-         O.map("skip", S.SkipReason) && O.map("includeFile", S.IncludeFile);
+  return O
+#define APISTAMP_BODY_FIELD APISTAMP_LOAD
+#include "apistamp/SiteFields.def"
+      ;
 }
 
-static json::Value toJSON(const Suppression &S) {
-  return json::Object{{"file", S.File},     {"offset", S.Offset},
-                      {"line", S.Line},     {"column", S.Column},
-                      {"reason", S.Reason}, {"used", S.Used}};
+/// An optional body: null when there is none.
+static json::Value fieldToJSON(const std::optional<BodyLocation> &V) {
+  return V ? toJSON(*V) : json::Value(nullptr);
 }
-static bool fromJSON(const json::Value &E, Suppression &S, json::Path P) {
-  json::ObjectMapper O(E, P);
-  return O && O.map("file", S.File) && O.map("offset", S.Offset) &&
-         O.map("line", S.Line) && O.map("column", S.Column) &&
-         O.map("reason", S.Reason) && O.map("used", S.Used);
+static json::Value fieldToJSON(const std::vector<MacroUse> &V) {
+  json::Array Uses;
+  for (const MacroUse &U : V)
+    Uses.push_back(toJSON(U));
+  return Uses;
 }
 
-static json::Value toJSON(const Expectation &E) {
-  return json::Object{{"kind", int(E.Kind)},
-                      {"file", E.File},
-                      {"line", E.Line},
-                      {"column", E.Column},
-                      {"value", E.Value},
-                      {"defLine", E.DefinitionLine},
-                      {"defColumn", E.DefinitionColumn},
-                      {"definition", E.Definition}};
+static json::Value toJSON(const Site &V) {
+  return json::Object{
+#define APISTAMP_SITE_FACT APISTAMP_STORE
+#include "apistamp/SiteFields.def"
+  };
 }
-static bool fromJSON(const json::Value &V, Expectation &E, json::Path P) {
-  json::ObjectMapper O(V, P);
-  return O && O.map("kind", E.Kind) && O.map("file", E.File) &&
-         O.map("line", E.Line) && O.map("column", E.Column) &&
-         O.map("value", E.Value) && O.map("defLine", E.DefinitionLine) &&
-         O.map("defColumn", E.DefinitionColumn) &&
-         O.map("definition", E.Definition);
+static bool fromJSON(const json::Value &E, Site &V, json::Path P) {
+  json::ObjectMapper O(E, P);
+  return O
+#define APISTAMP_SITE_FACT APISTAMP_LOAD
+#include "apistamp/SiteFields.def"
+      ;
 }
+
+static json::Value toJSON(const Suppression &V) {
+  return json::Object{
+#define APISTAMP_SUPPRESSION_FIELD APISTAMP_STORE
+#include "apistamp/SiteFields.def"
+  };
+}
+static bool fromJSON(const json::Value &E, Suppression &V, json::Path P) {
+  json::ObjectMapper O(E, P);
+  return O
+#define APISTAMP_SUPPRESSION_FIELD APISTAMP_LOAD
+#include "apistamp/SiteFields.def"
+      ;
+}
+
+static json::Value toJSON(const Expectation &V) {
+  return json::Object{
+#define APISTAMP_EXPECTATION_FIELD APISTAMP_STORE
+#include "apistamp/SiteFields.def"
+  };
+}
+static bool fromJSON(const json::Value &E, Expectation &V, json::Path P) {
+  json::ObjectMapper O(E, P);
+  return O
+#define APISTAMP_EXPECTATION_FIELD APISTAMP_LOAD
+#include "apistamp/SiteFields.def"
+      ;
+}
+
+#undef APISTAMP_STORE
+#undef APISTAMP_LOAD
 
 /// A file a TU read and the xxh3 of its bytes, in hex.
 struct Dependency {
@@ -297,19 +309,15 @@ static unsigned nestingDepth(StringRef Text) {
   return Deepest;
 }
 
-/// Whether \p S, read from an untrusted entry, describes a body in \p Code
-/// that decideSite can work on: offsets inside the file, on the braces, the
-/// calls inside the body.
+/// Whether the facts of \p S, read from an untrusted entry, describe a body
+/// in \p Code that decideSite can work on: offsets inside the file, on the
+/// braces, the calls inside the body; none for a body that is no block.
 static bool plausibleBody(const Site &S, StringRef Code) {
   if (!S.Body)
-    return S.Calls.empty() && (S.Status == SiteStatus::Skipped ||
-                               S.Status == SiteStatus::Suppressed);
+    return S.Calls.empty() && S.Shape != BodyShape::Block;
   const BodyLocation &B = *S.Body;
-  if (S.Status == SiteStatus::Stale &&
-      (S.Calls.size() != 1 || B.LBraceOffset >= Code.size() ||
-       !isFirstStatement(Code, B.LBraceOffset, S.Calls.front())))
-    return false;
-  if (!(B.DeclOffset <= B.LBraceOffset && B.LBraceOffset < B.RBraceOffset &&
+  if (S.Shape != BodyShape::Block ||
+      !(B.DeclOffset <= B.LBraceOffset && B.LBraceOffset < B.RBraceOffset &&
         B.RBraceOffset < Code.size() && Code[B.LBraceOffset] == '{' &&
         Code[B.RBraceOffset] == '}'))
     return false;
@@ -350,7 +358,7 @@ std::optional<TUResult> ResultCache::lookup(StringRef Key,
       errs() << "DEBUG " << toString(Root.getError()) << "\n";
     return Miss();
   }
-  std::string RootDir = canonicalPath(Rules.Root);
+  const std::string &RootDir = Rules.Root;
   TUResult Result;
   StringSet<> Deps;
   for (const Dependency &D : E.Dependencies) {
@@ -369,18 +377,12 @@ std::optional<TUResult> ResultCache::lookup(StringRef Key,
   for (const std::string &File : E.FilesWithSites)
     if (!pathUnder(File, RootDir))
       return Miss();
-  for (Site &S : E.Sites) {
+  for (const Site &S : E.Sites) {
     auto Contents = Result.FileContents.find(S.File);
     if (Contents == Result.FileContents.end() ||
         !plausibleBody(S, Contents->second) ||
         (!S.IncludeFile.empty() && !Result.FileContents.count(S.IncludeFile)))
       return Miss();
-    if (S.Body) {
-      decideSite(S, Contents->second, Rules);
-    } else { // Skipped or suppressed: reported at the name.
-      S.ReportLine = S.Line;
-      S.ReportColumn = S.Column;
-    }
   }
   Result.Sites = std::move(E.Sites);
   Result.Suppressions = std::move(E.Suppressions);

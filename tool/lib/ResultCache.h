@@ -10,7 +10,7 @@
 #ifndef APISTAMP_LIB_RESULTCACHE_H
 #define APISTAMP_LIB_RESULTCACHE_H
 
-#include "apistamp/Analysis.h"
+#include "apistamp/Site.h"
 #include "clang/Tooling/CompilationDatabase.h"
 #include "llvm/ADT/StringMap.h"
 #include <atomic>
@@ -36,8 +36,9 @@ public:
 
   /// The stored result for \p Key if every file it depends on still has the
   /// same bytes and everything it says checks out (files with sites under
-  /// \p Rules' root, bodies on braces); its FileContents are filled from
-  /// those files, and its fixes recomputed from them under \p Rules.
+  /// \p Rules' root, which the plan made canonical; bodies on braces); its
+  /// FileContents are filled from those files. It holds facts only: the
+  /// merge decides its sites from them, as it does fresh ones.
   std::optional<TUResult> lookup(llvm::StringRef Key, const RuleSet &Rules);
 
   /// Stores \p Result (a TU that parsed) under \p Key. A failure to write

@@ -1,7 +1,8 @@
 //===- SiteCollector.cpp - Find the definitions rules select in an AST ----===//
 
 #include "SiteCollector.h"
-#include "DeclFacts.h"
+#include "DeclFactsFromAST.h"
+#include "apistamp/Selection.h"
 #include "Matcher.h"
 #include "SiteDecision.h"
 #include "apistamp/Paths.h"
@@ -68,11 +69,8 @@ public:
       return true;
     Site S = newSite(*File, NameLoc, *Facts, *R, qualifiedName(*RD));
     setSpan(S, RD->getOuterLocStart(), RD->getEndLoc());
-    if (suppress(S, {RD->getOuterLocStart()}))
-      return record(std::move(S));
-    S.Status = SiteStatus::Skipped;
-    S.SkipReason = "no constructor body to instrument (implicit, defaulted, "
-                   "deleted or inherited constructors only)";
+    S.Shape = BodyShape::NoConstructorBody;
+    suppress(S, {RD->getOuterLocStart()});
     return record(std::move(S));
   }
 
@@ -174,90 +172,39 @@ private:
     std::optional<DeclFacts> Facts = extractFacts(*FD);
     if (!Facts)
       return;
-    const Stmt *Body = FD->getBody();
     placeFacts(*Facts, *File, declarations(*FD));
     Facts->MatchesMatcher = matcherTest(*FD);
     const Rule *R = selectRule(Rules, *Facts);
-    if (!R) {
-      Site S;
+    Site S;
+    if (R) {
+      S = newSite(*File, NameLoc, *Facts, *R, qualifiedName(*FD));
+    } else {
       S.File = *File;
       S.Kind = Facts->Kind;
       S.QualifiedName = qualifiedName(*FD);
       placeName(S, NameLoc);
-      setSpan(S, Outer->getBeginLoc(), FD->getEndLoc());
-      recordIfStale(*FD, std::move(S),
-                    "no rule selects '" + qualifiedName(*FD) + "'");
-      return;
     }
-
-    Site S = newSite(*File, NameLoc, *Facts, *R, qualifiedName(*FD));
     setSpan(S, Outer->getBeginLoc(), FD->getEndLoc());
-    if (suppress(S, {Outer->getBeginLoc(), FD->getOuterLocStart()})) {
-      std::string Reason = "suppressed";
-      if (!S.SkipReason.empty())
-        Reason += " (" + S.SkipReason + ")";
-      if (!recordIfStale(*FD, S, Reason))
-        record(std::move(S));
+    if (R)
+      suppress(S, {Outer->getBeginLoc(), FD->getOuterLocStart()});
+    if (FD->isConstexpr())
+      S.Constexpr = FD->isConsteval() ? ConstexprKind::Consteval
+                                      : ConstexprKind::Constexpr;
+    // Most definitions are not selected; only a macro use makes one a site.
+    const Stmt *Body = FD->getBody();
+    if (!R &&
+        (!Body ||
+         usesWithin(SourceRange(Body->getBeginLoc(), Body->getEndLoc()))
+             .empty()))
       return;
-    }
-
-    if (FD->isConstexpr()) {
-      S.Status = SiteStatus::Skipped;
-      S.SkipReason =
-          std::string(FD->isConsteval() ? "consteval" : "constexpr") +
-          " function: a static local is ill-formed there";
-      record(std::move(S));
+    recordBody(*FD, S, /*WithFunctionCalls=*/R != nullptr);
+    // A definition no rule selects is a site only if its first statement
+    // logs an event: it may be stale.
+    if (!R && !staleCall(S, SM.getBufferData(CurrentFile), Rules))
       return;
-    }
-    const CompoundStmt *Block = dyn_cast<CompoundStmt>(Body);
-    if (const auto *Try = dyn_cast<CXXTryStmt>(Body))
-      Block = Try->getTryBlock();
-    else if (const auto *Coro = dyn_cast<CoroutineBodyStmt>(Body))
-      Block = dyn_cast<CompoundStmt>(Coro->getBody());
-    if (!Block) {
-      S.Status = SiteStatus::Skipped;
-      S.SkipReason = "unrecognised function body";
-      record(std::move(S));
-      return;
-    }
-    SourceLocation LBrace = Block->getLBracLoc();
-    SourceLocation RBrace = Block->getRBracLoc();
-    if (LBrace.isMacroID() || RBrace.isMacroID()) {
-      SourceLocation MacroLoc = LBrace.isMacroID() ? LBrace : RBrace;
-      S.Status = SiteStatus::Skipped;
-      S.SkipReason =
-          "body comes from macro '" +
-          Lexer::getImmediateMacroName(MacroLoc, SM, Ctx.getLangOpts()).str() +
-          "'";
-      record(std::move(S));
-      return;
-    }
-    if (SM.getFileID(LBrace) != CurrentFile) {
-      S.Status = SiteStatus::Skipped;
-      S.SkipReason = "body is written in another file than the name";
-      record(std::move(S));
-      return;
-    }
-
-    SourceRange Whole(Body->getBeginLoc(), Body->getEndLoc());
-    SourceLocation DeclStart = SM.getFileLoc(FD->getOuterLocStart());
-    BodyLocation Where;
-    Where.DeclOffset = SM.getFileID(DeclStart) == CurrentFile
-                           ? SM.getFileOffset(DeclStart)
-                           : SM.getFileOffset(LBrace);
-    Where.LBraceOffset = SM.getFileOffset(LBrace);
-    Where.RBraceOffset = SM.getFileOffset(RBrace);
-    S.Body = Where;
-    for (const MacroUse *Use : usesWithin(Whole))
-      S.Calls.push_back(*Use);
-    // `macro:` may name a function: its calls count as well, or fix would
-    // insert another call on every run.
-    appendFunctionCalls(Body, S.Calls);
-    llvm::sort(S.Calls, [](const MacroUse &L, const MacroUse &R) {
-      return L.Offset < R.Offset;
-    });
-    S.IncludeFile = fileScopeIncluder(*FD);
-    decideSite(S, SM.getBufferData(CurrentFile), Rules);
+    if (R && !S.Suppressed && S.Constexpr == ConstexprKind::None &&
+        S.Shape == BodyShape::Block)
+      S.IncludeFile = fileScopeIncluder(*FD);
     record(std::move(S));
   }
 
@@ -294,60 +241,59 @@ private:
                                                  : S.Line;
   }
 
-  /// The body block of \p FD, if it has one written in the name's file.
-  const CompoundStmt *bodyBlock(const FunctionDecl &FD) {
+  /// Records what \p FD's body is: a block in the name's file (where it
+  /// is, and the macro's uses in it; \p WithFunctionCalls, also the calls
+  /// of a function named like it), or why it is not.
+  void recordBody(const FunctionDecl &FD, Site &S, bool WithFunctionCalls) {
     const Stmt *Body = FD.getBody();
-    if (!Body)
-      return nullptr;
-    const CompoundStmt *Block = dyn_cast<CompoundStmt>(Body);
-    if (const auto *Try = dyn_cast<CXXTryStmt>(Body))
+    const CompoundStmt *Block = dyn_cast_or_null<CompoundStmt>(Body);
+    if (const auto *Try = dyn_cast_or_null<CXXTryStmt>(Body))
       Block = Try->getTryBlock();
-    else if (const auto *Coro = dyn_cast<CoroutineBodyStmt>(Body))
+    else if (const auto *Coro = dyn_cast_or_null<CoroutineBodyStmt>(Body))
       Block = dyn_cast<CompoundStmt>(Coro->getBody());
-    if (!Block || Block->getLBracLoc().isMacroID() ||
-        Block->getRBracLoc().isMacroID() ||
-        SM.getFileID(Block->getLBracLoc()) != CurrentFile)
-      return nullptr;
-    return Block;
-  }
-
-  /// Records \p S as a stale event if \p FD's first statement is a call of
-  /// the rules' macro: the definition is not selected (\p Reason says why),
-  /// yet the event keeps firing. Calls elsewhere in a body were placed by
-  /// hand and are left alone.
-  bool recordIfStale(const FunctionDecl &FD, Site S, std::string Reason) {
-    const CompoundStmt *Block = bodyBlock(FD);
-    if (!Block)
-      return false;
-    std::vector<const MacroUse *> Found =
-        usesWithin(SourceRange(Block->getLBracLoc(), Block->getRBracLoc()));
-    llvm::StringRef Code = SM.getBufferData(CurrentFile);
-    unsigned LBrace = SM.getFileOffset(Block->getLBracLoc());
-    if (Found.empty() || !isFirstStatement(Code, LBrace, *Found.front()) ||
-        Found.front()->Event.empty() || Rules.keeps(Found.front()->Event))
-      return false;
-    S.Status = SiteStatus::Stale;
-    S.Event = Found.front()->Event;
-    S.RuleId.clear();
-    S.AlsoSelectedBy.clear();
-    S.SkipReason = std::move(Reason);
+    if (!Block) {
+      S.Shape = BodyShape::Unrecognised;
+      return;
+    }
+    SourceLocation LBrace = Block->getLBracLoc();
+    SourceLocation RBrace = Block->getRBracLoc();
+    if (LBrace.isMacroID() || RBrace.isMacroID()) {
+      S.Shape = BodyShape::FromMacro;
+      S.BodyMacro = Lexer::getImmediateMacroName(
+                        LBrace.isMacroID() ? LBrace : RBrace, SM,
+                        Ctx.getLangOpts())
+                        .str();
+      return;
+    }
+    if (SM.getFileID(LBrace) != CurrentFile) {
+      S.Shape = BodyShape::InAnotherFile;
+      return;
+    }
+    S.Shape = BodyShape::Block;
     SourceLocation DeclStart = SM.getFileLoc(FD.getOuterLocStart());
-    S.Body = BodyLocation{SM.getFileID(DeclStart) == CurrentFile
-                              ? SM.getFileOffset(DeclStart)
-                              : LBrace,
-                          LBrace, SM.getFileOffset(Block->getRBracLoc())};
-    S.Calls = {*Found.front()};
-    decideSite(S, Code, Rules);
-    record(std::move(S));
-    return true;
+    BodyLocation Where;
+    Where.DeclOffset = SM.getFileID(DeclStart) == CurrentFile
+                           ? SM.getFileOffset(DeclStart)
+                           : SM.getFileOffset(LBrace);
+    Where.LBraceOffset = SM.getFileOffset(LBrace);
+    Where.RBraceOffset = SM.getFileOffset(RBrace);
+    S.Body = Where;
+    for (const MacroUse *Use :
+         usesWithin(SourceRange(Body->getBeginLoc(), Body->getEndLoc())))
+      S.Calls.push_back(*Use);
+    // `macro:` may name a function: its calls count as well, or fix would
+    // insert another call on every run.
+    if (WithFunctionCalls)
+      appendFunctionCalls(Body, S.Calls);
+    llvm::sort(S.Calls, [](const MacroUse &L, const MacroUse &R) {
+      return L.Offset < R.Offset;
+    });
   }
 
   void placeName(Site &S, SourceLocation NameLoc) {
     S.Offset = SM.getFileOffset(NameLoc);
     S.Line = SM.getSpellingLineNumber(NameLoc);
     S.Column = SM.getSpellingColumnNumber(NameLoc);
-    S.ReportLine = S.Line;
-    S.ReportColumn = S.Column;
   }
 
   Site newSite(const std::string &File, SourceLocation NameLoc,
@@ -409,8 +355,8 @@ private:
       return false;
     Suppression &Comment = Result.Suppressions[*Found];
     Comment.Used = true;
-    S.Status = SiteStatus::Suppressed;
-    S.SkipReason = Comment.Reason;
+    S.Suppressed = true;
+    S.SuppressionReason = Comment.Reason;
     return true;
   }
 
@@ -484,6 +430,7 @@ private:
           return true;
         MacroUse Use;
         Use.Offset = Self.SM.getFileOffset(Loc);
+        Use.FunctionCall = true;
         if (Call->getNumArgs() > 0) {
           const Expr *Arg = Call->getArg(0)->IgnoreParenImpCasts();
           if (const auto *Literal = dyn_cast<StringLiteral>(Arg))

@@ -93,23 +93,60 @@ std::optional<TextEdit> callRemoval(StringRef File, StringRef Code,
   return TextEdit{File.str(), unsigned(Begin), unsigned(End - Begin), ""};
 }
 
-void decideSite(Site &S, StringRef Code, const RuleSet &Rules) {
+const MacroUse *staleCall(const Site &S, StringRef Code,
+                          const RuleSet &Rules) {
+  if (S.Shape != BodyShape::Block || !S.Body)
+    return nullptr;
+  auto First = llvm::find_if(
+      S.Calls, [](const MacroUse &Use) { return !Use.FunctionCall; });
+  if (First == S.Calls.end() ||
+      !isFirstStatement(Code, S.Body->LBraceOffset, *First) ||
+      First->Event.empty() || Rules.keeps(First->Event))
+    return nullptr;
+  return &*First;
+}
+
+static void decideStale(Site &S, StringRef Code, const MacroUse &Call,
+                        std::string Why) {
+  S.Status = SiteStatus::Stale;
+  S.Event = Call.Event;
+  S.RuleId.clear();
+  S.AlsoSelectedBy.clear();
+  S.SkipReason = std::move(Why);
+  S.FoundEvents = {Call.Event};
+  reportAt(S, Code, Call.Offset);
+  if (std::optional<TextEdit> Removal = callRemoval(S.File, Code, Call))
+    S.Edits.push_back(std::move(*Removal));
+}
+
+/// Why a selected body of \p S's shape cannot be instrumented; "" if it can.
+static std::string skipReason(const Site &S) {
+  if (S.Constexpr != ConstexprKind::None)
+    return std::string(S.Constexpr == ConstexprKind::Consteval ? "consteval"
+                                                               : "constexpr") +
+           " function: a static local is ill-formed there";
+  switch (S.Shape) {
+  case BodyShape::Block:
+    return "";
+  case BodyShape::NoConstructorBody:
+    return "no constructor body to instrument (implicit, defaulted, "
+           "deleted or inherited constructors only)";
+  case BodyShape::FromMacro:
+    return "body comes from macro '" + S.BodyMacro + "'";
+  case BodyShape::InAnotherFile:
+    return "body is written in another file than the name";
+  case BodyShape::Unrecognised:
+    return "unrecognised function body";
+  }
+  llvm_unreachable("unknown BodyShape");
+}
+
+/// A block's status from the calls in it, and its fix.
+static void decideBlock(Site &S, StringRef Code, const RuleSet &Rules) {
   const std::vector<MacroUse> &Calls = S.Calls;
   const BodyLocation &Body = *S.Body;
-  S.FoundEvents.clear();
-  S.Edits.clear();
-  S.ReportLine = S.Line;
-  S.ReportColumn = S.Column;
   for (const MacroUse &Call : Calls)
     S.FoundEvents.push_back(Call.Event);
-  if (S.Status == SiteStatus::Stale) {
-    // The one call recorded is the body's first statement.
-    reportAt(S, Code, Calls.front().Offset);
-    if (std::optional<TextEdit> Removal =
-            callRemoval(S.File, Code, Calls.front()))
-      S.Edits.push_back(std::move(*Removal));
-    return;
-  }
   if (Calls.empty()) {
     S.Status = SiteStatus::Missing;
     S.Edits = makeInsertion(S.File, Code, Body.DeclOffset, Body.LBraceOffset,
@@ -136,6 +173,57 @@ void decideSite(Site &S, StringRef Code, const RuleSet &Rules) {
     S.ReportColumn = lineAndColumn(Code, Call.ArgBegin).second;
     addInclude(S, Rules);
   }
+}
+
+/// With `public_header_edits: forbid`, a fix in a public header is not made.
+static void forbidPublicHeaderEdits(Site &S, const RuleSet &Rules,
+                                    StringRef PublicHeaderWhy) {
+  if (Rules.PublicHeaderEdits != RuleSet::PublicHeaderPolicy::Forbid ||
+      PublicHeaderWhy.empty() || S.Edits.empty() ||
+      (S.Status != SiteStatus::Missing && S.Status != SiteStatus::Wrong))
+    return;
+  S.Status = SiteStatus::Skipped;
+  S.SkipReason = "in a public header (" + PublicHeaderWhy.str() +
+                 "); the rules forbid edits there (public_header_edits: "
+                 "forbid)";
+  S.Edits.clear();
+}
+
+bool decideSite(Site &S, StringRef Code, const RuleSet &Rules,
+                StringRef PublicHeaderWhy) {
+  S.Status = SiteStatus::Missing;
+  S.SkipReason.clear();
+  S.FoundEvents.clear();
+  S.Edits.clear();
+  S.ReportLine = S.Line;
+  S.ReportColumn = S.Column;
+  bool Selected = !S.RuleId.empty();
+  if (!Selected || S.Suppressed) {
+    if (const MacroUse *Call = staleCall(S, Code, Rules)) {
+      std::string Why = "no rule selects '" + S.QualifiedName + "'";
+      if (Selected)
+        Why = S.SuppressionReason.empty()
+                  ? "suppressed"
+                  : "suppressed (" + S.SuppressionReason + ")";
+      decideStale(S, Code, *Call, std::move(Why));
+      return true;
+    }
+    if (!Selected)
+      return false;
+    S.Status = SiteStatus::Suppressed;
+    S.SkipReason = S.SuppressionReason;
+    return true;
+  }
+  S.SkipReason = skipReason(S);
+  if (!S.SkipReason.empty()) {
+    S.Status = SiteStatus::Skipped;
+    return true;
+  }
+  if (!S.Body)
+    return false; // A block without braces: facts no analysis records.
+  decideBlock(S, Code, Rules);
+  forbidPublicHeaderEdits(S, Rules, PublicHeaderWhy);
+  return true;
 }
 
 } // namespace apistamp

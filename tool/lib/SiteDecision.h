@@ -1,15 +1,16 @@
 //===- SiteDecision.h - How a selected body stands, and its fix -*- C++ -*-===//
 //
-// Pure: from the text of a selected body and the macro calls found in it,
-// the site's status, where its finding is reported and the edits that fix
-// it. No AST, so every case is unit-tested on strings.
+// Pure: from the facts the analysis (or the cache) recorded about a
+// definition and the bytes of its file, the site's status, where its
+// finding is reported and the edits that fix it. The one place a status is
+// decided; no AST, so every case is unit-tested on strings.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef APISTAMP_LIB_SITEDECISION_H
 #define APISTAMP_LIB_SITEDECISION_H
 
-#include "apistamp/Analysis.h"
+#include "apistamp/Site.h"
 
 namespace apistamp {
 
@@ -18,13 +19,27 @@ namespace apistamp {
 std::pair<unsigned, unsigned> lineAndColumn(llvm::StringRef Code,
                                             unsigned Offset);
 
-/// Sets \p S's Status, FoundEvents, report location and Edits from its Body
-/// and Calls (the rules' macro uses in the body, in source order) and
-/// \p Code, the bytes of S.File: no call is Missing (the
-/// fix inserts the call), one with the expected event Present, one with
-/// another Wrong (the fix corrects the literal), more Duplicate (no fix). A
-/// fix also adds the rules' #include.
-void decideSite(Site &S, llvm::StringRef Code, const RuleSet &Rules);
+/// Decides \p S from its facts and \p Code, the bytes of S.File: its
+/// Status, SkipReason, FoundEvents, report location and Edits.
+/// - Not selected, or suppressed, and its first statement a call of the
+///   macro with a literal event the rules do not keep: Stale (the fix
+///   removes the call; Event becomes the call's, RuleId is cleared).
+/// - Otherwise not selected: no site; returns false, and the caller drops
+///   it. Suppressed: Suppressed. A body it cannot instrument: Skipped.
+/// - A block: no call is Missing (the fix inserts the call), one with the
+///   expected event Present, one with another Wrong (the fix corrects the
+///   literal), more Duplicate (no fix). A fix also adds the rules'
+///   #include.
+/// \p PublicHeaderWhy says why S.File is a public header ("" if it is not):
+/// with `public_header_edits: forbid`, a fix there makes the site Skipped.
+bool decideSite(Site &S, llvm::StringRef Code, const RuleSet &Rules,
+                llvm::StringRef PublicHeaderWhy = "");
+
+/// The call that makes \p S stale when it is not selected: the first
+/// expansion of the macro in its block, if that is the block's first
+/// statement and logs a literal event the rules do not keep; else null.
+const MacroUse *staleCall(const Site &S, llvm::StringRef Code,
+                          const RuleSet &Rules);
 
 /// Whether \p Use is the first statement of the body whose '{' is at
 /// \p LBraceOffset: only whitespace and comments come between them.

@@ -8,7 +8,7 @@
 #ifndef APISTAMP_LIB_SOURCERECORDERS_H
 #define APISTAMP_LIB_SOURCERECORDERS_H
 
-#include "apistamp/Analysis.h"
+#include "apistamp/Site.h"
 #include "clang/Basic/SourceLocation.h"
 #include "clang/Lex/PPCallbacks.h"
 #include "clang/Lex/Preprocessor.h"

@@ -10,7 +10,7 @@
 #ifndef APISTAMP_FILEEDITS_H
 #define APISTAMP_FILEEDITS_H
 
-#include "apistamp/Analysis.h"
+#include "apistamp/Site.h"
 #include "llvm/Support/Error.h"
 
 namespace apistamp {

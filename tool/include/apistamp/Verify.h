@@ -9,7 +9,7 @@
 #ifndef APISTAMP_VERIFY_H
 #define APISTAMP_VERIFY_H
 
-#include "apistamp/Analysis.h"
+#include "apistamp/Site.h"
 #include "llvm/ADT/ArrayRef.h"
 #include <string>
 #include <vector>

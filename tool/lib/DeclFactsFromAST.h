@@ -1,8 +1,7 @@
-//===- DeclFacts.h - Extract selection facts from a FunctionDecl -*- C++
-//-*-===//
+//===- DeclFactsFromAST.h - Selection facts from the AST -------*- C++ -*-===//
 
-#ifndef APISTAMP_LIB_DECLFACTS_H
-#define APISTAMP_LIB_DECLFACTS_H
+#ifndef APISTAMP_LIB_DECLFACTSFROMAST_H
+#define APISTAMP_LIB_DECLFACTSFROMAST_H
 
 #include "apistamp/Selection.h"
 #include "clang/AST/Decl.h"
@@ -29,4 +28,4 @@ classWithoutConstructorBody(const clang::CXXRecordDecl &RD);
 
 } // namespace apistamp
 
-#endif // APISTAMP_LIB_DECLFACTS_H
+#endif // APISTAMP_LIB_DECLFACTSFROMAST_H

@@ -1,6 +1,6 @@
-//===- DeclFacts.cpp - Extract selection facts from a FunctionDecl --------===//
+//===- DeclFactsFromAST.cpp - Selection facts from the AST ---------------===//
 
-#include "DeclFacts.h"
+#include "DeclFactsFromAST.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclTemplate.h"

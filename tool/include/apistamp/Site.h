@@ -1,0 +1,199 @@
+//===- Site.h - What the analysis finds, as plain data ----------*- C++ -*-===//
+//
+// The model types every stage shares: a selected definition (Site) with the
+// facts the analysis found and what was decided from them, the edits that
+// fix it, suppression and expectation comments, explanations, and one TU's
+// result. Data only: no clang types, so that renderers, the cache and the
+// unit tests do not depend on the front end.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef APISTAMP_SITE_H
+#define APISTAMP_SITE_H
+
+#include "apistamp/Rules.h"
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <tuple>
+#include <vector>
+
+namespace apistamp {
+
+/// An edit of one file, as a value: a replacement of
+/// File[Offset, Offset+Length) by Text, or (like Transformer's AddInclude)
+/// the #include of header Text, placed by clang's HeaderIncludes when the
+/// file's edits are applied, unless the file includes it already.
+struct TextEdit {
+  enum KindType { Replace, AddInclude };
+  std::string File; ///< Canonical absolute path.
+  unsigned Offset = 0;
+  unsigned Length = 0;
+  std::string Text;
+  KindType Kind = Replace;
+  bool Angled = false; ///< AddInclude: <Text> rather than "Text".
+
+  /// The #include of \p Header in \p File.
+  static TextEdit addInclude(std::string File, std::string Header,
+                             bool Angled) {
+    return TextEdit{std::move(File),   0,          0,
+                    std::move(Header), AddInclude, Angled};
+  }
+
+  friend bool operator<(const TextEdit &L, const TextEdit &R) {
+    return std::tie(L.File, L.Offset, L.Length, L.Text, L.Kind, L.Angled) <
+           std::tie(R.File, R.Offset, R.Length, R.Text, R.Kind, R.Angled);
+  }
+  friend bool operator==(const TextEdit &L, const TextEdit &R) {
+    return !(L < R) && !(R < L);
+  }
+};
+
+/// One use of the rules' macro written directly in a file.
+struct MacroUse {
+#define APISTAMP_MACRO_USE_FIELD(Type, Name, Key) Type Name{};
+#include "apistamp/SiteFields.def"
+};
+
+/// Where a selected body is, as offsets into its file.
+struct BodyLocation {
+#define APISTAMP_BODY_FIELD(Type, Name, Key) Type Name{};
+#include "apistamp/SiteFields.def"
+};
+
+/// What a selected definition's body is.
+enum class BodyShape {
+  Block,             ///< A block (or a try block) in the name's file.
+  NoConstructorBody, ///< A class whose constructors are all implicit,
+                     ///< defaulted, deleted or inherited.
+  FromMacro,     ///< Its braces come from a macro (BodyMacro).
+  InAnotherFile, ///< Written in another file than the name.
+  Unrecognised,
+};
+
+/// Whether a function is constexpr or consteval.
+enum class ConstexprKind { None, Constexpr, Consteval };
+
+/// Instrumentation state of a selected definition.
+enum class SiteStatus {
+  Present,    ///< Exactly one call with the expected event.
+  Missing,    ///< No call: an insertion is proposed.
+  Wrong,      ///< One call with another event: a correction is proposed.
+  Duplicate,  ///< More than one call in the body.
+  Skipped,    ///< Selected, but cannot be instrumented (see SkipReason).
+  Suppressed, ///< Selected, but excluded by an apistamp-ignore comment.
+  /// Not selected (no rule selects it, or it is suppressed), yet its first
+  /// statement logs an event: the event keeps firing. Event is that event,
+  /// SkipReason says why it is stale; the fix removes the call.
+  Stale,
+};
+
+/// A definition that a rule selects, or whose first statement logs an
+/// event though no rule selects it.
+struct Site {
+  // The facts (SiteFields.def): what the analysis found, and all the cache
+  // stores.
+#define APISTAMP_SITE_FACT(Type, Name, Key) Type Name{};
+#include "apistamp/SiteFields.def"
+
+  // The decision (decideSite): what follows from the facts and the file's
+  // bytes. A stale site's Event becomes the event its call logs, and it has
+  // no RuleId.
+  SiteStatus Status = SiteStatus::Missing;
+  /// Why a Skipped site cannot be instrumented; why a Stale one is not
+  /// selected; the reason a Suppressed one's comment gives.
+  std::string SkipReason;
+  /// Events already in the body, in order.
+  std::vector<std::string> FoundEvents;
+  /// Where a finding is reported: the name, or the call or literal at fault.
+  unsigned ReportLine = 0, ReportColumn = 0;
+  /// What fixes it: replacements, and the #include the inserted call needs.
+  std::vector<TextEdit> Edits;
+};
+
+/// A "// apistamp-ignore: <reason>" comment in a file under the root.
+struct Suppression {
+#define APISTAMP_SUPPRESSION_FIELD(Type, Name, Key) Type Name{};
+#include "apistamp/SiteFields.def"
+};
+
+/// An expectation comment for `apistamp verify`, on the line before a
+/// definition (or its first line): "// expect-event: <event>",
+/// "// expect-no-event" or "// expect-skipped: <reason>".
+struct Expectation {
+  enum KindType { Event, NoEvent, Skipped };
+#define APISTAMP_EXPECTATION_FIELD(Type, Name, Key) Type Name{};
+#include "apistamp/SiteFields.def"
+};
+
+/// Whether two values of a type of SiteFields.def have the same fields
+/// (for a Site, the same facts).
+bool sameFields(const MacroUse &L, const MacroUse &R);
+bool sameFields(const BodyLocation &L, const BodyLocation &R);
+bool sameFields(const Site &L, const Site &R);
+bool sameFields(const Suppression &L, const Suppression &R);
+bool sameFields(const Expectation &L, const Expectation &R);
+
+/// Which definition `apistamp explain` asks about: the one whose text spans
+/// Line of File, or every one with the qualified name.
+struct ExplainTarget {
+  std::string File; ///< Canonical absolute path.
+  unsigned Line = 0;
+  std::string QualifiedName; ///< "a::B::f"; used when not empty.
+};
+
+/// Why a definition is or is not instrumented, rule by rule.
+struct Explanation {
+  std::string File; ///< Canonical absolute path.
+  unsigned Line = 0, Column = 0;
+  unsigned SpanLines = 0; ///< How many lines the definition spans.
+  std::string QualifiedName;
+  std::string Kind; ///< "function", "method", "constructor" or "".
+  /// Each rule in order: its id, its line, and why it rejected the
+  /// definition ("" if it selects it). Empty if no rule was consulted.
+  struct RuleLine {
+    std::string Id;
+    unsigned Line;
+    std::string Rejection;
+  };
+  std::vector<RuleLine> Rules;
+  /// Why no rule was consulted, or what the rules decided.
+  enum OutcomeKind {
+    InSystemHeader,    ///< Never instrumented.
+    OutsideRoot,       ///< Never instrumented (Root says where it is).
+    NotUserDefinition, ///< Implicit, a destructor, a lambda, ...
+    Defaulted,         ///< "= default" or "= delete": no body.
+    NotSelected,       ///< No rule selects it.
+    Selected,          ///< SelectedSite says how it stands.
+  };
+  OutcomeKind Outcome = NotSelected;
+  std::string Root;                 ///< For OutsideRoot.
+  std::optional<Site> SelectedSite; ///< For Selected.
+};
+
+/// What analysing one translation unit produced: facts, not yet decided.
+struct TUResult {
+  /// The compiler reported errors: nothing from this TU may be applied.
+  bool ParseFailed = false;
+  /// Compiler diagnostics, rendered as clang prints them.
+  std::string Diagnostics;
+  std::vector<Site> Sites;
+  std::vector<Suppression> Suppressions;
+  std::vector<Expectation> Expectations;
+  /// For `explain`: the definitions that match the target.
+  std::vector<Explanation> Explanations;
+  /// The contents the analysis saw of every file that has sites: edits are
+  /// offsets into these bytes.
+  std::map<std::string, std::string> FileContents;
+  /// Function bodies not parsed because no rule can select them.
+  unsigned SkippedBodies = 0;
+  /// Every file the TU read, by canonical path, with an xxh3 hash of the
+  /// bytes read (none if it was only looked up), sorted: what a cached
+  /// result depends on.
+  std::vector<std::pair<std::string, std::optional<uint64_t>>> Dependencies;
+};
+
+} // namespace apistamp
+
+#endif // APISTAMP_SITE_H

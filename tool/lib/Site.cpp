@@ -1,0 +1,60 @@
+//===- Site.cpp - Field-by-field equality of the model types --------------===//
+
+#include "apistamp/Site.h"
+
+namespace apistamp {
+
+namespace {
+
+template <typename T> bool equalField(const T &L, const T &R) { return L == R; }
+bool equalField(const std::optional<BodyLocation> &L,
+                const std::optional<BodyLocation> &R) {
+  return L.has_value() == R.has_value() && (!L || sameFields(*L, *R));
+}
+bool equalField(const std::vector<MacroUse> &L,
+                const std::vector<MacroUse> &R) {
+  return L.size() == R.size() &&
+         std::equal(L.begin(), L.end(), R.begin(),
+                    [](const MacroUse &A, const MacroUse &B) {
+                      return sameFields(A, B);
+                    });
+}
+
+} // namespace
+
+bool sameFields(const MacroUse &L, const MacroUse &R) {
+  return true
+#define APISTAMP_MACRO_USE_FIELD(Type, Name, Key) &&equalField(L.Name, R.Name)
+#include "apistamp/SiteFields.def"
+      ;
+}
+
+bool sameFields(const BodyLocation &L, const BodyLocation &R) {
+  return true
+#define APISTAMP_BODY_FIELD(Type, Name, Key) &&equalField(L.Name, R.Name)
+#include "apistamp/SiteFields.def"
+      ;
+}
+
+bool sameFields(const Site &L, const Site &R) {
+  return true
+#define APISTAMP_SITE_FACT(Type, Name, Key) &&equalField(L.Name, R.Name)
+#include "apistamp/SiteFields.def"
+      ;
+}
+
+bool sameFields(const Suppression &L, const Suppression &R) {
+  return true
+#define APISTAMP_SUPPRESSION_FIELD(Type, Name, Key) &&equalField(L.Name, R.Name)
+#include "apistamp/SiteFields.def"
+      ;
+}
+
+bool sameFields(const Expectation &L, const Expectation &R) {
+  return true
+#define APISTAMP_EXPECTATION_FIELD(Type, Name, Key) &&equalField(L.Name, R.Name)
+#include "apistamp/SiteFields.def"
+      ;
+}
+
+} // namespace apistamp
