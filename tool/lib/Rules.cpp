@@ -14,6 +14,7 @@
 #include "Matcher.h"
 #include "Suggestions.h"
 #include "apistamp/Paths.h"
+#include "clang/Basic/CharInfo.h"
 #include "clang/Basic/IdentifierTable.h"
 #include "clang/Basic/LangOptions.h"
 #include "llvm/ADT/STLExtras.h"
@@ -34,6 +35,9 @@ namespace apistamp {
 
 /// Largest rules file read, in bytes; rules files are written by hand.
 constexpr size_t MaxRulesFileSize = 1 << 20;
+
+/// Bytes read from a rules file at a time.
+constexpr size_t ReadChunkSize = 1 << 16;
 
 StringRef kindName(DeclKind Kind) {
   switch (Kind) {
@@ -60,12 +64,6 @@ Expected<NameRegex> NameRegex::create(StringRef Pattern) {
 }
 
 bool NameRegex::matches(StringRef Text) const { return Compiled->match(Text); }
-
-static bool isIdentifier(StringRef S) {
-  if (S.empty() || !(isAlpha(S[0]) || S[0] == '_'))
-    return false;
-  return all_of(S, [](char C) { return isAlnum(C) || C == '_'; });
-}
 
 /// Whether \p Name is a keyword of C or C++ as clang knows them (the latest
 /// standards with GNU extensions: 'typeof', '__asm__'), an alternative
@@ -95,6 +93,9 @@ static bool isKeyword(StringRef Name) {
   return false;
 }
 
+/// How clang names an anonymous namespace in a qualified name.
+static constexpr StringRef AnonymousNamespace = "(anonymous namespace)";
+
 Expected<NamespacePattern> NamespacePattern::create(StringRef Pattern) {
   NamespacePattern Result;
   Result.Pattern = Pattern.str();
@@ -110,7 +111,7 @@ Expected<NamespacePattern> NamespacePattern::create(StringRef Pattern) {
   if (!Text.empty())
     Text.split(Parts, "::");
   for (StringRef Part : Parts)
-    if (!isIdentifier(Part) && Part != "(anonymous namespace)")
+    if (!clang::isValidAsciiIdentifier(Part) && Part != AnonymousNamespace)
       return createStringError(
           inconvertibleErrorCode(),
           "bad namespace '" + printable(Pattern) +
@@ -132,19 +133,28 @@ bool NamespacePattern::matches(StringRef Namespace) const {
 
 namespace {
 
-std::string listOf(ArrayRef<StringRef> Words) {
-  std::string Result;
-  for (StringRef W : Words)
-    Result += (Result.empty() ? "" : ", ") + W.str();
-  return Result;
-}
+/// The first code points that take two, three and four bytes in UTF-8.
+constexpr uint32_t FirstTwoByteCodePoint = 0x80;
+constexpr uint32_t FirstThreeByteCodePoint = 0x800;
+constexpr uint32_t FirstFourByteCodePoint = 0x10000;
 
 /// Bytes that \p CodePoint takes in UTF-8.
 size_t utf8Length(uint32_t CodePoint) {
-  return CodePoint < 0x80      ? 1
-         : CodePoint < 0x800   ? 2
-         : CodePoint < 0x10000 ? 3
-                               : 4;
+  return CodePoint < FirstTwoByteCodePoint     ? 1
+         : CodePoint < FirstThreeByteCodePoint ? 2
+         : CodePoint < FirstFourByteCodePoint  ? 3
+                                               : 4;
+}
+
+/// The backslash and the letter that start every escape sequence.
+constexpr size_t EscapeIntroducerLength = 2;
+/// Bytes of U+2028 and U+2029 (the escapes \L and \P) in UTF-8.
+constexpr size_t LineSeparatorLength = 3;
+
+/// Hexadecimal digits after the escape letter \p Kind: \xNN, \uNNNN,
+/// \UNNNNNNNN; none after the others.
+size_t escapeDigits(char Kind) {
+  return Kind == 'x' ? 2 : Kind == 'u' ? 4 : Kind == 'U' ? 8 : 0;
 }
 
 /// Bytes of the value that the escape sequence at the start of \p Escape (a
@@ -152,18 +162,24 @@ size_t utf8Length(uint32_t CodePoint) {
 /// \p Length receives its length in the file.
 size_t decodedEscapeLength(StringRef Escape, size_t &Length) {
   char Kind = Escape.size() > 1 ? Escape[1] : 0;
-  size_t Digits = Kind == 'x' ? 2 : Kind == 'u' ? 4 : Kind == 'U' ? 8 : 0;
-  Length = 2 + Digits;
+  size_t Digits = escapeDigits(Kind);
+  Length = EscapeIntroducerLength + Digits;
   if (Kind == 'L' || Kind == 'P') // U+2028, U+2029
-    return 3;
+    return LineSeparatorLength;
   unsigned CodePoint = 0;
-  if (Digits && !Escape.substr(2, Digits).getAsInteger(16, CodePoint))
+  if (Digits && !Escape.substr(EscapeIntroducerLength, Digits)
+                     .getAsInteger(16, CodePoint))
     return utf8Length(CodePoint);
   return 1; // '\n', and '\N' and '\_', which yaml-cpp writes as one byte.
 }
 
 /// UTF-8's byte order mark, which may start a rules file.
 constexpr StringRef ByteOrderMark = "\xEF\xBB\xBF";
+/// Byte order marks of UTF-16, big- and little-endian.
+constexpr StringRef UTF16BigEndianMark = "\xFE\xFF";
+constexpr StringRef UTF16LittleEndianMark = "\xFF\xFE";
+/// How big-endian UTF-32 starts: with its byte order mark or ASCII text.
+constexpr StringRef UTF32BigEndianStart("\0\0", 2);
 
 /// Collects the "path:line:col: error: ..." diagnostics of one rules file.
 class Diagnostics {
@@ -178,7 +194,7 @@ public:
 
   /// An error at \p M, \p Offset columns to the right.
   void error(const YAML::Mark &M, const Twine &Message, unsigned Offset = 0) {
-    errorAt(M.line, M.column + 1 + Offset, Message);
+    errorAt(M.line, M.column + 1 + Offset, Message); // 0-based columns.
   }
   void error(const YAML::Node &N, const Twine &Message, unsigned Offset = 0) {
     error(N.Mark(), Message, Offset);
@@ -186,11 +202,11 @@ public:
   /// An error at 0-based \p Line and 1-based \p Column. Nothing from the
   /// rules file reaches the terminal raw: the message is made printable.
   void errorAt(size_t Line, size_t Column, const Twine &Message) {
-    Errors.push_back({Line, Column,
-                      printable(Path + ":" + std::to_string(Line + 1) + ":" +
-                                    std::to_string(Column) +
-                                    ": error: " + Message.str(),
-                                std::string::npos)});
+    Errors.push_back(
+        {Line, Column,
+         printable(Path + ":" + std::to_string(Line + 1) + ":" +
+                       std::to_string(Column) + ": error: " + Message.str(),
+                   std::string::npos)});
   }
 
   /// Columns from \p N's mark to byte \p Offset of its value: a quoted value
@@ -269,7 +285,7 @@ unsigned Diagnostics::valueOffset(const YAML::Node &N, size_t Offset) const {
     }
     I += Length;
   }
-  return 1 + I;
+  return 1 + I; // The opening quote, then the value's first I bytes.
 }
 
 /// Parsers for the shapes a value can take. Each reports what is wrong with
@@ -347,7 +363,7 @@ void ValueParser::checkKeys(const YAML::Node &Map, ArrayRef<StringRef> Known,
     Diags.error(Entry.first,
                 "unknown key '" + printable(Key) + "' in " + Where +
                     (Suggestion.empty()
-                         ? "; known keys: " + listOf(Known)
+                         ? "; known keys: " + join(Known, ", ")
                          : "; did you mean '" + Suggestion + "'?"));
   }
 }
@@ -414,7 +430,7 @@ std::optional<std::string> ValueParser::oneOf(const YAML::Node &N,
   std::string Suggestion = closestWord(*Value, Allowed);
   Diags.error(
       N,
-      "'" + Key + "' must be one of " + listOf(Allowed) + ", not '" +
+      "'" + Key + "' must be one of " + join(Allowed, ", ") + ", not '" +
           printable(*Value) + "'" +
           (Suggestion.empty() ? "" : "; did you mean '" + Suggestion + "'?"),
       Diags.valueOffset(N));
@@ -699,7 +715,7 @@ void FileParser::macro(const YAML::Node &Value, RuleSet &Rules) {
   std::optional<std::string> Name = P.scalar(Value, "macro");
   if (!Name)
     return;
-  if (!isIdentifier(*Name))
+  if (!clang::isValidAsciiIdentifier(*Name))
     Diags.error(Value,
                 "'macro' must be an identifier, not '" + printable(*Name) + "'",
                 Diags.valueOffset(Value));
@@ -767,16 +783,16 @@ void FileParser::compileCommands(const YAML::Node &Value, RuleSet &Rules) {
 }
 
 void FileParser::publicHeaders(const YAML::Node &Value, RuleSet &Rules) {
-  P.eachString(Value, "public_headers", &PathGlob::create,
-               Rules.PublicHeaders);
+  P.eachString(Value, "public_headers", &PathGlob::create, Rules.PublicHeaders);
 }
 
 void FileParser::publicHeaderEdits(const YAML::Node &Value, RuleSet &Rules) {
-  if (std::optional<std::string> V = P.oneOf(Value, "public_header_edits",
-                                             {"warn", "forbid", "allow"}))
-    Rules.PublicHeaderEdits = *V == "forbid" ? RuleSet::PublicHeaderPolicy::Forbid
-                              : *V == "allow" ? RuleSet::PublicHeaderPolicy::Allow
-                                              : RuleSet::PublicHeaderPolicy::Warn;
+  if (std::optional<std::string> V =
+          P.oneOf(Value, "public_header_edits", {"warn", "forbid", "allow"}))
+    Rules.PublicHeaderEdits =
+        *V == "forbid"  ? RuleSet::PublicHeaderPolicy::Forbid
+        : *V == "allow" ? RuleSet::PublicHeaderPolicy::Allow
+                        : RuleSet::PublicHeaderPolicy::Warn;
 }
 
 void FileParser::rules(const YAML::Node &Value, RuleSet &Rules) {
@@ -801,9 +817,10 @@ bool FileParser::checkText() {
   }
   // yaml-cpp would read UTF-16 and UTF-32 (with a byte order mark, or ASCII
   // text with zero bytes between); everything else here counts UTF-8 bytes.
-  if (Text.starts_with("\xFE\xFF") || Text.starts_with("\xFF\xFE") ||
+  if (Text.starts_with(UTF16BigEndianMark) ||
+      Text.starts_with(UTF16LittleEndianMark) ||
       (Text.size() >= 2 && (Text[0] == 0) != (Text[1] == 0)) ||
-      Text.starts_with(StringRef("\0\0", 2))) {
+      Text.starts_with(UTF32BigEndianStart)) {
     Diags.errorAt(0, 1,
                   "the rules file is not UTF-8 (it looks like UTF-16 or "
                   "UTF-32); save it as UTF-8");
@@ -835,7 +852,8 @@ YAML::Mark FileParser::documentStart(const YAML::Node &Second) const {
     StringRef Text = Diags.line(Line).rtrim("\r");
     auto IsMarker = [&](StringRef Marker) {
       return Text.starts_with(Marker) &&
-             (Text.size() == 3 || Text[3] == ' ' || Text[3] == '\t');
+             (Text.size() == Marker.size() || Text[Marker.size()] == ' ' ||
+              Text[Marker.size()] == '\t');
     };
     if (IsMarker("..."))
       break;
@@ -915,7 +933,7 @@ static Expected<std::string> readAtMost(StringRef Path, size_t Limit) {
   if (!File)
     return File.takeError();
   std::string Bytes;
-  char Chunk[1 << 16];
+  char Chunk[ReadChunkSize];
   Error Err = Error::success();
   while (Bytes.size() <= Limit) {
     Expected<size_t> Read = sys::fs::readNativeFile(*File, Chunk);
