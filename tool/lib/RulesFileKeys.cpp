@@ -1,0 +1,180 @@
+//===- RulesFileKeys.cpp - The file-level keys of a rules file ------------===//
+//
+// The key table of a rules file and the parser of each key's value: the
+// macro, the include, the file-level globs and policies, and the rules.
+//
+//===----------------------------------------------------------------------===//
+
+#include "RulesKeys.h"
+#include "Suggestions.h"
+#include "apistamp/Glob.h"
+#include "clang/Basic/CharInfo.h"
+#include "clang/Basic/IdentifierTable.h"
+#include "clang/Basic/LangOptions.h"
+#include "llvm/Support/GlobPattern.h"
+#include "llvm/TargetParser/Host.h"
+#include "llvm/TargetParser/Triple.h"
+
+using namespace llvm;
+
+namespace apistamp {
+namespace rulesfile {
+
+namespace {
+
+/// Whether \p Name is a keyword of C or C++ as clang knows them (the latest
+/// standards with GNU extensions: 'typeof', '__asm__'), an alternative
+/// operator spelling ('and') or 'defined', which no macro may be named.
+bool isKeyword(StringRef Name) {
+  static const auto Languages = [] {
+    std::vector<clang::LangOptions> Result(2);
+    std::vector<std::string> Includes;
+    llvm::Triple Host(llvm::sys::getProcessTriple());
+    clang::LangOptions::setLangDefaults(Result[0], clang::Language::CXX, Host,
+                                        Includes,
+                                        clang::LangStandard::lang_gnucxx26);
+    clang::LangOptions::setLangDefaults(Result[1], clang::Language::C, Host,
+                                        Includes,
+                                        clang::LangStandard::lang_gnu2y);
+    Result[0].CXXOperatorNames = true; // As the driver sets it for C++.
+    return Result;
+  }();
+  if (Name == "defined")
+    return true;
+  for (const clang::LangOptions &Language : Languages) {
+    clang::IdentifierTable Table(Language);
+    const clang::IdentifierInfo &Info = Table.get(Name);
+    if (Info.isKeyword(Language) || Info.isCPlusPlusOperatorKeyword())
+      return true;
+  }
+  return false;
+}
+
+} // namespace
+
+/// Every file-level key, in the order they are listed and parsed.
+const FileParser::Key FileParser::Keys[] = {
+    {"version", "missing 'version: 1'", &FileParser::version},
+    {"macro", nullptr, &FileParser::macro},
+    {"include", nullptr, &FileParser::include},
+    {"keep_events", nullptr, &FileParser::keepEvents},
+    {"exclude_files", nullptr, &FileParser::excludeFiles},
+    {"compile_commands", nullptr, &FileParser::compileCommands},
+    {"public_headers", nullptr, &FileParser::publicHeaders},
+    {"public_header_edits", nullptr, &FileParser::publicHeaderEdits},
+    {"rules", "missing 'rules:' (a list of rules)", &FileParser::rules},
+};
+
+ArrayRef<FileParser::Key> FileParser::keys() { return Keys; }
+
+std::vector<StringRef> FileParser::keyNames() {
+  std::vector<StringRef> Names;
+  for (const Key &K : Keys)
+    Names.push_back(K.Name);
+  return Names;
+}
+
+void FileParser::version(const YAML::Node &Value, RuleSet &) {
+  if (!Value.IsScalar() || Value.Scalar() != "1")
+    Diags.error(Value, "unsupported rules version; this apistamp reads "
+                       "'version: 1'");
+}
+
+void FileParser::macro(const YAML::Node &Value, RuleSet &Rules) {
+  std::optional<std::string> Name = P.scalar(Value, "macro");
+  if (!Name)
+    return;
+  if (!clang::isValidAsciiIdentifier(*Name))
+    Diags.error(Value,
+                "'macro' must be an identifier, not '" + printable(*Name) + "'",
+                Diags.valueOffset(Value));
+  else if (isKeyword(*Name))
+    Diags.error(Value,
+                "'macro' must name a macro, not the C or C++ keyword '" +
+                    *Name + "'",
+                Diags.valueOffset(Value));
+  else
+    Rules.Macro = *Name;
+}
+
+void FileParser::include(const YAML::Node &Value, RuleSet &Rules) {
+  if (Value.IsNull())
+    return;
+  std::optional<std::string> Header = P.scalar(Value, "include");
+  if (!Header)
+    return;
+  StringRef H = StringRef(*Header).trim();
+  bool Angled = H.size() > 1 && H.starts_with("<") && H.ends_with(">");
+  bool Quoted = H.size() > 1 && H.starts_with("\"") && H.ends_with("\"");
+  if (Angled || Quoted)
+    H = H.drop_front().drop_back();
+  unsigned Offset = Diags.valueOffset(Value);
+  if (H.empty())
+    return Diags.error(
+        Value,
+        Angled || Quoted
+            ? "'include' names no header; omit the key to insert none"
+            : "'include' is empty; omit the key to insert none",
+        Offset);
+  if (H.find_first_of("<>\" \t") != StringRef::npos)
+    return Diags.error(Value,
+                       "'include' must be a header path such as "
+                       "c10/util/Logging.h or <c10/util/Logging.h>, not '" +
+                           printable(*Header) + "'",
+                       Offset);
+  Rules.Include = H.str();
+  Rules.IncludeAngled = Angled;
+}
+
+void FileParser::keepEvents(const YAML::Node &Value, RuleSet &Rules) {
+  P.eachString(
+      Value, "keep_events",
+      [](StringRef Glob) -> Expected<std::string> {
+        if (Expected<GlobPattern> Valid = GlobPattern::create(Glob); !Valid)
+          return Valid.takeError();
+        return Glob.str();
+      },
+      Rules.KeepEvents);
+}
+
+void FileParser::excludeFiles(const YAML::Node &Value, RuleSet &Rules) {
+  P.eachString(Value, "exclude_files", &PathGlob::create, Rules.ExcludeFiles);
+}
+
+void FileParser::compileCommands(const YAML::Node &Value, RuleSet &Rules) {
+  if (std::optional<std::string> Dir = P.scalar(Value, "compile_commands")) {
+    if (Dir->empty())
+      Diags.error(Value, "'compile_commands' is empty; name the build "
+                         "directory that holds compile_commands.json");
+    else
+      Rules.CompileCommandsDir = *Dir;
+  }
+}
+
+void FileParser::publicHeaders(const YAML::Node &Value, RuleSet &Rules) {
+  P.eachString(Value, "public_headers", &PathGlob::create, Rules.PublicHeaders);
+}
+
+void FileParser::publicHeaderEdits(const YAML::Node &Value, RuleSet &Rules) {
+  if (std::optional<std::string> V =
+          P.oneOf(Value, "public_header_edits", {"warn", "forbid", "allow"}))
+    Rules.PublicHeaderEdits =
+        *V == "forbid"  ? RuleSet::PublicHeaderPolicy::Forbid
+        : *V == "allow" ? RuleSet::PublicHeaderPolicy::Allow
+                        : RuleSet::PublicHeaderPolicy::Warn;
+}
+
+void FileParser::rules(const YAML::Node &Value, RuleSet &Rules) {
+  StringSet<> Ids;
+  if (!Value.IsSequence())
+    Diags.error(Value, "'rules' must be a list of rules");
+  else if (Value.size() == 0)
+    Diags.error(Value,
+                "'rules' is empty; a rules file needs at least one rule");
+  else
+    for (const YAML::Node &R : Value)
+      OneRule.parse(R, Rules, Ids);
+}
+
+} // namespace rulesfile
+} // namespace apistamp
