@@ -17,12 +17,23 @@ static std::string html(StringRef Text) {
   std::string Out;
   for (char C : Text) {
     switch (C) {
-    case '&': Out += "&amp;"; break;
-    case '<': Out += "&lt;"; break;
-    case '>': Out += "&gt;"; break;
-    case '"': Out += "&quot;"; break;
-    case '\'': Out += "&#39;"; break;
-    default: Out += C;
+    case '&':
+      Out += "&amp;";
+      break;
+    case '<':
+      Out += "&lt;";
+      break;
+    case '>':
+      Out += "&gt;";
+      break;
+    case '"':
+      Out += "&quot;";
+      break;
+    case '\'':
+      Out += "&#39;";
+      break;
+    default:
+      Out += C;
     }
   }
   return Out;
@@ -46,11 +57,12 @@ static std::string eventHtml(StringRef Event) { return breakAfter(Event, '.'); }
 static std::string timeHtml(StringRef Time) {
   if (Time.empty())
     return "";
-  std::string Short = Time.size() >= 19 && Time[10] == 'T'
-                          ? (Time.substr(0, 10) + " " + Time.substr(11, 8)).str()
-                          : Time.str();
-  return "<time datetime=\"" + html(Time) + "\" title=\"" + html(Time) +
-         "\">" + html(Short) + "</time>";
+  std::string Short =
+      Time.size() >= 19 && Time[10] == 'T'
+          ? (Time.substr(0, 10) + " " + Time.substr(11, 8)).str()
+          : Time.str();
+  return "<time datetime=\"" + html(Time) + "\" title=\"" + html(Time) + "\">" +
+         html(Short) + "</time>";
 }
 
 static const char *const Style = R"css(
@@ -194,10 +206,10 @@ static void printSummary(raw_ostream &OS, const UsageReport &R) {
      << "</div>\n";
   for (const LogFileProblems &P : In.Problems)
     OS << "<p class=\"problems\">" << html(P.File) << ": "
-       << html(P.Unreadable ? "cannot read: " + P.Error
-                            : std::to_string(P.Malformed) +
-                                  " malformed lines skipped" +
-                                  (P.Error.empty() ? "" : "; " + P.Error))
+       << html(P.Unreadable
+                   ? "cannot read: " + P.Error
+                   : std::to_string(P.Malformed) + " malformed lines skipped" +
+                         (P.Error.empty() ? "" : "; " + P.Error))
        << "</p>\n";
 }
 
@@ -225,8 +237,8 @@ static std::string whereHtml(const ReportEvent &E) {
   std::string Out;
   for (StringRef Rest = Path; !Rest.empty();) {
     size_t Slash = Rest.find('/');
-    StringRef Part = Rest.take_front(Slash == StringRef::npos ? Rest.size()
-                                                              : Slash + 1);
+    StringRef Part =
+        Rest.take_front(Slash == StringRef::npos ? Rest.size() : Slash + 1);
     Out += "<span class=\"nw\">" + html(Part) + "</span>";
     Rest = Rest.drop_front(Part.size());
     if (!Rest.empty())
@@ -253,9 +265,8 @@ static void printEventTable(raw_ostream &OS, StringRef Id,
                   E.Counts.Jobs, E.Counts.Processes, E.Counts.Hosts)
        << "<td class=\"nowrap\">" << timeHtml(E.Counts.FirstSeen)
        << "</td><td class=\"nowrap\">" << timeHtml(E.Counts.LastSeen)
-       << "</td><td class=\"nowrap\">"
-       << html(E.Placed ? E.Placed->Rule : "") << "</td><td>" << whereHtml(E)
-       << "</td></tr>\n";
+       << "</td><td class=\"nowrap\">" << html(E.Placed ? E.Placed->Rule : "")
+       << "</td><td>" << whereHtml(E) << "</td></tr>\n";
   }
   OS << "</tbody></table>\n";
 }
@@ -265,11 +276,10 @@ static void printNeverUsedTable(raw_ostream &OS, ArrayRef<ReportEvent> Rows) {
   OS << "<table class=\"sortable\" id=\"never-used\"><thead><tr><th>event"
         "</th><th>kind</th><th>rule</th><th>where</th></tr></thead><tbody>\n";
   for (const ReportEvent &E : Rows)
-    OS << "<tr class=\"never-used\"><td class=\"event\">"
-       << eventHtml(E.Event) << "</td><td class=\"nowrap\">"
-       << html(E.Placed ? E.Placed->Kind : "") << "</td><td class=\"nowrap\">"
-       << html(E.Placed ? E.Placed->Rule : "") << "</td><td>" << whereHtml(E)
-       << "</td></tr>\n";
+    OS << "<tr class=\"never-used\"><td class=\"event\">" << eventHtml(E.Event)
+       << "</td><td class=\"nowrap\">" << html(E.Placed ? E.Placed->Kind : "")
+       << "</td><td class=\"nowrap\">" << html(E.Placed ? E.Placed->Rule : "")
+       << "</td><td>" << whereHtml(E) << "</td></tr>\n";
   OS << "</tbody></table>\n";
 }
 
