@@ -3,6 +3,7 @@
 #include "ProjectAnalysis.h"
 #include "ResultCache.h"
 #include "SiteDecision.h"
+#include "WorkerPool.h"
 #include "apistamp/Analysis.h"
 #include "apistamp/Paths.h"
 #include "llvm/Support/CrashRecoveryContext.h"
@@ -23,51 +24,11 @@ namespace {
 /// past this, the TU crashes and is reported as failed, alone.
 constexpr unsigned TUStackSize = 64 << 20;
 
-/// Lets a crash in one TU (a clang bug, or clang's stack overflowing on
-/// pathological code) be recovered from: LLVM's crash recovery, with its
-/// signal handlers run on an alternate stack, so that a stack overflow can
-/// be handled too.
-void enableCrashRecovery() {
-  static std::once_flag Once;
-  std::call_once(Once, [] {
-    CrashRecoveryContext::Enable();
-    for (int Signal : {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP}) {
-      struct sigaction Action;
-      if (sigaction(Signal, nullptr, &Action) == 0) {
-        Action.sa_flags |= SA_ONSTACK;
-        sigaction(Signal, &Action, nullptr);
-      }
-    }
-  });
-}
-
 /// Runs \p Work under crash recovery, on a worker thread (which has a
 /// large stack and an alternate signal stack); false if it crashed.
 bool runIsolated(llvm::function_ref<void()> Work) {
   CrashRecoveryContext Context;
   return Context.RunSafely(Work);
-}
-
-/// Runs \p Body on \p Count worker threads with TUStackSize stacks and an
-/// alternate signal stack each (so that a stack overflow can be handled),
-/// and waits for them.
-void runWorkers(unsigned Count, llvm::function_ref<void()> Body) {
-  enableCrashRecovery();
-  std::vector<llvm::thread> Workers;
-  for (unsigned I = 0; I < Count; ++I)
-    Workers.emplace_back(std::optional<unsigned>(TUStackSize), [Body] {
-      std::vector<char> SignalStack(1 << 16);
-      stack_t Alternate{};
-      Alternate.ss_sp = SignalStack.data();
-      Alternate.ss_size = SignalStack.size();
-      sigaltstack(&Alternate, nullptr);
-      Body();
-      stack_t Off{};
-      Off.ss_flags = SS_DISABLE;
-      sigaltstack(&Off, nullptr);
-    });
-  for (llvm::thread &Worker : Workers)
-    Worker.join();
 }
 
 /// The result of a TU that could not be analysed, and why.
@@ -249,10 +210,16 @@ AnalysisResult analyseProject(const Project &P,
   // Long-lived workers rather than a thread per TU: a fresh thread per TU
   // cost about 10% (its allocations start cold).
   std::atomic<size_t> Next{0};
-  runWorkers(Threads, [&] {
-    for (size_t I = Next++; I < P.TUs.size(); I = Next++)
-      Run(I);
-  });
+  WorkerOptions Workers;
+  Workers.StackSize = TUStackSize;
+  Workers.CrashRecovery = true;
+  runWorkers(
+      Threads,
+      [&](unsigned) {
+        for (size_t I = Next++; I < P.TUs.size(); I = Next++)
+          Run(I);
+      },
+      Workers);
   AnalysisResult Merged = merge(P, std::move(Results));
   if (Options.Cache) {
     Merged.UsedCache = true;

@@ -1,6 +1,7 @@
 //===- Report.cpp - Render findings and summaries -------------------------===//
 
 #include "Report.h"
+#include "Csv.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/Format.h"
@@ -139,15 +140,6 @@ StringRef statusName(SiteStatus Status) {
     return "stale";
   }
   llvm_unreachable("unknown SiteStatus");
-}
-
-static std::string csvField(StringRef Field) {
-  if (Field.find_first_of(",\"\n\r") == StringRef::npos)
-    return Field.str();
-  std::string Quoted = "\"";
-  for (char C : Field)
-    Quoted += C == '"' ? std::string("\"\"") : std::string(1, C);
-  return Quoted + "\"";
 }
 
 void printCatalog(raw_ostream &OS, ArrayRef<Site> Sites,

@@ -17,12 +17,23 @@ static std::string html(StringRef Text) {
   std::string Out;
   for (char C : Text) {
     switch (C) {
-    case '&': Out += "&amp;"; break;
-    case '<': Out += "&lt;"; break;
-    case '>': Out += "&gt;"; break;
-    case '"': Out += "&quot;"; break;
-    case '\'': Out += "&#39;"; break;
-    default: Out += C;
+    case '&':
+      Out += "&amp;";
+      break;
+    case '<':
+      Out += "&lt;";
+      break;
+    case '>':
+      Out += "&gt;";
+      break;
+    case '"':
+      Out += "&quot;";
+      break;
+    case '\'':
+      Out += "&#39;";
+      break;
+    default:
+      Out += C;
     }
   }
   return Out;
@@ -46,11 +57,12 @@ static std::string eventHtml(StringRef Event) { return breakAfter(Event, '.'); }
 static std::string timeHtml(StringRef Time) {
   if (Time.empty())
     return "";
-  std::string Short = Time.size() >= 19 && Time[10] == 'T'
-                          ? (Time.substr(0, 10) + " " + Time.substr(11, 8)).str()
-                          : Time.str();
-  return "<time datetime=\"" + html(Time) + "\" title=\"" + html(Time) +
-         "\">" + html(Short) + "</time>";
+  std::string Short =
+      Time.size() >= 19 && Time[10] == 'T'
+          ? (Time.substr(0, 10) + " " + Time.substr(11, 8)).str()
+          : Time.str();
+  return "<time datetime=\"" + html(Time) + "\" title=\"" + html(Time) + "\">" +
+         html(Short) + "</time>";
 }
 
 static const char *const Style = R"css(
@@ -174,10 +186,9 @@ static void printTrend(raw_ostream &OS, const UsageReport &R, size_t Count) {
   OS << "</div>\n";
 }
 
-void printReportHtml(raw_ostream &OS, const UsageReport &R) {
+/// The page's head, the input figures, the cards and the inputs' problems.
+static void printSummary(raw_ostream &OS, const UsageReport &R) {
   const UsageCounts &In = R.Inputs;
-  unsigned Used = llvm::count_if(
-      R.Events, [](const ReportEvent &E) { return E.Counts.Jobs > 0; });
   OS << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
         "<title>API usage report</title><style>"
      << Style << "</style></head><body>\n<h1>API usage report</h1>\n"
@@ -187,100 +198,116 @@ void printReportHtml(raw_ostream &OS, const UsageReport &R) {
   OS << "<div class=\"cards\">"
      << formatv("<div class=\"card\"><b>{0}</b>events placed</div>",
                 R.Events.size())
-     << formatv("<div class=\"card\"><b>{0}</b>used</div>", Used)
+     << formatv("<div class=\"card\"><b>{0}</b>used</div>", R.Used)
      << formatv("<div class=\"card\" id=\"never-used-count\"><b>{0}</b>never "
                 "used</div>",
-                R.Events.size() - Used)
+                R.Events.size() - R.Used)
      << formatv("<div class=\"card\"><b>{0}</b>unknown</div>", R.Unknown.size())
      << "</div>\n";
   for (const LogFileProblems &P : In.Problems)
     OS << "<p class=\"problems\">" << html(P.File) << ": "
-       << html(P.Unreadable ? "cannot read: " + P.Error
-                            : std::to_string(P.Malformed) +
-                                  " malformed lines skipped" +
-                                  (P.Error.empty() ? "" : "; " + P.Error))
+       << html(P.Unreadable
+                   ? "cannot read: " + P.Error
+                   : std::to_string(P.Malformed) + " malformed lines skipped" +
+                         (P.Error.empty() ? "" : "; " + P.Error))
        << "</p>\n";
+}
 
-  OS << formatv("<h2>Jobs per {0}, top events</h2>\n", R.TrendUnit);
-  printTrend(OS, R, 8);
-
+/// The coverage of each rule, with a bar.
+static void printRules(raw_ostream &OS, const UsageReport &R) {
   OS << "<h2>Coverage by rule</h2>\n<table id=\"rules\"><thead><tr><th>rule"
         "</th><th class=\"num\">events</th><th class=\"num\">used</th><th>"
         "coverage</th></tr></thead><tbody>\n";
   for (const RuleCoverage &C : R.Rules) {
-    unsigned Percent = C.Events ? C.Used * 100 / C.Events : 0;
     OS << "<tr><td>" << html(C.Id) << "</td><td class=\"num\">" << C.Events
        << "</td><td class=\"num\">" << C.Used
        << formatv("</td><td><span class=\"bar\"><span style=\"width:{0}%\">"
                   "</span></span> {0}%</td></tr>\n",
-                  Percent);
+                  C.Percent);
   }
   OS << "</tbody></table>\n";
+}
 
-  // A path wraps after its slashes only, not at the hyphens of a name.
-  auto Where = [](const ReportEvent &E) {
-    if (!E.Placed || E.Placed->File.empty())
-      return std::string();
-    std::string Path = E.Placed->File + ":" + std::to_string(E.Placed->Line);
-    std::string Out;
-    for (StringRef Rest = Path; !Rest.empty();) {
-      size_t Slash = Rest.find('/');
-      StringRef Part = Rest.take_front(Slash == StringRef::npos ? Rest.size()
-                                                                : Slash + 1);
-      Out += "<span class=\"nw\">" + html(Part) + "</span>";
-      Rest = Rest.drop_front(Part.size());
-      if (!Rest.empty())
-        Out += "<wbr>";
-    }
-    return Out;
-  };
-  auto Table = [&](StringRef Id, ArrayRef<ReportEvent> Rows) {
-    OS << "<table class=\"sortable\" id=\"" << Id
-       << "\"><thead><tr><th>event</th><th>status</th><th class=\"num\">"
-          "jobs</th><th class=\"num\">processes</th><th class=\"num\">hosts"
-          "</th><th>first seen (UTC)</th><th>last seen (UTC)</th><th>rule"
-          "</th><th>where</th></tr></thead><tbody>\n";
-    for (const ReportEvent &E : Rows) {
-      OS << "<tr class=\"" << E.Status << "\"><td class=\"event\">"
-         << eventHtml(E.Event) << "</td><td><span class=\"status " << E.Status
-         << "\">" << E.Status << "</span></td>"
-         << formatv("<td class=\"num\">{0}</td><td class=\"num\">{1}</td>"
-                    "<td class=\"num\">{2}</td>",
-                    E.Counts.Jobs, E.Counts.Processes, E.Counts.Hosts)
-         << "<td class=\"nowrap\">" << timeHtml(E.Counts.FirstSeen)
-         << "</td><td class=\"nowrap\">" << timeHtml(E.Counts.LastSeen)
-         << "</td><td class=\"nowrap\">"
-         << html(E.Placed ? E.Placed->Rule : "") << "</td><td>" << Where(E)
-         << "</td></tr>\n";
-    }
-    OS << "</tbody></table>\n";
-  };
-  // The deprecation candidates: no counts to show, only where they are.
-  auto NeverUsedTable = [&](ArrayRef<ReportEvent> Rows) {
-    OS << "<table class=\"sortable\" id=\"never-used\"><thead><tr><th>event"
-          "</th><th>kind</th><th>rule</th><th>where</th></tr></thead><tbody>\n";
-    for (const ReportEvent &E : Rows)
-      OS << "<tr class=\"never-used\"><td class=\"event\">"
-         << eventHtml(E.Event) << "</td><td class=\"nowrap\">"
-         << html(E.Placed ? E.Placed->Kind : "") << "</td><td class=\"nowrap\">"
-         << html(E.Placed ? E.Placed->Rule : "") << "</td><td>" << Where(E)
-         << "</td></tr>\n";
-    OS << "</tbody></table>\n";
-  };
+/// Where \p E is placed; a path wraps after its slashes only, not at the
+/// hyphens of a name.
+static std::string whereHtml(const ReportEvent &E) {
+  if (!E.Placed || E.Placed->File.empty())
+    return std::string();
+  std::string Path = E.Placed->File + ":" + std::to_string(E.Placed->Line);
+  std::string Out;
+  for (StringRef Rest = Path; !Rest.empty();) {
+    size_t Slash = Rest.find('/');
+    StringRef Part =
+        Rest.take_front(Slash == StringRef::npos ? Rest.size() : Slash + 1);
+    Out += "<span class=\"nw\">" + html(Part) + "</span>";
+    Rest = Rest.drop_front(Part.size());
+    if (!Rest.empty())
+      Out += "<wbr>";
+  }
+  return Out;
+}
+
+/// A sortable table of events with their counts.
+static void printEventTable(raw_ostream &OS, StringRef Id,
+                            ArrayRef<ReportEvent> Rows) {
+  OS << "<table class=\"sortable\" id=\"" << Id
+     << "\"><thead><tr><th>event</th><th>status</th><th class=\"num\">"
+        "jobs</th><th class=\"num\">processes</th><th class=\"num\">hosts"
+        "</th><th>first seen (UTC)</th><th>last seen (UTC)</th><th>rule"
+        "</th><th>where</th></tr></thead><tbody>\n";
+  for (const ReportEvent &E : Rows) {
+    StringRef Status = statusName(E.Status);
+    OS << "<tr class=\"" << Status << "\"><td class=\"event\">"
+       << eventHtml(E.Event) << "</td><td><span class=\"status " << Status
+       << "\">" << Status << "</span></td>"
+       << formatv("<td class=\"num\">{0}</td><td class=\"num\">{1}</td>"
+                  "<td class=\"num\">{2}</td>",
+                  E.Counts.Jobs, E.Counts.Processes, E.Counts.Hosts)
+       << "<td class=\"nowrap\">" << timeHtml(E.Counts.FirstSeen)
+       << "</td><td class=\"nowrap\">" << timeHtml(E.Counts.LastSeen)
+       << "</td><td class=\"nowrap\">" << html(E.Placed ? E.Placed->Rule : "")
+       << "</td><td>" << whereHtml(E) << "</td></tr>\n";
+  }
+  OS << "</tbody></table>\n";
+}
+
+/// The deprecation candidates: no counts to show, only where they are.
+static void printNeverUsedTable(raw_ostream &OS, ArrayRef<ReportEvent> Rows) {
+  OS << "<table class=\"sortable\" id=\"never-used\"><thead><tr><th>event"
+        "</th><th>kind</th><th>rule</th><th>where</th></tr></thead><tbody>\n";
+  for (const ReportEvent &E : Rows)
+    OS << "<tr class=\"never-used\"><td class=\"event\">" << eventHtml(E.Event)
+       << "</td><td class=\"nowrap\">" << html(E.Placed ? E.Placed->Kind : "")
+       << "</td><td class=\"nowrap\">" << html(E.Placed ? E.Placed->Rule : "")
+       << "</td><td>" << whereHtml(E) << "</td></tr>\n";
+  OS << "</tbody></table>\n";
+}
+
+void printReportHtml(raw_ostream &OS, const UsageReport &R) {
+  printSummary(OS, R);
+  OS << formatv("<h2>Jobs per {0}, top events</h2>\n", R.TrendUnit);
+  printTrend(OS, R, 8);
+  printRules(OS, R);
   std::vector<ReportEvent> NeverUsed;
   for (const ReportEvent &E : R.Events)
-    if (!E.Counts.Jobs)
+    switch (E.Status) {
+    case EventStatus::NeverUsed:
       NeverUsed.push_back(E);
+      break;
+    case EventStatus::Used:
+    case EventStatus::Unknown:
+      break;
+    }
   OS << formatv("<h2>Never used: {0} events (deprecation candidates)</h2>\n",
                 NeverUsed.size());
-  NeverUsedTable(NeverUsed);
+  printNeverUsedTable(OS, NeverUsed);
   OS << "<h2>All placed events (click a column to sort)</h2>\n";
-  Table("events", R.Events);
+  printEventTable(OS, "events", R.Events);
   if (!R.Unknown.empty()) {
     OS << formatv("<h2>Unknown: {0} events logged but placed by no rule</h2>"
                   "\n",
                   R.Unknown.size());
-    Table("unknown", R.Unknown);
+    printEventTable(OS, "unknown", R.Unknown);
   }
   OS << "<script>" << SortScript << "</script>\n</body></html>\n";
 }

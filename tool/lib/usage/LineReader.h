@@ -1,0 +1,96 @@
+//===- LineReader.h - Cut a log's bytes into counted lines ------*- C++ -*-===//
+//
+// A log's bytes, as read or decompressed, in pieces of any size: lines are
+// cut at newlines (a line split between two pieces is carried over), the
+// runtime's own lines take a fast path whose line ends and key hashes come
+// from ThreadCounts' caches, and anything else goes through the validating
+// parser. Bad lines are counted and the first few kept, with their numbers.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef APISTAMP_LIB_USAGE_LINEREADER_H
+#define APISTAMP_LIB_USAGE_LINEREADER_H
+
+#include "LogCounts.h"
+#include "UsageLog.h"
+#include <string>
+#include <string_view>
+
+namespace apistamp {
+
+/// Splits one log's decompressed bytes into lines and counts them.
+class LineReader {
+public:
+  LineReader(ThreadCounts &Counts, LogFileProblems &Problems,
+             const LogWindow &Window)
+      : Counts(Counts), Problems(Problems), Window(Window) {}
+
+  /// \p Data has LogLinePadding readable bytes after \p Size.
+  void consume(const char *Data, size_t Size);
+
+  /// Forgets the partial line read last (the file ended in a way that
+  /// makes it no line at all).
+  void discardPartialLine() { Carry.clear(); }
+
+  /// Lines seen so far, blank ones included.
+  uint64_t lines() const { return LineNumber; }
+
+  /// The last line, without its newline (a crashed process's, perhaps).
+  void finish() {
+    if (Carry.empty())
+      return;
+    LastLine = true;
+    parseCarry(/*Newline=*/false);
+  }
+
+private:
+  /// Counts the line at \p Line when it has the runtime's shape, its event
+  /// is in the cache with a plain name and its tail, newline included, is
+  /// cached: the line's end is then known without looking for it. Returns
+  /// where the next line starts, or null when this line is not one of
+  /// those. \p End: the end of the bytes read, followed by LogLinePadding
+  /// readable ones.
+  const char *countCachedLine(const char *Line, const char *End);
+
+  void parseCarry(bool Newline) {
+    size_t Length = Carry.size();
+    Carry.resize(Length + LogLinePadding);
+    parse(Carry.data(), Length, Carry.size(), Newline);
+    Carry.clear();
+  }
+
+  void malformed(const std::string &Why) {
+    ++Counts.Malformed;
+    if (Problems.Malformed++ < FirstProblemsKept)
+      Problems.First.push_back({LineNumber, Why});
+  }
+
+  bool inWindow(std::string_view Time) {
+    if ((!Window.Since.empty() && Time < std::string_view(Window.Since)) ||
+        (!Window.Until.empty() && Time >= std::string_view(Window.Until))) {
+      ++Counts.OutsideWindow;
+      return false;
+    }
+    return true;
+  }
+
+  /// Parses the line of \p Length bytes at \p Data, which a newline ended
+  /// when \p Newline is set.
+  void parse(const char *Data, size_t Length, size_t Capacity, bool Newline);
+
+  void countLine(const LogLine &Fields, const LineKeys &Keys) {
+    if (inWindow(Fields.Time))
+      Counts.count(Counts.event(Fields.Event), Fields.Time, Keys);
+  }
+
+  ThreadCounts &Counts;
+  LogFileProblems &Problems;
+  const LogWindow &Window;
+  std::string Carry;
+  uint64_t LineNumber = 0;
+  bool LastLine = false; ///< Parsing the last line, which had no newline.
+};
+
+} // namespace apistamp
+
+#endif // APISTAMP_LIB_USAGE_LINEREADER_H

@@ -1,0 +1,129 @@
+//===- ReportInputs.cpp - The catalog and aggregates a report reads -------===//
+//
+// The report's inputs besides the logs (UsageLog.cpp): the catalog that
+// `apistamp catalog --format=json` writes, and the CSV aggregates that
+// docs/report-sql.md's SQL produces in a warehouse.
+//
+//===----------------------------------------------------------------------===//
+
+#include "UsageReport.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+using namespace llvm;
+
+namespace apistamp {
+
+namespace {
+
+/// An error about \p Path, as the report's inputs give them.
+Error fileError(StringRef Path, const Twine &Message) {
+  return createStringError(inconvertibleErrorCode(),
+                           Path + ": error: " + Message);
+}
+
+/// Splits one CSV record (RFC 4180 quoting).
+std::vector<std::string> csvRecord(StringRef Line) {
+  std::vector<std::string> Fields(1);
+  bool Quoted = false;
+  for (size_t I = 0; I < Line.size(); ++I) {
+    char C = Line[I];
+    if (Quoted) {
+      if (C == '"' && I + 1 < Line.size() && Line[I + 1] == '"')
+        Fields.back() += '"', ++I;
+      else if (C == '"')
+        Quoted = false;
+      else
+        Fields.back() += C;
+    } else if (C == '"') {
+      Quoted = true;
+    } else if (C == ',') {
+      Fields.emplace_back();
+    } else if (C != '\r') {
+      Fields.back() += C;
+    }
+  }
+  return Fields;
+}
+
+} // namespace
+
+Expected<std::vector<CatalogEvent>> readCatalogFile(StringRef Path) {
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer = MemoryBuffer::getFile(Path);
+  if (!Buffer)
+    return fileError(Path,
+                     "cannot read the catalog: " + Buffer.getError().message());
+  return parseCatalog((*Buffer)->getBuffer(), Path);
+}
+
+Expected<std::vector<CatalogEvent>> parseCatalog(StringRef Text,
+                                                 StringRef Path) {
+  Expected<json::Value> Parsed = json::parse(Text);
+  if (!Parsed)
+    return fileError(Path, "not a catalog (apistamp catalog --format=json): " +
+                               toString(Parsed.takeError()));
+  const json::Array *Entries = Parsed->getAsArray();
+  if (!Entries)
+    return fileError(Path, "not a catalog: expected the JSON array that "
+                           "'apistamp catalog --format=json' writes");
+  std::vector<CatalogEvent> Catalog;
+  for (size_t I = 0; I < Entries->size(); ++I) {
+    const json::Object *E = (*Entries)[I].getAsObject();
+    std::optional<StringRef> Event = E ? E->getString("event") : std::nullopt;
+    if (!Event || Event->empty())
+      return fileError(Path, "entry " + Twine(I + 1) +
+                                 " of the catalog has no 'event'");
+    CatalogEvent C;
+    C.Event = Event->str();
+    C.Rule = E->getString("rule").value_or("").str();
+    C.File = E->getString("file").value_or("").str();
+    C.Kind = E->getString("kind").value_or("").str();
+    C.Line = unsigned(E->getInteger("line").value_or(0));
+    Catalog.push_back(std::move(C));
+  }
+  return Catalog;
+}
+
+Expected<UsageCounts> readAggregates(StringRef Path) {
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer = MemoryBuffer::getFile(Path);
+  if (!Buffer)
+    return fileError(Path, "cannot read the aggregates: " +
+                               Buffer.getError().message());
+  SmallVector<StringRef> Lines;
+  (*Buffer)->getBuffer().split(Lines, '\n', -1, /*KeepEmpty=*/false);
+  const std::vector<std::string> Header = {
+      "event", "day", "jobs", "processes", "hosts", "first_seen", "last_seen"};
+  if (Lines.empty() || csvRecord(Lines.front()) != Header)
+    return fileError(Path, "the aggregates must start with the header "
+                           "'event,day,jobs,processes,hosts,first_seen,"
+                           "last_seen' (docs/report-sql.md)");
+  UsageCounts Counts;
+  Counts.Files = 1;
+  for (size_t I = 1; I < Lines.size(); ++I) {
+    std::vector<std::string> F = csvRecord(Lines[I]);
+    uint64_t Jobs, Processes, Hosts;
+    if (F.size() != Header.size() || F[0].empty() ||
+        StringRef(F[2]).getAsInteger(10, Jobs) ||
+        StringRef(F[3]).getAsInteger(10, Processes) ||
+        StringRef(F[4]).getAsInteger(10, Hosts))
+      return fileError(Path, "line " + Twine(I + 1) +
+                                 ": expected an event, a day (or nothing), "
+                                 "three counts and two times");
+    EventCounts &C = Counts.Events[F[0]];
+    if (!F[1].empty()) {
+      C.JobsByDay.push_back({F[1], Jobs});
+      continue;
+    }
+    C.Jobs = Jobs;
+    C.Processes = Processes;
+    C.Hosts = Hosts;
+    C.FirstSeen = F[5];
+    C.LastSeen = F[6];
+  }
+  for (auto &Entry : Counts.Events)
+    llvm::sort(Entry.second.JobsByDay);
+  return Counts;
+}
+
+} // namespace apistamp

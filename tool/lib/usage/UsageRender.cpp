@@ -1,0 +1,296 @@
+//===- UsageRender.cpp - The report as text, CSV, JSON or Markdown --------===//
+//
+// Renders a UsageReport as computed by buildReport (UsageReport.cpp): the
+// text a person reads, CSV, JSON (a versioned contract: docs/report.md) and
+// Markdown; the HTML page is UsageHtml.cpp's.
+//
+//===----------------------------------------------------------------------===//
+
+#include "../Csv.h"
+#include "UsageReport.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+
+using namespace llvm;
+
+namespace apistamp {
+
+namespace {
+
+/// \p Text in a Markdown table cell: its markup escaped, on one line.
+std::string markdownCell(StringRef Text) {
+  std::string Out;
+  for (char C : Text) {
+    if (C == '|' || C == '\\' || C == '`' || C == '*' || C == '_' || C == '<' ||
+        C == '>')
+      Out += '\\';
+    Out += C == '\n' ? ' ' : C;
+  }
+  return Out;
+}
+
+/// \p E's counts as JSON members (times null when never seen).
+json::Object countsJson(const ReportEvent &E) {
+  return json::Object{{"jobs", int64_t(E.Counts.Jobs)},
+                      {"processes", int64_t(E.Counts.Processes)},
+                      {"hosts", int64_t(E.Counts.Hosts)},
+                      {"first_seen", E.Counts.FirstSeen.empty()
+                                         ? json::Value(nullptr)
+                                         : json::Value(E.Counts.FirstSeen)},
+                      {"last_seen", E.Counts.LastSeen.empty()
+                                        ? json::Value(nullptr)
+                                        : json::Value(E.Counts.LastSeen)}};
+}
+
+/// The report as the JSON contract (version 1) says.
+json::Value reportJson(const UsageReport &R) {
+  const UsageCounts &In = R.Inputs;
+  json::Array Events, Unknown, Rules, Files;
+  auto Trend = [](const ReportEvent &E) {
+    json::Array Jobs;
+    for (uint64_t N : E.Trend)
+      Jobs.push_back(int64_t(N));
+    return Jobs;
+  };
+  for (const ReportEvent &E : R.Events) {
+    json::Object O{{"event", E.Event},       {"status", statusName(E.Status)},
+                   {"rule", E.Placed->Rule}, {"file", E.Placed->File},
+                   {"line", E.Placed->Line}, {"kind", E.Placed->Kind}};
+    for (auto &KV : countsJson(E))
+      O.try_emplace(KV.first, std::move(KV.second));
+    O["trend"] = Trend(E);
+    Events.push_back(std::move(O));
+  }
+  for (const ReportEvent &E : R.Unknown) {
+    json::Object O{{"event", E.Event}};
+    for (auto &KV : countsJson(E))
+      O.try_emplace(KV.first, std::move(KV.second));
+    O["trend"] = Trend(E);
+    Unknown.push_back(std::move(O));
+  }
+  for (const RuleCoverage &C : R.Rules)
+    Rules.push_back(
+        json::Object{{"id", C.Id}, {"events", C.Events}, {"used", C.Used}});
+  for (const LogFileProblems &P : In.Problems) {
+    json::Array First;
+    for (const auto &[Line, Why] : P.First)
+      First.push_back(json::Object{{"line", int64_t(Line)}, {"problem", Why}});
+    json::Object O{{"file", P.File},
+                   {"malformed", int64_t(P.Malformed)},
+                   {"first", std::move(First)}};
+    if (!P.Error.empty())
+      O["error"] = P.Error;
+    Files.push_back(std::move(O));
+  }
+  json::Array Periods;
+  for (const std::string &P : R.Periods)
+    Periods.push_back(P);
+  return json::Object{
+      {"version", 1},
+      {"inputs", json::Object{{"files", In.Files},
+                              {"lines", int64_t(In.Lines)},
+                              {"events", int64_t(In.EventLines)},
+                              {"malformed", int64_t(In.Malformed)},
+                              {"outside_window", int64_t(In.OutsideWindow)},
+                              {"problems", std::move(Files)}}},
+      {"trend",
+       json::Object{{"unit", R.TrendUnit}, {"periods", std::move(Periods)}}},
+      {"events", std::move(Events)},
+      {"unknown", std::move(Unknown)},
+      {"rules", std::move(Rules)}};
+}
+
+/// Where \p E is placed, "file:line", or "".
+std::string location(const ReportEvent &E) {
+  if (!E.Placed || E.Placed->File.empty())
+    return "";
+  return E.Placed->File + ":" + std::to_string(E.Placed->Line);
+}
+
+/// The inputs' problems, one line each, as diagnostics; \p Verbose adds
+/// the first malformed lines.
+void printProblems(raw_ostream &OS, const UsageReport &R, bool Verbose,
+                   StringRef Prefix) {
+  for (const LogFileProblems &P : R.Inputs.Problems) {
+    if (P.Unreadable) {
+      OS << Prefix << P.File << ": error: cannot read: " << P.Error << "\n";
+      continue;
+    }
+    if (!P.Error.empty())
+      OS << Prefix << P.File << ": warning: " << P.Error
+         << "; the rest of the file was not read\n";
+    if (P.Malformed)
+      OS << Prefix << P.File << ": warning: " << P.Malformed
+         << " malformed lines skipped\n";
+    if (Verbose)
+      for (const auto &[Line, Why] : P.First)
+        OS << Prefix << P.File << ":" << Line << ": note: " << Why << "\n";
+  }
+}
+
+/// The rows grouped by rule or file, as a table.
+void printTextGroups(raw_ostream &OS, const UsageReport &R, ReportGrouping By) {
+  OS << formatv("\n{0,-40}  {1,6}  {2,6}  {3,8}  {4,8}\n",
+                By == ReportGrouping::Rule ? "rule" : "file", "events", "used",
+                "coverage", "jobs");
+  for (const GroupCoverage &G : groupCoverage(R, By))
+    OS << formatv("{0,-40}  {1,6}  {2,6}  {3,7}%  {4,8}\n", G.Key, G.Events,
+                  G.Used, G.Percent, G.Jobs);
+}
+
+/// A table of events titled \p Title, with their counts when
+/// \p WithCounts.
+void printTextTable(raw_ostream &OS, StringRef Title,
+                    ArrayRef<ReportEvent> Rows, bool WithCounts) {
+  OS << "\n" << Title << "\n";
+  size_t Width = 5;
+  for (const ReportEvent &E : Rows)
+    Width = std::max(Width, E.Event.size());
+  if (WithCounts)
+    OS << formatv("  {0,6}  {1,9}  {2,5}  ", "jobs", "processes", "hosts")
+       << left_justify("event", Width) << "  last seen\n";
+  for (const ReportEvent &E : Rows) {
+    OS << "  ";
+    if (WithCounts)
+      OS << formatv("{0,6}  {1,9}  {2,5}  ", E.Counts.Jobs, E.Counts.Processes,
+                    E.Counts.Hosts);
+    OS << left_justify(E.Event, Width);
+    if (WithCounts)
+      OS << "  " << E.Counts.LastSeen;
+    if (E.Placed)
+      OS << "  [" << E.Placed->Rule << "] " << location(E);
+    OS << "\n";
+  }
+}
+
+/// The report a person reads: figures, problems, then the events used,
+/// never used and unknown, and the rules' coverage (or the groups).
+void printText(raw_ostream &OS, const UsageReport &R, ReportGrouping By,
+               bool Verbose) {
+  const UsageCounts &In = R.Inputs;
+  OS << "apistamp report: " << In.Files << " files, " << In.Lines << " lines, "
+     << In.EventLines << " events, " << In.Malformed << " malformed";
+  if (In.OutsideWindow)
+    OS << ", " << In.OutsideWindow << " outside --since/--until";
+  OS << "\n";
+  printProblems(OS, R, Verbose, "");
+  if (By != ReportGrouping::Event)
+    return printTextGroups(OS, R, By);
+  std::vector<ReportEvent> UsedRows, NeverUsed, Unknown;
+  for (ArrayRef<ReportEvent> Rows : {ArrayRef(R.Events), ArrayRef(R.Unknown)})
+    for (const ReportEvent &E : Rows)
+      switch (E.Status) {
+      case EventStatus::Used:
+        UsedRows.push_back(E);
+        break;
+      case EventStatus::NeverUsed:
+        NeverUsed.push_back(E);
+        break;
+      case EventStatus::Unknown:
+        Unknown.push_back(E);
+        break;
+      }
+  printTextTable(
+      OS, formatv("used: {0} of {1} events", R.Used, R.Events.size()).str(),
+      UsedRows, true);
+  printTextTable(OS,
+                 formatv("never used: {0} events (deprecation candidates)",
+                         NeverUsed.size())
+                     .str(),
+                 NeverUsed, false);
+  if (!Unknown.empty())
+    printTextTable(OS,
+                   formatv("unknown: {0} events logged but placed by no rule",
+                           Unknown.size())
+                       .str(),
+                   Unknown, true);
+  OS << "\nrules:\n";
+  for (const RuleCoverage &C : R.Rules)
+    OS << formatv("  {0,-30} {1} of {2} events used ({3}%)\n", C.Id, C.Used,
+                  C.Events, C.Percent);
+}
+
+/// One CSV row per event (or group).
+void printCsv(raw_ostream &OS, const UsageReport &R, ReportGrouping By) {
+  if (By != ReportGrouping::Event) {
+    OS << (By == ReportGrouping::Rule ? "rule" : "file")
+       << ",events,used,jobs\n";
+    for (const GroupCoverage &G : groupCoverage(R, By))
+      OS << csvField(G.Key) << "," << G.Events << "," << G.Used << "," << G.Jobs
+         << "\n";
+    return;
+  }
+  OS << "event,status,rule,file,line,kind,jobs,processes,hosts,first_seen,"
+        "last_seen\n";
+  auto Row = [&](const ReportEvent &E) {
+    OS << csvField(E.Event) << "," << statusName(E.Status) << ","
+       << csvField(E.Placed ? E.Placed->Rule : "") << ","
+       << csvField(E.Placed ? E.Placed->File : "") << ",";
+    if (E.Placed)
+      OS << E.Placed->Line;
+    OS << "," << (E.Placed ? E.Placed->Kind : "") << "," << E.Counts.Jobs << ","
+       << E.Counts.Processes << "," << E.Counts.Hosts << ","
+       << E.Counts.FirstSeen << "," << E.Counts.LastSeen << "\n";
+  };
+  for (const ReportEvent &E : R.Events)
+    Row(E);
+  for (const ReportEvent &E : R.Unknown)
+    Row(E);
+}
+
+/// A summary and Markdown tables (for a pull request or a wiki).
+void printMarkdown(raw_ostream &OS, const UsageReport &R, ReportGrouping By) {
+  const UsageCounts &In = R.Inputs;
+  OS << "## API usage\n\n"
+     << R.Used << " of " << R.Events.size() << " events used; "
+     << R.Unknown.size() << " unknown events; " << In.Files << " files, "
+     << In.EventLines << " events read, " << In.Malformed
+     << " malformed lines.\n\n";
+  if (By != ReportGrouping::Event) {
+    OS << "| " << (By == ReportGrouping::Rule ? "rule" : "file")
+       << " | events | used | coverage | jobs |\n|---|---:|---:|---:|---:|\n";
+    for (const GroupCoverage &G : groupCoverage(R, By))
+      OS << "| " << markdownCell(G.Key) << " | " << G.Events << " | " << G.Used
+         << " | " << G.Percent << "% | " << G.Jobs << " |\n";
+    return;
+  }
+  OS << "| event | status | jobs | processes | hosts | last seen | rule | "
+        "where |\n|---|---|---:|---:|---:|---|---|---|\n";
+  auto Row = [&](const ReportEvent &E) {
+    OS << "| " << markdownCell(E.Event) << " | " << statusName(E.Status)
+       << " | " << E.Counts.Jobs << " | " << E.Counts.Processes << " | "
+       << E.Counts.Hosts << " | " << markdownCell(E.Counts.LastSeen) << " | "
+       << markdownCell(E.Placed ? E.Placed->Rule : "") << " | "
+       << markdownCell(location(E)) << " |\n";
+  };
+  for (const ReportEvent &E : R.Events)
+    Row(E);
+  for (const ReportEvent &E : R.Unknown)
+    Row(E);
+  OS << "\n| rule | events | used | coverage |\n|---|---:|---:|---:|\n";
+  for (const RuleCoverage &C : R.Rules)
+    OS << "| " << markdownCell(C.Id) << " | " << C.Events << " | " << C.Used
+       << " | " << C.Percent << "% |\n";
+}
+
+} // namespace
+
+void printReport(raw_ostream &OS, const UsageReport &Report,
+                 ReportFormat Format, ReportGrouping By, bool Verbose) {
+  switch (Format) {
+  case ReportFormat::Text:
+    return printText(OS, Report, By, Verbose);
+  case ReportFormat::Csv:
+    return printCsv(OS, Report, By);
+  case ReportFormat::Json:
+    OS << formatv("{0:2}", reportJson(Report)) << "\n";
+    return;
+  case ReportFormat::Markdown:
+    return printMarkdown(OS, Report, By);
+  case ReportFormat::Html:
+    return printReportHtml(OS, Report);
+  }
+}
+
+} // namespace apistamp
