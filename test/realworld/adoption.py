@@ -133,6 +133,31 @@ class PreCommitSession:
         return output
 
 
+def copy_into_git(project, src, env=None):
+    """Copies the pristine tree to src with the project's rules, and commits
+    it to a new git repository there (env: e.g. fixed commit dates)."""
+    shutil.copytree(project.source, src)
+    (src / ".apistamp.yaml").write_text(project.rules)
+    (src / ".gitignore").write_text("/build/\n")
+    session_git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.com"]
+    sh(session_git + ["init", "-q", "-b", "main"], cwd=src, env=env)
+    sh(session_git + ["add", "-A"], cwd=src, env=env)
+    sh(session_git + ["commit", "-q", "-m", "pristine " + project.name], cwd=src, env=env)
+
+
+def configure_project(project, src, build, runtime_include=None, runtime_lib=None):
+    """Configures the project's build; with the runtime when runtime_include
+    is given (its include path, and runtime_lib linked)."""
+    flags = project.cxx_flags
+    extra = []
+    if runtime_include:
+        flags += " -I" + str(runtime_include)
+        extra = ["-DCMAKE_CXX_STANDARD_LIBRARIES=%s -lpthread" % runtime_lib]
+    sh(["cmake", "-S", src, "-B", build, "-G", "Ninja",
+        "-DCMAKE_BUILD_TYPE=Release", "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON",
+        "-DCMAKE_CXX_FLAGS=" + flags.strip(), *project.cmake_args, *extra])
+
+
 def run_adoption(project, args):
     """The round trip; returns the exit code (0: every step passed)."""
     apistamp = os.path.abspath(args.apistamp)
@@ -145,25 +170,13 @@ def run_adoption(project, args):
     figures = {}
 
     def configure(with_runtime):
-        flags = project.cxx_flags
-        extra = []
-        if with_runtime:
-            flags += " -I" + runtime_include
-            extra = ["-DCMAKE_CXX_STANDARD_LIBRARIES=%s -lpthread" % runtime_lib]
-        sh(["cmake", "-S", src, "-B", build, "-G", "Ninja",
-            "-DCMAKE_BUILD_TYPE=Release", "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON",
-            "-DCMAKE_CXX_FLAGS=" + flags.strip(), *project.cmake_args, *extra])
+        configure_project(project, src, build, runtime_include if with_runtime else None,
+                          runtime_lib)
 
     def prepare():
         shutil.rmtree(work, ignore_errors=True)
         work.mkdir(parents=True)
-        shutil.copytree(project.source, src)
-        (src / ".apistamp.yaml").write_text(project.rules)
-        (src / ".gitignore").write_text("/build/\n")
-        session_git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.com"]
-        sh(session_git + ["init", "-q", "-b", "main"], cwd=src)
-        sh(session_git + ["add", "-A"], cwd=src)
-        sh(session_git + ["commit", "-q", "-m", "pristine " + project.name], cwd=src)
+        copy_into_git(project, src)
         configure(with_runtime=False)
         database = json.loads((build / "compile_commands.json").read_text())
         counts = {}

@@ -52,6 +52,18 @@ def tree_digest(root):
     return digest.hexdigest()
 
 
+def configure_googletest(source, build_dir, runtime_include, runtime_lib):
+    """Copies /usr/src/googletest to source with RULES, configures build_dir
+    (tests and samples on, the runtime's include and library added)."""
+    shutil.copytree("/usr/src/googletest", source)
+    (source / ".apistamp.yaml").write_text(RULES)
+    sh(["cmake", "-S", source, "-B", build_dir, "-G", "Ninja",
+        "-DCMAKE_BUILD_TYPE=Release", "-Dgtest_build_tests=ON",
+        "-Dgtest_build_samples=ON", "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON",
+        "-DCMAKE_CXX_FLAGS=-I" + str(runtime_include),
+        "-DCMAKE_CXX_STANDARD_LIBRARIES=%s -lpthread" % runtime_lib])
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--apistamp", required=True)
@@ -71,13 +83,8 @@ def main():
     figures = {}
 
     def configure(source, build_dir):
-        shutil.copytree("/usr/src/googletest", source)
-        (source / ".apistamp.yaml").write_text(RULES)
-        sh(["cmake", "-S", source, "-B", build_dir, "-G", "Ninja",
-            "-DCMAKE_BUILD_TYPE=Release", "-Dgtest_build_tests=ON",
-            "-Dgtest_build_samples=ON", "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON",
-            "-DCMAKE_CXX_FLAGS=-I" + args.runtime_include,
-            "-DCMAKE_CXX_STANDARD_LIBRARIES=%s -lpthread" % args.runtime_lib])
+        configure_googletest(source, build_dir, args.runtime_include,
+                             args.runtime_lib)
 
     def prepare():
         if not pathlib.Path("/usr/src/googletest/CMakeLists.txt").exists():

@@ -62,6 +62,36 @@ def not_checkable_reason(relative):
     return None
 
 
+def strip_calls(source, src, build):
+    """Copies source's torchvision/ to src with every call deleted, writes
+    build/compile_commands.json for the checkable .cpp files; returns
+    (upstream calls by file, checked files, unchecked files with reasons)."""
+    build.mkdir(parents=True)
+    shutil.copytree(source / "torchvision", src / "torchvision")
+    upstream, checked, unchecked = {}, [], {}
+    for path in sorted((src / "torchvision/csrc").rglob("*")):
+        if path.suffix not in (".cpp", ".h", ".cu"):
+            continue
+        relative = str(path.relative_to(src))
+        text = path.read_text()
+        calls = calls_by_position(text)
+        if calls:
+            upstream[relative] = calls
+            path.write_text(CALL.sub("", text))
+        if text.count("C10_LOG_API_USAGE_ONCE") != len(calls):
+            raise RuntimeError("%s: a call this test cannot parse" % relative)
+        reason = not_checkable_reason(relative)
+        if reason:
+            unchecked[relative] = reason
+        elif path.suffix == ".cpp":
+            checked.append(relative)
+    commands = [{"directory": str(src), "file": str(src / f),
+                 "arguments": ["clang++", *COMPILE_FLAGS, "-I", str(src),
+                               "-c", str(src / f)]} for f in checked]
+    (build / "compile_commands.json").write_text(json.dumps(commands, indent=1))
+    return upstream, checked, unchecked
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--apistamp", required=True)
@@ -94,29 +124,7 @@ def main():
 
     def strip():
         shutil.rmtree(work, ignore_errors=True)
-        build.mkdir(parents=True)
-        shutil.copytree(source / "torchvision", src / "torchvision")
-        upstream, checked, unchecked = {}, [], {}
-        for path in sorted((src / "torchvision/csrc").rglob("*")):
-            if path.suffix not in (".cpp", ".h", ".cu"):
-                continue
-            relative = str(path.relative_to(src))
-            text = path.read_text()
-            calls = calls_by_position(text)
-            if calls:
-                upstream[relative] = calls
-                path.write_text(CALL.sub("", text))
-            if text.count("C10_LOG_API_USAGE_ONCE") != len(calls):
-                raise RuntimeError("%s: a call this test cannot parse" % relative)
-            reason = not_checkable_reason(relative)
-            if reason:
-                unchecked[relative] = reason
-            elif path.suffix == ".cpp":
-                checked.append(relative)
-        commands = [{"directory": str(src), "file": str(src / f),
-                     "arguments": ["clang++", *COMPILE_FLAGS, "-I", str(src),
-                                   "-c", str(src / f)]} for f in checked]
-        (build / "compile_commands.json").write_text(json.dumps(commands, indent=1))
+        upstream, checked, unchecked = strip_calls(source, src, build)
         state.update(upstream=upstream, checked=checked, unchecked=unchecked)
         total = sum(len(c) for c in upstream.values())
         print("  upstream calls: %d in %d files; %d C++ TUs checked"
