@@ -4,7 +4,7 @@
 set -euo pipefail
 
 # libgmock-dev: the unit tests include gmock/gmock.h, which libgtest-dev lacks.
-packages=(clang-19 clang-tools-19 libclang-19-dev llvm-19-dev llvm-19-tools libyaml-cpp-dev
+packages=(clang-19 clang-tools-19 clang-format-19 libclang-19-dev llvm-19-dev llvm-19-tools libyaml-cpp-dev
           libgtest-dev libgmock-dev googletest cmake ninja-build python3 g++ git
           libtorch-dev libbenchmark-dev pkgconf libjpeg-dev libpng-dev
           libavcodec-dev libavformat-dev libavutil-dev libswscale-dev
@@ -14,7 +14,8 @@ packages=(clang-19 clang-tools-19 libclang-19-dev llvm-19-dev llvm-19-tools liby
 # its benchmark; libbenchmark-dev: runtime/bench; pkgconf: the runtime's
 # installed-package check (apistamp.pc); libjpeg, libpng and ffmpeg: the
 # torchvision policy test compiles torchvision's image and video sources;
-# pre-commit: the hooks are tested with the real framework; clang-tools-19:
+# pre-commit: the hooks are tested with the real framework; clang-format-19:
+# the test command checks that tool/ is formatted; clang-tools-19:
 # clang-apply-replacements for the --export-fixes round trip; simdjson, zlib
 # and zstd: apistamp report reads (compressed) JSON-lines logs; zstd, sqlite3,
 # jq and chromium: the report's tests (compressed logs, the warehouse SQL on

@@ -13,6 +13,8 @@ cmake --build "$build"
 results="$build/test-results"
 rm -rf "$results" && mkdir -p "$results"
 status=0
+echo "== format (clang-format-19 on tool/)"
+scripts/check-format.sh "$results/format.xml" || status=1
 echo "== unit tests"
 "$build/bin/apistampUnitTests" --gtest_output="xml:$results/unit.xml" --gtest_brief=1 || status=1
 echo "== lit tests"

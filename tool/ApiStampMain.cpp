@@ -184,16 +184,16 @@ cl::opt<apistamp::ReportFormat> ReportFormat(
                    "a self-contained page")),
     cl::init(apistamp::ReportFormat::Text), cl::cat(Category),
     on(Mode::Report));
-cl::opt<apistamp::ReportGrouping> ReportBy(
-    "by", cl::desc("Rows per event (default), rule or file"),
-    cl::values(clEnumValN(apistamp::ReportGrouping::Event, "event",
-                          "one row per event (default)"),
-               clEnumValN(apistamp::ReportGrouping::Rule, "rule",
-                          "one row per rule"),
-               clEnumValN(apistamp::ReportGrouping::File, "file",
-                          "one row per file")),
-    cl::init(apistamp::ReportGrouping::Event), cl::cat(Category),
-    on(Mode::Report));
+cl::opt<apistamp::ReportGrouping>
+    ReportBy("by", cl::desc("Rows per event (default), rule or file"),
+             cl::values(clEnumValN(apistamp::ReportGrouping::Event, "event",
+                                   "one row per event (default)"),
+                        clEnumValN(apistamp::ReportGrouping::Rule, "rule",
+                                   "one row per rule"),
+                        clEnumValN(apistamp::ReportGrouping::File, "file",
+                                   "one row per file")),
+             cl::init(apistamp::ReportGrouping::Event), cl::cat(Category),
+             on(Mode::Report));
 cl::opt<std::string> ReportOutput("o",
                                   cl::desc("Write the report to this file"),
                                   cl::value_desc("file"), cl::cat(Category),
@@ -214,7 +214,9 @@ std::string commandNames() {
   std::string Names;
   ArrayRef<CommandInfo> Table = apistamp::commandTable();
   for (size_t I = 0; I < Table.size(); ++I)
-    Names += (I == 0 ? "" : I + 1 == Table.size() ? " or " : ", ") +
+    Names += (I == 0                  ? ""
+              : I + 1 == Table.size() ? " or "
+                                      : ", ") +
              Table[I].Name.str();
   return Names;
 }

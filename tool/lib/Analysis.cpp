@@ -129,8 +129,8 @@ public:
                  const ExplainTarget *Target, bool SkipBodies)
       : Rules(Rules), Result(Result), Target(Target), SkipBodies(SkipBodies) {}
 
-  std::unique_ptr<ASTConsumer>
-  CreateASTConsumer(CompilerInstance &CI, llvm::StringRef File) override {
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,
+                                                 llvm::StringRef) override {
     // "N errors generated." would go straight to stderr; diagnostics are
     // collected by the caller instead.
     CI.setVerboseOutputStream(llvm::nulls());
@@ -175,8 +175,7 @@ private:
 /// Records every file the preprocessor reads.
 class ReachedFilesAction : public PreprocessOnlyAction {
 public:
-  explicit ReachedFilesAction(std::vector<std::string> &Files)
-      : Files(Files) {}
+  explicit ReachedFilesAction(std::vector<std::string> &Files) : Files(Files) {}
 
   void EndSourceFileAction() override {
     SourceManager &SM = getCompilerInstance().getSourceManager();
@@ -201,8 +200,9 @@ ArgumentsAdjuster frontendAdjuster() {
 
 } // namespace
 
-std::vector<std::string> filesReachedBy(const CompileCommand &Command,
-                                        IntrusiveRefCntPtr<vfs::FileSystem> FS) {
+std::vector<std::string>
+filesReachedBy(const CompileCommand &Command,
+               IntrusiveRefCntPtr<vfs::FileSystem> FS) {
   std::vector<std::string> Files;
   if (!FS)
     FS = vfs::createPhysicalFileSystem();

@@ -9,9 +9,9 @@
 #ifndef APISTAMP_LIB_CATALOG_H
 #define APISTAMP_LIB_CATALOG_H
 
-#include "apistamp/Site.h"
 #include "apistamp/Paths.h"
 #include "apistamp/Rules.h"
+#include "apistamp/Site.h"
 #include "llvm/ADT/ArrayRef.h"
 #include <string>
 #include <vector>

@@ -34,7 +34,6 @@ struct FileProblem {
     ChangedDuringRun,   ///< TUs saw different bytes; nothing was computed.
     ChangedBeforeWrite, ///< Its bytes are no longer the ones parsed.
     BadEdits,           ///< Conflicting or out-of-range edits (Message).
-    CannotOpen,         ///< Message: the system's reason.
     CannotWrite,        ///< Message: the system's reason.
   };
   KindType Kind = ChangedDuringRun;

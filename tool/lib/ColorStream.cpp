@@ -51,11 +51,10 @@ void DiagnosticColorStream::emitLine(StringRef Line) {
   }
   Target.changeColor(raw_ostream::SAVEDCOLOR, /*Bold=*/true) << Location;
   Target.resetColor() << " ";
-  raw_ostream::Colors Color = Severity.starts_with("warning")
-                                  ? raw_ostream::MAGENTA
-                              : Severity.starts_with("error")
-                                  ? raw_ostream::RED
-                                  : raw_ostream::BLACK;
+  raw_ostream::Colors Color =
+      Severity.starts_with("warning") ? raw_ostream::MAGENTA
+      : Severity.starts_with("error") ? raw_ostream::RED
+                                      : raw_ostream::BLACK;
   Target.changeColor(Color, /*Bold=*/true) << Severity;
   Target.resetColor();
   bool Newline = Message.consume_back("\n");

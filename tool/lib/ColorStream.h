@@ -1,4 +1,5 @@
-//===- ColorStream.h - Colours clang-style diagnostic lines ------*- C++ -*-===//
+//===- ColorStream.h - Colours clang-style diagnostic lines ------*- C++
+//-*-===//
 //
 // A stream that passes text through to another one and colours each line of
 // the form "file:line:col: warning|error|note: message" as clang does: the

@@ -87,7 +87,8 @@ PlanRequest planRequestFor(const Options &Opts) {
   Request.CompilerArgs = Opts.CompilerArgs;
   Request.ExtraArgsBefore = Opts.ExtraArgsBefore;
   Request.ExtraArgs = Opts.ExtraArgs;
-  Request.Part = Opts.Part;
+  Request.ShardIndex = Opts.Part.Index;
+  Request.ShardCount = Opts.Part.Count;
   Request.SkipUnselectableFiles =
       !commandInfo(Opts.RunMode).ReadsEveryNamedFile;
   return Request;

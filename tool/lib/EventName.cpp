@@ -12,9 +12,8 @@ using namespace llvm;
 namespace apistamp {
 
 ArrayRef<StringRef> EventTemplate::placeholders() {
-  static const StringRef Names[] = {"qualified", "namespace", "class",
-                                    "name",      "path",      "file",
-                                    "signature"};
+  static const StringRef Names[] = {
+      "qualified", "namespace", "class", "name", "path", "file", "signature"};
   return Names;
 }
 

@@ -21,8 +21,7 @@ bool InstalledFiles::contains(StringRef Path) const {
 
 /// The words of one CMake command's arguments: quoted strings unquoted,
 /// up to the closing parenthesis.
-static std::vector<std::string> commandArguments(StringRef Text,
-                                                 size_t &Pos) {
+static std::vector<std::string> commandArguments(StringRef Text, size_t &Pos) {
   std::vector<std::string> Words;
   while (Pos < Text.size() && Text[Pos] != ')') {
     char C = Text[Pos];

@@ -45,9 +45,10 @@ static std::string formatsOfEveryCommand() {
   for (const CommandInfo &C : commandTable()) {
     if (C.Formats.empty())
       continue;
-    Text += (Text.empty() ? C.Name.str() + " takes " : ", " + C.Name.str() + " ");
+    Text +=
+        (Text.empty() ? C.Name.str() + " takes " : ", " + C.Name.str() + " ");
     for (size_t I = 0; I < C.Formats.size(); ++I)
-      Text += (I == 0 ? ""
+      Text += (I == 0                      ? ""
                : I + 1 == C.Formats.size() ? " or "
                                            : ", ") +
               formatName(C.Formats[I]).str();

@@ -224,7 +224,8 @@ std::string findIncludingSource(const PlanRequest &Opts,
       if (I == From.size() || I == To.size() || From[I] != To[I])
         break;
     }
-    return From.drop_front(Common).count('/') + To.drop_front(Common).count('/');
+    return From.drop_front(Common).count('/') +
+           To.drop_front(Common).count('/');
   };
   llvm::stable_sort(Listed, [&](const std::string &L, const std::string &R) {
     return Distance(L) < Distance(R);
@@ -232,8 +233,7 @@ std::string findIncludingSource(const PlanRequest &Opts,
   for (const std::string &Source : Listed) {
     if (!isCppSource(Source))
       continue;
-    std::vector<CompileCommand> Commands =
-        distinctCommands(Opts, DB, Source);
+    std::vector<CompileCommand> Commands = distinctCommands(Opts, DB, Source);
     if (Commands.empty())
       continue;
     std::vector<std::string> Reached = filesReachedBy(Commands.front());
@@ -255,6 +255,44 @@ std::vector<TUJob> shardOf(std::vector<TUJob> TUs, unsigned Index,
   return Mine;
 }
 
+/// Adds the TUs of \p Source, under \p Rules, to \p P: one per distinct
+/// compile command. \p Listed caches the database's sources.
+void addTUs(const PlanRequest &Opts, Project &P, const RuleSet &Rules,
+            const std::string &Source,
+            std::optional<std::vector<std::string>> &Listed) {
+  // A header or fragment the database does not list (a .inl included
+  // inside a namespace need not parse alone) is analysed through a TU
+  // that includes it.
+  std::string Includer;
+  if (!Opts.Sources.empty() && !isCppSource(Source)) {
+    if (!Listed)
+      Listed = listedSources(*P.Database);
+    if (!std::binary_search(Listed->begin(), Listed->end(), Source))
+      Includer = findIncludingSource(Opts, *P.Database, *Listed, Source);
+  }
+  // Every distinct configuration of the file (shared and static builds,
+  // other defines) is a TU of its own.
+  std::vector<CompileCommand> Commands = distinctCommands(
+      Opts, *P.Database, Includer.empty() ? StringRef(Source) : Includer);
+  if (Commands.empty())
+    P.TUs.push_back(TUJob{Source, &Rules, std::nullopt, 1, ""});
+  for (CompileCommand &Command : Commands)
+    P.TUs.push_back(TUJob{Includer.empty() ? Source : Includer, &Rules,
+                          std::move(Command), unsigned(Commands.size()),
+                          Includer.empty() ? "" : Source});
+}
+
+/// A proxy TU for a header is redundant when that TU is analysed whole.
+void dropRedundantProxies(std::vector<TUJob> &TUs) {
+  llvm::StringSet<> Whole;
+  for (const TUJob &TU : TUs)
+    if (TU.ReportOnly.empty())
+      Whole.insert(TU.Source);
+  llvm::erase_if(TUs, [&Whole](const TUJob &TU) {
+    return !TU.ReportOnly.empty() && Whole.contains(TU.Source);
+  });
+}
+
 } // namespace
 
 Expected<Project> planProject(const PlanRequest &Request) {
@@ -267,7 +305,7 @@ Expected<Project> planProject(const PlanRequest &Request) {
     Opts.BuildDir =
         Rules.compileCommandsDirFor(Opts, currentDirectory() + "/.");
   if (Error E = checkSources(Opts))
-    return std::move(E);
+    return E;
   std::string BuildDir;
   Expected<std::unique_ptr<CompilationDatabase>> DB =
       loadCompilationDatabase(Opts, Rules, BuildDir);
@@ -303,40 +341,14 @@ Expected<Project> planProject(const PlanRequest &Request) {
       P.NotSelectable.push_back(Source);
       continue;
     }
-    // A header or fragment the database does not list (a .inl included
-    // inside a namespace need not parse alone) is analysed through a TU
-    // that includes it.
-    std::string Includer;
-    if (!Opts.Sources.empty() && !isCppSource(Source)) {
-      if (!Listed)
-        Listed = listedSources(*P.Database);
-      if (!std::binary_search(Listed->begin(), Listed->end(), Source))
-        Includer = findIncludingSource(Opts, *P.Database, *Listed, Source);
-    }
-    // Every distinct configuration of the file (shared and static builds,
-    // other defines) is a TU of its own.
-    std::vector<CompileCommand> Commands = distinctCommands(
-        Opts, *P.Database, Includer.empty() ? StringRef(Source) : Includer);
-    if (Commands.empty())
-      P.TUs.push_back(TUJob{Source, Slot, std::nullopt, 1});
-    for (CompileCommand &Command : Commands)
-      P.TUs.push_back(TUJob{Includer.empty() ? Source : Includer, Slot,
-                            std::move(Command), unsigned(Commands.size()),
-                            Includer.empty() ? "" : Source});
+    addTUs(Opts, P, *Slot, Source, Listed);
   }
-  // A proxy TU for a header is redundant when that TU is analysed whole.
-  llvm::StringSet<> Whole;
-  for (const TUJob &TU : P.TUs)
-    if (TU.ReportOnly.empty())
-      Whole.insert(TU.Source);
-  llvm::erase_if(P.TUs, [&Whole](const TUJob &TU) {
-    return !TU.ReportOnly.empty() && Whole.contains(TU.Source);
-  });
+  dropRedundantProxies(P.TUs);
   if (P.TUs.empty() && P.NotSelectable.empty())
     return usageError("no source in '" + Opts.BuildDir +
                       "' has a .apistamp.yaml above it; pass --rules FILE");
-  P.TUs = shardOf(std::move(P.TUs), Opts.Part.Index, Opts.Part.Count);
-  return std::move(P);
+  P.TUs = shardOf(std::move(P.TUs), Opts.ShardIndex, Opts.ShardCount);
+  return P;
 }
 
 } // namespace apistamp

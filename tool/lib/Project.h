@@ -10,7 +10,6 @@
 #define APISTAMP_LIB_PROJECT_H
 
 #include "InstalledFiles.h"
-#include "apistamp/Options.h"
 #include "apistamp/Rules.h"
 #include "clang/Tooling/CompilationDatabase.h"
 #include "llvm/ADT/StringMap.h"
@@ -68,7 +67,8 @@ struct PlanRequest {
   std::optional<std::vector<std::string>> CompilerArgs;
   /// Added to every compile command, at its front and at its end.
   std::vector<std::string> ExtraArgsBefore, ExtraArgs;
-  Shard Part;
+  /// Only the ShardIndex-th (1-based) of ShardCount parts of the TUs.
+  unsigned ShardIndex = 1, ShardCount = 1;
   /// Named files no rule can select are skipped, unparsed (not for explain
   /// and verify, which look at any file they are given).
   bool SkipUnselectableFiles = true;

@@ -77,9 +77,8 @@ std::string publicHeaderReason(const Project &P, const RuleSet &Rules,
     return "installed by the build (cmake_install.cmake)";
   if (std::optional<StringRef> Relative =
           pathUnder(File, canonicalPath(Rules.Root)))
-    if (llvm::any_of(Rules.PublicHeaders, [&](const PathGlob &G) {
-          return G.matches(*Relative);
-        }))
+    if (llvm::any_of(Rules.PublicHeaders,
+                     [&](const PathGlob &G) { return G.matches(*Relative); }))
       return "listed in 'public_headers'";
   return "";
 }
@@ -167,9 +166,8 @@ AnalysisResult merge(const Project &P, std::vector<TUResult> &&Results) {
     for (Expectation &E : R.Expectations)
       Merged.Expectations.push_back(std::move(E));
     for (Explanation &E : R.Explanations) {
-      if (E.SelectedSite &&
-          !decideMergedSite(P, Rules, *E.SelectedSite, R.FileContents,
-                            Ignored)) {
+      if (E.SelectedSite && !decideMergedSite(P, Rules, *E.SelectedSite,
+                                              R.FileContents, Ignored)) {
         E.SelectedSite.reset();
         E.Outcome = Explanation::NotSelected;
       }

@@ -73,12 +73,12 @@ std::vector<Finding> collectFindings(ArrayRef<Site> Sites,
       Findings.push_back({S.File, S.Line, S.Column, Severity::Error,
                           "apistamp-ignore needs a reason: '// "
                           "apistamp-ignore: <why this is not instrumented>'",
-                          "apistamp-ignore", nullptr});
+                          directiveSpelling(Directive::Ignore).str(), nullptr});
     if (!S.Used)
       Findings.push_back({S.File, S.Line, S.Column, Severity::Warning,
                           "apistamp-ignore suppresses nothing: no definition "
                           "that a rule selects starts on this line or the next",
-                          "apistamp-ignore", nullptr});
+                          directiveSpelling(Directive::Ignore).str(), nullptr});
   }
   llvm::stable_sort(Findings, [](const Finding &L, const Finding &R) {
     return std::tie(L.File, L.Line, L.Column) <

@@ -3,9 +3,9 @@
 #ifndef APISTAMP_LIB_REPORT_H
 #define APISTAMP_LIB_REPORT_H
 
-#include "apistamp/Site.h"
 #include "apistamp/Options.h"
 #include "apistamp/Paths.h"
+#include "apistamp/Site.h"
 #include "llvm/Support/raw_ostream.h"
 #include <functional>
 #include <map>

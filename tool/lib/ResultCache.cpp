@@ -287,6 +287,10 @@ std::optional<uint64_t> ResultCache::currentHash(const std::string &Path,
   return Hash;
 }
 
+/// Real entries nest 5 deep; an entry nested deeper than this is tampered
+/// with (llvm::json's parser recurses once per level).
+constexpr unsigned MaxEntryNesting = 16;
+
 /// How deeply \p Text's JSON arrays and objects nest (strings skipped).
 static unsigned nestingDepth(StringRef Text) {
   unsigned Depth = 0, Deepest = 0;
@@ -342,7 +346,7 @@ std::optional<TUResult> ResultCache::lookup(StringRef Key,
     return Miss();
   // llvm::json's parser recurses once per nesting level: a tampered entry
   // of nested brackets would overflow the stack. Real entries nest 5 deep.
-  if (nestingDepth((*Buffer)->getBuffer()) > 16)
+  if (nestingDepth((*Buffer)->getBuffer()) > MaxEntryNesting)
     return Miss();
   Expected<json::Value> Parsed = json::parse((*Buffer)->getBuffer());
   if (!Parsed) {

@@ -181,7 +181,7 @@ static Expected<std::string> readAtMost(StringRef Path, size_t Limit) {
   }
   sys::fs::closeFile(*File);
   if (Err)
-    return std::move(Err);
+    return Err;
   return Bytes;
 }
 

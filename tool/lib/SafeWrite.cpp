@@ -257,7 +257,7 @@ Expected<ReplaceOutcome> replaceFileContents(StringRef Path, StringRef Before,
     return systemError("cannot keep its mode", Errno);
   }
   if (Error E = fillTemporary(TempFD, After))
-    return std::move(E);
+    return E;
   // Last look before the rename: an editor may have saved meanwhile.
   struct stat Current;
   Expected<std::string> Again = readPath(Path);

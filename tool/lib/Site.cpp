@@ -1,6 +1,7 @@
 //===- Site.cpp - Field-by-field equality of the model types --------------===//
 
 #include "apistamp/Site.h"
+#include "llvm/Support/ErrorHandling.h"
 
 namespace apistamp {
 
@@ -21,6 +22,32 @@ bool equalField(const std::vector<MacroUse> &L,
 }
 
 } // namespace
+
+llvm::StringRef directiveSpelling(Directive D) {
+  switch (D) {
+  case Directive::Ignore:
+    return "apistamp-ignore";
+  case Directive::ExpectEvent:
+    return "expect-event";
+  case Directive::ExpectNoEvent:
+    return "expect-no-event";
+  case Directive::ExpectSkipped:
+    return "expect-skipped";
+  }
+  llvm_unreachable("unknown Directive");
+}
+
+Directive directiveOf(Expectation::KindType Kind) {
+  switch (Kind) {
+  case Expectation::Event:
+    return Directive::ExpectEvent;
+  case Expectation::NoEvent:
+    return Directive::ExpectNoEvent;
+  case Expectation::Skipped:
+    return Directive::ExpectSkipped;
+  }
+  llvm_unreachable("unknown Expectation::KindType");
+}
 
 bool sameFields(const MacroUse &L, const MacroUse &R) {
   return true

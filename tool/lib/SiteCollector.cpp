@@ -2,10 +2,10 @@
 
 #include "SiteCollector.h"
 #include "DeclFactsFromAST.h"
-#include "apistamp/Selection.h"
 #include "Matcher.h"
 #include "SiteDecision.h"
 #include "apistamp/Paths.h"
+#include "apistamp/Selection.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/Lex/Lexer.h"
@@ -29,16 +29,16 @@ public:
       const std::string *File = fileUnderRoot(C.File);
       if (!File)
         continue;
-      if (C.Directive == "apistamp-ignore") {
+      if (C.Directive == Directive::Ignore) {
         SuppressionIndex[{C.File, C.Line}] = Result.Suppressions.size();
         Result.Suppressions.push_back(
             Suppression{*File, C.Offset, C.Line, C.Column, C.Argument, false});
         continue;
       }
       Expectation E;
-      E.Kind = C.Directive == "expect-event"      ? Expectation::Event
-               : C.Directive == "expect-no-event" ? Expectation::NoEvent
-                                                  : Expectation::Skipped;
+      E.Kind = C.Directive == Directive::ExpectEvent     ? Expectation::Event
+               : C.Directive == Directive::ExpectNoEvent ? Expectation::NoEvent
+                                                         : Expectation::Skipped;
       E.File = *File;
       E.Line = C.Line;
       E.Column = C.Column;
@@ -192,10 +192,9 @@ private:
                                       : ConstexprKind::Constexpr;
     // Most definitions are not selected; only a macro use makes one a site.
     const Stmt *Body = FD->getBody();
-    if (!R &&
-        (!Body ||
-         usesWithin(SourceRange(Body->getBeginLoc(), Body->getEndLoc()))
-             .empty()))
+    if (!R && (!Body ||
+               usesWithin(SourceRange(Body->getBeginLoc(), Body->getEndLoc()))
+                   .empty()))
       return;
     recordBody(*FD, S, /*WithFunctionCalls=*/R != nullptr);
     // A definition no rule selects is a site only if its first statement
@@ -208,7 +207,6 @@ private:
     record(std::move(S));
   }
 
-private:
   /// For a definition in a fragment included inside a namespace or class
   /// (a .inl), the file under the root where that namespace is written at
   /// file scope: an #include belongs there, not inside the namespace. ""
@@ -259,10 +257,10 @@ private:
     SourceLocation RBrace = Block->getRBracLoc();
     if (LBrace.isMacroID() || RBrace.isMacroID()) {
       S.Shape = BodyShape::FromMacro;
-      S.BodyMacro = Lexer::getImmediateMacroName(
-                        LBrace.isMacroID() ? LBrace : RBrace, SM,
-                        Ctx.getLangOpts())
-                        .str();
+      S.BodyMacro =
+          Lexer::getImmediateMacroName(LBrace.isMacroID() ? LBrace : RBrace, SM,
+                                       Ctx.getLangOpts())
+              .str();
       return;
     }
     if (SM.getFileID(LBrace) != CurrentFile) {

@@ -27,9 +27,9 @@ static void reportAt(Site &S, StringRef Code, unsigned Offset) {
 /// A fix of the call also makes the file include what provides it.
 static void addInclude(Site &S, const RuleSet &Rules) {
   if (!Rules.Include.empty())
-    S.Edits.push_back(TextEdit::addInclude(
-        S.IncludeFile.empty() ? S.File : S.IncludeFile, Rules.Include,
-        Rules.IncludeAngled));
+    S.Edits.push_back(
+        TextEdit::addInclude(S.IncludeFile.empty() ? S.File : S.IncludeFile,
+                             Rules.Include, Rules.IncludeAngled));
 }
 
 /// Skips blanks, line breaks and comments from \p Pos.
@@ -93,8 +93,7 @@ std::optional<TextEdit> callRemoval(StringRef File, StringRef Code,
   return TextEdit{File.str(), unsigned(Begin), unsigned(End - Begin), ""};
 }
 
-const MacroUse *staleCall(const Site &S, StringRef Code,
-                          const RuleSet &Rules) {
+const MacroUse *staleCall(const Site &S, StringRef Code, const RuleSet &Rules) {
   if (S.Shape != BodyShape::Block || !S.Body)
     return nullptr;
   auto First = llvm::find_if(

@@ -61,13 +61,12 @@ bool DirectiveCommentCollector::HandleComment(Preprocessor &PP,
   if (Text.starts_with("/*"))
     Body.consume_back("*/");
   Body = Body.ltrim();
-  llvm::StringRef Directive;
-  for (llvm::StringRef Known :
-       {"apistamp-ignore", "expect-event", "expect-no-event", "expect-skipped"})
-    if (Body.consume_front(Known))
-      Directive = Known;
+  std::optional<Directive> Found;
+  for (Directive Known : AllDirectives)
+    if (Body.consume_front(directiveSpelling(Known)))
+      Found = Known;
   // "expect-events" or "apistamp-ignored" are other words.
-  if (Directive.empty() ||
+  if (!Found ||
       (!Body.empty() && !Body.starts_with(":") && !llvm::isSpace(Body.front())))
     return false;
   DirectiveComment C;
@@ -75,7 +74,7 @@ bool DirectiveCommentCollector::HandleComment(Preprocessor &PP,
   C.Offset = SM.getFileOffset(Begin);
   C.Line = SM.getSpellingLineNumber(Begin);
   C.Column = SM.getSpellingColumnNumber(Begin);
-  C.Directive = Directive.str();
+  C.Directive = *Found;
   if (Body.consume_front(":"))
     C.Argument = Body.trim().str();
   Comments.push_back(std::move(C));

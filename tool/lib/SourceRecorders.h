@@ -42,8 +42,7 @@ private:
 struct DirectiveComment {
   clang::FileID File;
   unsigned Offset = 0, Line = 0, Column = 0;
-  /// "apistamp-ignore", "expect-event", "expect-no-event", "expect-skipped".
-  std::string Directive;
+  apistamp::Directive Directive = Directive::Ignore;
   std::string Argument; ///< After the ':', trimmed; "" if none.
 };
 

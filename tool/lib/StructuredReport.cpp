@@ -2,11 +2,11 @@
 
 #include "StructuredReport.h"
 #include "apistamp/Paths.h"
-#include "llvm/Support/Path.h"
 #include "clang/Tooling/DiagnosticsYaml.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/JSON.h"
+#include "llvm/Support/Path.h"
 #include <map>
 #include <set>
 
@@ -122,6 +122,29 @@ static json::Object artifactLocation(StringRef Path, StringRef Base) {
   return json::Object{{"uri", "file://" + Path.str()}};
 }
 
+/// The SARIF "fixes" of finding \p F: its edits as one change.
+static json::Array sarifFixes(const Finding &F, ArrayRef<TextEdit> Fix,
+                              StringRef BaseDirectory) {
+  json::Array Replacements;
+  for (const TextEdit &E : Fix)
+    Replacements.push_back(
+        json::Object{{"deletedRegion", json::Object{{"byteOffset", E.Offset},
+                                                    {"byteLength", E.Length}}},
+                     {"insertedContent", json::Object{{"text", E.Text}}}});
+  const Site &S = *F.FromSite;
+  std::string Description = S.Status == SiteStatus::Wrong
+                                ? "Correct the event to '" + S.Event + "'"
+                            : S.Status == SiteStatus::Stale
+                                ? "Remove the stale event '" + S.Event + "'"
+                                : "Insert the event '" + S.Event + "'";
+  return json::Array{json::Object{
+      {"description", json::Object{{"text", std::move(Description)}}},
+      {"artifactChanges",
+       json::Array{json::Object{
+           {"artifactLocation", artifactLocation(F.File, BaseDirectory)},
+           {"replacements", std::move(Replacements)}}}}}};
+}
+
 void printSarifReport(raw_ostream &OS, const ReportInput &In,
                       StringRef BaseDirectory) {
   json::Array Rules;
@@ -147,8 +170,9 @@ void printSarifReport(raw_ostream &OS, const ReportInput &In,
   AddRule(StaleEventRule,
           "API usage events in the first statement of definitions that no "
           "rule selects (or that are suppressed): they keep firing");
-  AddRule("apistamp-ignore", "apistamp-ignore comments without a reason, or "
-                             "that suppress nothing");
+  AddRule(directiveSpelling(Directive::Ignore),
+          "apistamp-ignore comments without a reason, or "
+          "that suppress nothing");
 
   json::Array Results;
   std::vector<std::vector<TextEdit>> Fixes = fixesOf(In);
@@ -168,28 +192,8 @@ void printSarifReport(raw_ostream &OS, const ReportInput &In,
                   {"artifactLocation", artifactLocation(F.File, BaseDirectory)},
                   {"region", json::Object{{"startLine", F.Line},
                                           {"startColumn", F.Column}}}}}}}}};
-    const std::vector<TextEdit> &Fix = Fixes[I];
-    if (!Fix.empty()) {
-      json::Array Replacements;
-      for (const TextEdit &E : Fix)
-        Replacements.push_back(json::Object{
-            {"deletedRegion",
-             json::Object{{"byteOffset", E.Offset}, {"byteLength", E.Length}}},
-            {"insertedContent", json::Object{{"text", E.Text}}}});
-      Result["fixes"] = json::Array{json::Object{
-          {"description",
-           json::Object{
-               {"text",
-                F.FromSite->Status == SiteStatus::Wrong
-                    ? "Correct the event to '" + F.FromSite->Event + "'"
-                : F.FromSite->Status == SiteStatus::Stale
-                    ? "Remove the stale event '" + F.FromSite->Event + "'"
-                    : "Insert the event '" + F.FromSite->Event + "'"}}},
-          {"artifactChanges",
-           json::Array{json::Object{
-               {"artifactLocation", artifactLocation(F.File, BaseDirectory)},
-               {"replacements", std::move(Replacements)}}}}}};
-    }
+    if (!Fixes[I].empty())
+      Result["fixes"] = sarifFixes(F, Fixes[I], BaseDirectory);
     if (F.FromSite)
       Result["properties"] =
           json::Object{{"event", F.FromSite->Event},

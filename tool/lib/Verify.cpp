@@ -58,15 +58,7 @@ static std::string compare(const Expectation &E, const Site *S) {
 }
 
 static StringRef directiveName(Expectation::KindType Kind) {
-  switch (Kind) {
-  case Expectation::Event:
-    return "expect-event";
-  case Expectation::NoEvent:
-    return "expect-no-event";
-  case Expectation::Skipped:
-    return "expect-skipped";
-  }
-  return "";
+  return directiveSpelling(directiveOf(Kind));
 }
 
 std::vector<VerifyMismatch>

@@ -71,7 +71,7 @@ struct Rule {
   /// Some declaration is in a matching file (an API declared in a header).
   std::vector<PathGlob> DeclaredIn;
   std::vector<NamespacePattern> Namespaces; ///< Any of them.
-  std::vector<NameRegex> Names; ///< Any of them.
+  std::vector<NameRegex> Names;             ///< Any of them.
   std::vector<NameRegex> ExcludeNames;
   std::optional<NameRegex> Class;
   std::optional<std::string> DerivedFrom;

@@ -67,8 +67,8 @@ enum class BodyShape {
   Block,             ///< A block (or a try block) in the name's file.
   NoConstructorBody, ///< A class whose constructors are all implicit,
                      ///< defaulted, deleted or inherited.
-  FromMacro,     ///< Its braces come from a macro (BodyMacro).
-  InAnotherFile, ///< Written in another file than the name.
+  FromMacro,         ///< Its braces come from a macro (BodyMacro).
+  InAnotherFile,     ///< Written in another file than the name.
   Unrecognised,
 };
 
@@ -126,6 +126,19 @@ struct Expectation {
 #define APISTAMP_EXPECTATION_FIELD(Type, Name, Key) Type Name{};
 #include "apistamp/SiteFields.def"
 };
+
+/// The comments apistamp reads in sources.
+enum class Directive { Ignore, ExpectEvent, ExpectNoEvent, ExpectSkipped };
+constexpr Directive AllDirectives[] = {
+    Directive::Ignore, Directive::ExpectEvent, Directive::ExpectNoEvent,
+    Directive::ExpectSkipped};
+
+/// How \p D is spelled in a comment: "apistamp-ignore", "expect-event",
+/// "expect-no-event" or "expect-skipped".
+llvm::StringRef directiveSpelling(Directive D);
+
+/// The directive that states an expectation of \p Kind.
+Directive directiveOf(Expectation::KindType Kind);
 
 /// Whether two values of a type of SiteFields.def have the same fields
 /// (for a Site, the same facts).

@@ -5,10 +5,21 @@
 
 namespace apistamp {
 
+// The commands, each in its own file of this directory.
+int runCheck(CommandContext &Ctx);
+int runFix(CommandContext &Ctx);
+int runDiff(CommandContext &Ctx);
+int runExplain(CommandContext &Ctx);
+int runCatalog(CommandContext &Ctx);
+int runVerify(CommandContext &Ctx);
+/// report works on logs and a catalog, not on a planned project.
+int runReport(const Options &Opts, llvm::raw_ostream &Out,
+              llvm::raw_ostream &Err);
+
 namespace {
 
-constexpr OutputFormat CheckFormats[] = {
-    OutputFormat::Text, OutputFormat::Json, OutputFormat::Sarif};
+constexpr OutputFormat CheckFormats[] = {OutputFormat::Text, OutputFormat::Json,
+                                         OutputFormat::Sarif};
 constexpr OutputFormat CatalogFormats[] = {
     OutputFormat::Text, OutputFormat::Csv, OutputFormat::Json};
 
@@ -18,29 +29,70 @@ constexpr CommandInfo Commands[] = {
     {Mode::Check, "check",
      "Report missing or wrong API usage events; exit 1 if there are any",
      CheckFormats, true, true, true, false, false, runCheck, nullptr},
-    {Mode::Fix, "fix", "Insert or correct API usage events in place", {},
-     true, true, true, false, false, runFix, nullptr},
-    {Mode::Diff, "diff",
-     "Print the changes fix would make as a unified diff; write nothing", {},
-     true, true, true, false, true, runDiff, nullptr},
-    {Mode::Explain, "explain",
+    {Mode::Fix,
+     "fix",
+     "Insert or correct API usage events in place",
+     {},
+     true,
+     true,
+     true,
+     false,
+     false,
+     runFix,
+     nullptr},
+    {Mode::Diff,
+     "diff",
+     "Print the changes fix would make as a unified diff; write nothing",
+     {},
+     true,
+     true,
+     true,
+     false,
+     true,
+     runDiff,
+     nullptr},
+    {Mode::Explain,
+     "explain",
      "Explain rule by rule why the definition at <source>:<line> (or "
      "--name) is or is not instrumented",
-     {}, false, false, false, true, false, runExplain, nullptr},
+     {},
+     false,
+     false,
+     false,
+     true,
+     false,
+     runExplain,
+     nullptr},
     {Mode::Catalog, "catalog",
      "List every event the rules select, one per definition, with its "
      "rule, file, line, kind and status",
      CatalogFormats, true, true, false, false, true, runCatalog, nullptr},
-    {Mode::Verify, "verify",
+    {Mode::Verify,
+     "verify",
      "Test rules: compare what they select with the '// expect-event: "
      "<event>', '// expect-no-event' and '// expect-skipped: <reason>' "
      "comments in the sources; exit 1 on any mismatch",
-     {}, false, true, false, true, false, runVerify, nullptr},
-    {Mode::Report, "report",
+     {},
+     false,
+     true,
+     false,
+     true,
+     false,
+     runVerify,
+     nullptr},
+    {Mode::Report,
+     "report",
      "Compare the events the rules place with API usage logs: which are "
      "used, by how many jobs, which are never used, and which logged events "
      "no rule places",
-     {}, false, true, false, false, true, nullptr, runReport},
+     {},
+     false,
+     true,
+     false,
+     false,
+     true,
+     nullptr,
+     runReport},
 };
 
 } // namespace

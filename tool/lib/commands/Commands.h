@@ -52,15 +52,8 @@ struct CommandContext {
   }
 };
 
-int runCheck(CommandContext &Ctx);
-int runFix(CommandContext &Ctx);
-int runDiff(CommandContext &Ctx);
-int runExplain(CommandContext &Ctx);
-int runCatalog(CommandContext &Ctx);
-int runVerify(CommandContext &Ctx);
-/// report works on logs and a catalog, not on a planned project.
-int runReport(const Options &Opts, llvm::raw_ostream &Out,
-              llvm::raw_ostream &Err);
+// Each command's run function is declared beside its row of the command
+// table (CommandTable.cpp), the one place that calls it.
 
 // Shared pieces of the commands (Common.cpp).
 

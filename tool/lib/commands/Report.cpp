@@ -34,8 +34,9 @@ Expected<std::vector<CatalogEvent>> loadCatalog(const Options &Opts,
   }
   if (!Run->Result.Failed.empty())
     return Failed(ExitParseFailed);
-  std::vector<CatalogEvent> Events = catalogOf(
-      Run->Result.Sites, rootRelative(Run->Plan.sortedRuleSets(), Run->Display));
+  std::vector<CatalogEvent> Events =
+      catalogOf(Run->Result.Sites,
+                rootRelative(Run->Plan.sortedRuleSets(), Run->Display));
   for (size_t I = 0; I < Events.size(); ++I)
     if (Events[I].Event.empty())
       return createStringError(inconvertibleErrorCode(),

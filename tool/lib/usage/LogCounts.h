@@ -278,7 +278,7 @@ public:
       It->second.Base = Ids.event(It->getKey());
       std::string &Padded = It->second.PaddedName;
       Padded.assign(Name);
-      Padded.resize(Name.size() + 16);
+      Padded.resize(Name.size() + EqualPaddedBlock); // equalPadded's reach.
       It->second.PlainName = isPlainText(Padded.data(), Name.size()) &&
                              Name.find('"') == std::string_view::npos;
     }

@@ -97,6 +97,9 @@ bool scanRuntimeLogHead(const char *Data, size_t Length, LogHead &Out);
 /// it. Reads up to 15 bytes past \p Length.
 bool isPlainText(const char *Data, size_t Length);
 
+/// How far past a compared length equalPadded may read: one 16-byte block.
+constexpr size_t EqualPaddedBlock = 16;
+
 /// True when the \p Length bytes at \p A and \p B are the same. Reads up
 /// to 15 bytes past \p Length at both: inline, for the short compares of
 /// every line (a cached tail, an event's name).
@@ -108,9 +111,10 @@ inline bool equalPadded(const char *A, const char *B, size_t Length) {
     __m128i Right = _mm_loadu_si128(reinterpret_cast<const __m128i *>(B + At));
     return unsigned(_mm_movemask_epi8(_mm_cmpeq_epi8(Left, Right))) ^ 0xFFFFu;
   };
+  constexpr size_t Block = sizeof(__m128i);
   unsigned Differ = 0;
   size_t I = 0;
-  for (; I + 16 <= Length; I += 16)
+  for (; I + Block <= Length; I += Block)
     Differ |= Differing(I);
   if (I < Length)
     Differ |= Differing(I) & ((1u << (Length - I)) - 1);

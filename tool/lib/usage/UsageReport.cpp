@@ -20,6 +20,10 @@ namespace apistamp {
 
 namespace {
 
+/// Trends over a span of up to this many days are per day, longer ones per
+/// week (a quarter of daily columns stays readable).
+constexpr int64_t DailyTrendMaxDays = 92;
+
 /// Days since 1970-01-01 of "YYYY-MM-DD" (Howard Hinnant's algorithm), or
 /// nullopt.
 std::optional<int64_t> daysOf(StringRef Day) {
@@ -95,7 +99,7 @@ public:
     if (!Days.empty())
       if (std::optional<int64_t> First = daysOf(*Days.begin()))
         if (std::optional<int64_t> Last = daysOf(*Days.rbegin()))
-          Weekly = *Last - *First > 92;
+          Weekly = *Last - *First > DailyTrendMaxDays;
     std::set<std::string> Unique;
     for (const std::string &Day : Days)
       Unique.insert(Weekly ? weekOf(Day) : Day);
