@@ -78,7 +78,7 @@ public:
                    std::vector<DirectiveComment> &Comments,
                    const ExplainTarget *Target)
       : Rules(Rules), Result(Result), Uses(Uses), Comments(Comments),
-        Target(Target), Root(canonicalPath(Rules.Root)) {}
+        Target(Target), Root(Rules.Root) {}
 
   /// Called only with FrontendOptions::SkipFunctionBodies: as clangd does
   /// for preambles, bodies that no rule can select are not parsed.

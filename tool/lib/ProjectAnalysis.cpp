@@ -75,8 +75,7 @@ std::string publicHeaderReason(const Project &P, const RuleSet &Rules,
                                StringRef File) {
   if (P.Installed.contains(File))
     return "installed by the build (cmake_install.cmake)";
-  if (std::optional<StringRef> Relative =
-          pathUnder(File, canonicalPath(Rules.Root)))
+  if (std::optional<StringRef> Relative = pathUnder(File, Rules.Root))
     if (llvm::any_of(Rules.PublicHeaders,
                      [&](const PathGlob &G) { return G.matches(*Relative); }))
       return "listed in 'public_headers'";

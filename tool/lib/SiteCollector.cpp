@@ -24,7 +24,7 @@ public:
                 const std::vector<DirectiveComment> &Comments, TUResult &Result,
                 const ExplainTarget *Target)
       : Ctx(Ctx), SM(Ctx.getSourceManager()), Rules(Rules), Uses(Uses),
-        Result(Result), Target(Target), Root(canonicalPath(Rules.Root)) {
+        Result(Result), Target(Target), Root(Rules.Root) {
     for (const DirectiveComment &C : Comments) {
       const std::string *File = fileUnderRoot(C.File);
       if (!File)

@@ -20,7 +20,7 @@ namespace apistamp {
 
 /// How one translation unit is analysed.
 struct AnalysisOptions {
-  const RuleSet *Rules = nullptr;
+  const RuleSet *Rules = nullptr; ///< Planned: its Root is canonical.
   /// For `explain`: also explain the definitions it names (every body is
   /// parsed then).
   const ExplainTarget *Target = nullptr;
