@@ -69,7 +69,7 @@ protected:
     Site S = wrongSite();
     S.IncludeFile = Source;
     MacroUse Function;
-    Function.Offset = S.Calls.front().Offset + 1;
+    Function.Offset = S.Calls.front().Offset; // A function named LOG.
     Function.FunctionCall = true;
     S.Calls.push_back(Function);
     Site Other;
@@ -297,21 +297,56 @@ TEST_F(ResultCacheTest, FixesAreRecomputedNotRead) {
 }
 
 // A forged entry cannot order a removal: a site no rule selects is stale
-// only if the file's bytes show its first statement logging the event.
+// only if the file's bytes show its first statement logging the event, and
+// its call is removed only if the bytes are what apistamp writes for it.
 TEST_F(ResultCacheTest, AForgedStaleCallRemovesNothing) {
   ResultCache Cache((Dir + "/cache").str());
   TUResult Forged = fullResult();
   Site S = wrongSite();
   S.RuleId.clear();
   S.Event.clear();
-  S.Calls.front().Offset += 2; // "G(" : not the first statement's start.
-  S.Calls.front().ArgBegin = S.Calls.front().Offset + 2;
+  S.Calls.front().Event = "auth"; // The bytes say LOG("old").
   Forged.Sites = {S};
   Cache.store("key", Forged);
   std::optional<TUResult> Loaded = Cache.lookup("key", Rules);
   ASSERT_TRUE(Loaded);
-  EXPECT_FALSE(decideSite(Loaded->Sites[0], Code, Rules));
+  ASSERT_TRUE(decideSite(Loaded->Sites[0], Code, Rules));
+  EXPECT_EQ(Loaded->Sites[0].Status, SiteStatus::Stale);
   EXPECT_TRUE(Loaded->Sites[0].Edits.empty());
+}
+
+// A forged entry could insert a call at any pair of braces of a file the
+// TU read, a string literal's too (it changed program data): braces and
+// calls must be tokens where clang's lexer reads the file.
+TEST_F(ResultCacheTest, BracesAndCallsMustBeTokens) {
+  const std::string Literal = "namespace lib { void f() { h(\"{ x }\"); } }\n";
+  write(Source, Literal);
+  TUResult R;
+  R.Dependencies = {{Source, llvm::xxh3_64bits(Literal)}};
+  R.FileContents[Source] = Literal;
+  Site S = wrongSite();
+  S.Calls.clear();
+  S.Body = BodyLocation{16, unsigned(Literal.find("{ h")),
+                        unsigned(Literal.rfind("} }"))};
+  R.Sites = {S};
+  ResultCache Cache((Dir + "/cache").str());
+  Cache.store("key", R);
+  ASSERT_TRUE(Cache.lookup("key", Rules)); // The real body.
+  R.Sites[0].Body = BodyLocation{16, unsigned(Literal.find("{ x")),
+                                 unsigned(Literal.find("} \""))};
+  Cache.store("key", R);
+  EXPECT_FALSE(Cache.lookup("key", Rules)); // Braces in a string literal.
+
+  write(Source, Code);
+  ResultCache Calls((Dir + "/cache2").str());
+  TUResult Moved = fullResult();
+  Moved.Sites.resize(1);
+  Moved.Sites[0].Calls.resize(1);
+  Calls.store("key", Moved);
+  ASSERT_TRUE(Calls.lookup("key", Rules));
+  Moved.Sites[0].Calls[0].Offset += 1; // "OG(": not where the macro is.
+  Calls.store("key", Moved);
+  EXPECT_FALSE(Calls.lookup("key", Rules));
 }
 
 } // namespace

@@ -210,10 +210,11 @@ TEST(SiteDecisionTest, LinesAndColumnsCountAsClangDoes) {
 
 MacroUse callAt(llvm::StringRef Code) {
   MacroUse Use;
-  Use.Offset = Code.find("LOG(");
+  Use.Offset = Code.find("LOG");
   Use.HasArgRange = true;
   Use.ArgBegin = Use.Offset + 4;
   Use.ArgEnd = Code.find(')', Use.Offset);
+  Use.Event = "e";
   return Use;
 }
 
@@ -229,7 +230,8 @@ TEST(SiteDecisionTest, FirstStatementIsTheFirstTokenAfterTheBrace) {
 
 TEST(SiteDecisionTest, RemovingACallTakesItsLineOrOnlyTheStatement) {
   auto Remove = [](llvm::StringRef Code) {
-    std::optional<TextEdit> E = callRemoval("f.cpp", Code, callAt(Code));
+    std::optional<TextEdit> E =
+        callRemoval("f.cpp", Code, callAt(Code), "LOG");
     return E ? valueOrFail(applyEdits("f.cpp", Code, {*E})) : "(none)";
   };
   EXPECT_EQ(Remove("{\n  LOG(\"e\");\n  g();\n}\n"), "{\n  g();\n}\n");
@@ -238,6 +240,51 @@ TEST(SiteDecisionTest, RemovingACallTakesItsLineOrOnlyTheStatement) {
   EXPECT_EQ(Remove("{ LOG(\"e\") ; g(); }"), "{ g(); }");
   // Not a plain "LOG(...);": left alone.
   EXPECT_EQ(Remove("{ LOG(\"e\"), g(); }"), "(none)");
+  // Line breaks and comments between the tokens are the lexer's business.
+  EXPECT_EQ(Remove("{\n  LOG(\"e\"\n    );\n  g();\n}\n"),
+            "{\n  g();\n}\n");
+  EXPECT_EQ(Remove("{ LOG /* c */ (\"e\"); }"), "{ }");
+}
+
+// Only what apistamp writes is removed: `LOG(computeName());` and the like
+// were removed with their side effects, `LOG("x"), g();` was counted as
+// removed and never was.
+TEST(SiteDecisionTest, AStaleCallIsRemovedOnlyIfApistampCouldHaveWrittenIt) {
+  struct Case {
+    const char *Code;
+    const char *Event; ///< As the recorder gives it: the argument's text.
+    const char *WhyNot;
+  };
+  for (Case C : {
+           Case{"void f() {\n  LOG(computeName());\n}\n", "computeName()",
+                "its argument is not the one string literal apistamp writes"},
+           Case{"void f() {\n  LOG((++counter, \"x\"));\n}\n",
+                "(++counter, \"x\")",
+                "its argument is not the one string literal apistamp writes"},
+           Case{"void f() {\n  LOG(b ? \"t\" : \"f\");\n}\n",
+                "b ? \"t\" : \"f\"",
+                "its argument is not the one string literal apistamp writes"},
+           Case{"void f() {\n  LOG(\"x\"), g();\n}\n", "x",
+                "the call is not a statement of its own"},
+           Case{"void f() {\n  LOG(u8\"x\");\n}\n", "x",
+                "its argument is not the one string literal apistamp writes"},
+       }) {
+    llvm::StringRef Code = C.Code;
+    Site S = unselected(Code);
+    S.Calls.front().Event = C.Event;
+    ASSERT_TRUE(decideSite(S, Code, logRules())) << Code.str();
+    EXPECT_EQ(S.Status, SiteStatus::Stale) << Code.str();
+    EXPECT_TRUE(S.Edits.empty()) << Code.str();
+    EXPECT_EQ(S.SkipReason,
+              std::string("no rule selects 'ns::f'; not removed: ") + C.WhyNot)
+        << Code.str();
+  }
+  llvm::StringRef Split = "void f() {\n  LOG(\"x\"\n  );\n  g();\n}\n";
+  Site S = unselected(Split);
+  S.Calls.front().Event = "x";
+  ASSERT_TRUE(decideSite(S, Split, logRules()));
+  EXPECT_EQ(valueOrFail(applyEdits("f.cpp", Split, S.Edits)),
+            "void f() {\n  g();\n}\n");
 }
 
 } // namespace

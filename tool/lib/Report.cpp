@@ -210,6 +210,7 @@ SiteCounts countSites(ArrayRef<Site> Sites) {
       break;
     case SiteStatus::Stale:
       ++Counts.Stale;
+      Counts.StaleKept += S.Edits.empty();
       break;
     }
   }

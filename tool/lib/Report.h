@@ -66,6 +66,8 @@ struct SiteCounts {
   unsigned Selected = 0, Present = 0, Missing = 0, Wrong = 0, Duplicate = 0,
            Skipped = 0, Suppressed = 0;
   unsigned Stale = 0; ///< Events in definitions no longer selected.
+  /// Stale calls fix cannot remove: not what apistamp writes.
+  unsigned StaleKept = 0;
   /// Skipped sites per reason, the reason without its details ("body comes
   /// from macro", "constexpr function").
   std::map<std::string, unsigned> SkippedByReason;

@@ -3,6 +3,8 @@
 #include "ResultCache.h"
 #include "SafeWrite.h"
 #include "apistamp/Paths.h"
+#include "clang/Lex/Lexer.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
@@ -313,20 +315,51 @@ static unsigned nestingDepth(StringRef Text) {
   return Deepest;
 }
 
+/// Where clang's lexer finds braces and the macro's name in a file: what
+/// the offsets of an untrusted entry must point at. A '{' in a string
+/// literal or a comment is no brace.
+struct LexedFile {
+  llvm::DenseSet<unsigned> LBraces, RBraces, MacroNames;
+
+  /// \p Code is a std::string: clang's lexer needs the NUL after it.
+  LexedFile(const std::string &Code, StringRef Macro) {
+    clang::LangOptions Cxx;
+    Cxx.CPlusPlus = Cxx.CPlusPlus11 = Cxx.CPlusPlus17 = true;
+    clang::Lexer Lex(clang::SourceLocation(), Cxx, Code.data(), Code.data(),
+                     Code.data() + Code.size());
+    clang::Token Tok;
+    do {
+      Lex.LexFromRawLexer(Tok);
+      unsigned Offset =
+          unsigned(Lex.getBufferLocation() - Code.data()) - Tok.getLength();
+      if (Tok.is(clang::tok::l_brace))
+        LBraces.insert(Offset);
+      else if (Tok.is(clang::tok::r_brace))
+        RBraces.insert(Offset);
+      else if (Tok.is(clang::tok::raw_identifier) &&
+               Tok.getRawIdentifier() == Macro)
+        MacroNames.insert(Offset);
+    } while (Tok.isNot(clang::tok::eof));
+  }
+};
+
 /// Whether the facts of \p S, read from an untrusted entry, describe a body
-/// in \p Code that decideSite can work on: offsets inside the file, on the
-/// braces, the calls inside the body; none for a body that is no block.
-static bool plausibleBody(const Site &S, StringRef Code) {
+/// in \p Code that decideSite can work on: offsets inside the file, on
+/// brace tokens (\p Lexed), the calls inside the body and on the macro's
+/// name; none for a body that is no block.
+static bool plausibleBody(const Site &S, StringRef Code,
+                          const LexedFile &Lexed) {
   if (!S.Body)
     return S.Calls.empty() && S.Shape != BodyShape::Block;
   const BodyLocation &B = *S.Body;
   if (S.Shape != BodyShape::Block ||
       !(B.DeclOffset <= B.LBraceOffset && B.LBraceOffset < B.RBraceOffset &&
-        B.RBraceOffset < Code.size() && Code[B.LBraceOffset] == '{' &&
-        Code[B.RBraceOffset] == '}'))
+        B.RBraceOffset < Code.size() && Lexed.LBraces.count(B.LBraceOffset) &&
+        Lexed.RBraces.count(B.RBraceOffset)))
     return false;
-  return llvm::all_of(S.Calls, [&B](const MacroUse &U) {
+  return llvm::all_of(S.Calls, [&](const MacroUse &U) {
     return B.LBraceOffset < U.Offset && U.Offset < B.RBraceOffset &&
+           Lexed.MacroNames.count(U.Offset) &&
            (!U.HasArgRange ||
             (U.Offset < U.ArgBegin && U.ArgBegin <= U.ArgEnd &&
              U.ArgEnd < B.RBraceOffset));
@@ -381,10 +414,14 @@ std::optional<TUResult> ResultCache::lookup(StringRef Key,
   for (const std::string &File : E.FilesWithSites)
     if (!pathUnder(File, RootDir))
       return Miss();
+  std::map<std::string, LexedFile> Lexed;
   for (const Site &S : E.Sites) {
     auto Contents = Result.FileContents.find(S.File);
-    if (Contents == Result.FileContents.end() ||
-        !plausibleBody(S, Contents->second) ||
+    if (Contents == Result.FileContents.end())
+      return Miss();
+    const LexedFile &Tokens =
+        Lexed.try_emplace(S.File, Contents->second, Rules.Macro).first->second;
+    if (!plausibleBody(S, Contents->second, Tokens) ||
         (!S.IncludeFile.empty() && !Result.FileContents.count(S.IncludeFile)))
       return Miss();
   }

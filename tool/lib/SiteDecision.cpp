@@ -2,6 +2,7 @@
 
 #include "SiteDecision.h"
 #include "Insertion.h"
+#include "clang/Lex/Lexer.h"
 #include "llvm/ADT/StringExtras.h"
 
 using namespace llvm;
@@ -63,17 +64,62 @@ bool isFirstStatement(StringRef Code, unsigned LBraceOffset,
   return skipBlanksAndComments(Code, LBraceOffset + 1) == Use.Offset;
 }
 
+/// The bytes after the statement "MACRO(\"event\");" that starts at
+/// \p Offset of \p Code, as clang's lexer reads them; nullopt, and why in
+/// \p Why, if something else is written there.
+static std::optional<size_t> endOfCallStatement(StringRef Code,
+                                                const MacroUse &Use,
+                                                StringRef Macro,
+                                                std::string &Why) {
+  if (Use.Offset >= Code.size()) {
+    Why = "it is not in the file";
+    return std::nullopt;
+  }
+  clang::LangOptions Cxx;
+  Cxx.CPlusPlus = Cxx.CPlusPlus11 = Cxx.CPlusPlus17 = true;
+  // The lexer reads up to a NUL after the bytes: a copy has one.
+  std::string Rest = Code.substr(Use.Offset).str();
+  clang::Lexer Lex(clang::SourceLocation(), Cxx, Rest.data(), Rest.data(),
+                   Rest.data() + Rest.size());
+  clang::Token Tok;
+  auto Next = [&](clang::tok::TokenKind Kind) {
+    Lex.LexFromRawLexer(Tok);
+    return Tok.is(Kind);
+  };
+  auto Spelling = [&] {
+    const char *End = Lex.getBufferLocation();
+    return StringRef(End - Tok.getLength(), Tok.getLength());
+  };
+  if (!Next(clang::tok::raw_identifier) || Tok.getRawIdentifier() != Macro ||
+      !Next(clang::tok::l_paren)) {
+    Why = "it is not a call of '" + Macro.str() + "'";
+    return std::nullopt;
+  }
+  Lex.LexFromRawLexer(Tok);
+  if (!Tok.is(clang::tok::string_literal) ||
+      Spelling() != quoteEvent(Use.Event) || !Next(clang::tok::r_paren)) {
+    Why = "its argument is not the one string literal apistamp writes";
+    return std::nullopt;
+  }
+  if (!Next(clang::tok::semi)) {
+    Why = "the call is not a statement of its own";
+    return std::nullopt;
+  }
+  return Use.Offset + size_t(Lex.getBufferLocation() - Rest.data());
+}
+
 std::optional<TextEdit> callRemoval(StringRef File, StringRef Code,
-                                    const MacroUse &Use) {
-  if (!Use.HasArgRange)
+                                    const MacroUse &Use, StringRef Macro,
+                                    std::string *WhyNot) {
+  std::string Why;
+  std::optional<size_t> StatementEnd =
+      endOfCallStatement(Code, Use, Macro, Why);
+  if (!StatementEnd) {
+    if (WhyNot)
+      *WhyNot = std::move(Why);
     return std::nullopt;
-  size_t Close = Code.find_first_not_of(" \t", Use.ArgEnd);
-  if (Close == StringRef::npos || Code[Close] != ')')
-    return std::nullopt;
-  size_t Semicolon = Code.find_first_not_of(" \t", Close + 1);
-  if (Semicolon == StringRef::npos || Code[Semicolon] != ';')
-    return std::nullopt;
-  size_t Begin = Use.Offset, End = Semicolon + 1;
+  }
+  size_t Begin = Use.Offset, End = *StatementEnd;
   size_t LineBegin = Code.find_last_of("\r\n", Begin == 0 ? 0 : Begin - 1);
   LineBegin = (Begin == 0 || LineBegin == StringRef::npos) ? 0 : LineBegin + 1;
   size_t AfterBlanks = Code.find_first_not_of(" \t", End);
@@ -105,17 +151,25 @@ const MacroUse *staleCall(const Site &S, StringRef Code, const RuleSet &Rules) {
   return &*First;
 }
 
+/// A stale call is removed only if it is what apistamp writes,
+/// "MACRO(\"event\");", as the file's bytes show: anything else (side
+/// effects in the argument, a call inside an expression) is reported, with
+/// the reason, and left alone.
 static void decideStale(Site &S, StringRef Code, const MacroUse &Call,
-                        std::string Why) {
+                        std::string Why, StringRef Macro) {
   S.Status = SiteStatus::Stale;
   S.Event = Call.Event;
   S.RuleId.clear();
   S.AlsoSelectedBy.clear();
-  S.SkipReason = std::move(Why);
   S.FoundEvents = {Call.Event};
   reportAt(S, Code, Call.Offset);
-  if (std::optional<TextEdit> Removal = callRemoval(S.File, Code, Call))
+  std::string WhyNot;
+  if (std::optional<TextEdit> Removal =
+          callRemoval(S.File, Code, Call, Macro, &WhyNot))
     S.Edits.push_back(std::move(*Removal));
+  else
+    Why += "; not removed: " + WhyNot;
+  S.SkipReason = std::move(Why);
 }
 
 /// Why a selected body of \p S's shape cannot be instrumented; "" if it can.
@@ -204,7 +258,7 @@ bool decideSite(Site &S, StringRef Code, const RuleSet &Rules,
         Why = S.SuppressionReason.empty()
                   ? "suppressed"
                   : "suppressed (" + S.SuppressionReason + ")";
-      decideStale(S, Code, *Call, std::move(Why));
+      decideStale(S, Code, *Call, std::move(Why), Rules.Macro);
       return true;
     }
     if (!Selected)

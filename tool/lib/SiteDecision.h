@@ -46,11 +46,14 @@ const MacroUse *staleCall(const Site &S, llvm::StringRef Code,
 bool isFirstStatement(llvm::StringRef Code, unsigned LBraceOffset,
                       const MacroUse &Use);
 
-/// The edit that removes the call statement of \p Use ("MACRO(...);"):
-/// its whole line when the statement is alone on it, else the statement and
-/// the blanks after it; none if the call is not followed by ");".
+/// The edit that removes the statement of \p Use if it is what apistamp
+/// writes, `Macro("event");`, as clang's lexer reads \p Code at its offset
+/// (comments and line breaks may come between the tokens): its whole line
+/// when the statement is alone on it, else the statement and the blanks
+/// after it. None otherwise, and why in \p WhyNot.
 std::optional<TextEdit> callRemoval(llvm::StringRef File, llvm::StringRef Code,
-                                    const MacroUse &Use);
+                                    const MacroUse &Use, llvm::StringRef Macro,
+                                    std::string *WhyNot = nullptr);
 
 } // namespace apistamp
 

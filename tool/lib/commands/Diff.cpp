@@ -16,9 +16,11 @@ int runDiff(CommandContext &Ctx) {
   Ctx.Out.flush(); // The diff before the summary on stderr.
   Ctx.summary(Ctx.Err) << "apistamp: " << Counts.Missing << " to insert, "
                        << Counts.Wrong << " to correct, "
-                       << (Counts.Stale ? std::to_string(Counts.Stale) +
-                                              " stale to remove, "
-                                        : "")
+                       << (Counts.Stale > Counts.StaleKept
+                               ? std::to_string(Counts.Stale -
+                                                Counts.StaleKept) +
+                                     " stale to remove, "
+                               : "")
                        << "in " << Changes.Changes.size() << " files"
                        << Ctx.Notes << "\n";
   printWallTime(Ctx);

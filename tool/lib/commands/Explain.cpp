@@ -46,7 +46,9 @@ static std::string outcome(const Explanation &E) {
   case SiteStatus::Stale:
     return "not instrumented (" + S.SkipReason +
            "), but its first statement logs '" + S.Event +
-           "': a stale event; fix removes it";
+           (S.Edits.empty() ? "': a stale event that fix leaves; remove it "
+                              "by hand, or keep it (keep_events)"
+                            : "': a stale event; fix removes it");
   }
   llvm_unreachable("unknown SiteStatus");
 }

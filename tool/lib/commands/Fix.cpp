@@ -52,11 +52,16 @@ int runFix(CommandContext &Ctx) {
   Ctx.summary(Ctx.Out)
       << "apistamp: inserted " << Counts.Missing << ", corrected "
       << Counts.Wrong
-      << (Counts.Stale ? ", removed " + std::to_string(Counts.Stale) + " stale"
-                       : "")
+      << (Counts.Stale > Counts.StaleKept
+              ? ", removed " + std::to_string(Counts.Stale - Counts.StaleKept) +
+                    " stale"
+              : "")
       << " API usage events in " << Written.Written << " files"
       << (Counts.Duplicate ? "; " + std::to_string(Counts.Duplicate) +
                                  " duplicates need a manual fix"
+                           : "")
+      << (Counts.StaleKept ? "; " + std::to_string(Counts.StaleKept) +
+                                 " stale events need a manual fix"
                            : "")
       << (Written.Problems.empty()
               ? ""
