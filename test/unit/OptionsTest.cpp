@@ -106,3 +106,34 @@ TEST(ValidateOptionsTest, ResolvesTheNumberOfJobsOnce) {
 }
 
 } // namespace
+
+namespace {
+
+// --since=2026-11-1 silently dropped events and --since=2026/11/01 all of
+// them: the window is compared as text.
+TEST(ValidateOptionsTest, ReportWindowMustBeAnIsoTimePrefix) {
+  for (const char *Good :
+       {"2026", "2026-11", "2026-11-16", "2026-11-16T12", "2026-11-16T12:00",
+        "2026-11-16T12:00:59", "2026-11-16T12:00:59.123Z", "2024-02-29"}) {
+    EXPECT_TRUE(isTimePrefix(Good)) << Good;
+    Options Opts = optionsFor(Mode::Report, {"log"});
+    Opts.Report.Since = Good;
+    Opts.Report.Until = Good;
+    EXPECT_EQ(messageOf(validateOptions(Opts)), "") << Good;
+  }
+  for (const char *Bad :
+       {"2026-11-1", "2026/11/01", "2026-13", "2026-11-31", "2025-02-29",
+        "0000-00-00", "2026-11-16 12:00", "2026-11-16T24:00", "26-11-16",
+        "2026-11-16T12:0", "yesterday"}) {
+    EXPECT_FALSE(isTimePrefix(Bad)) << Bad;
+    Options Opts = optionsFor(Mode::Report, {"log"});
+    Opts.Report.Until = Bad;
+    EXPECT_EQ(messageOf(validateOptions(Opts)),
+              std::string("apistamp: error: --until wants an ISO 8601 UTC "
+                          "date or time, or the start of one (2026-11, "
+                          "2026-11-16, 2026-11-16T12:00), not '") +
+                  Bad + "'");
+  }
+}
+
+} // namespace

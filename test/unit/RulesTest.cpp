@@ -552,3 +552,37 @@ TEST(RulesTest, KeepEventsAreGlobs) {
   EXPECT_FALSE(Rules.keeps("torch.jit.load"));
 }
 } // namespace
+
+// Every glob form docs/rules.md shows for keep_events keeps what it names,
+// braces included (they never matched: llvm::GlobPattern expands them only
+// when given a limit), and '[' can be written escaped.
+TEST(KeepEventsTest, EveryDocumentedGlobFormMatches) {
+  RuleSet Rules = valueOrFail(parseRules(
+      "version: 1\nmacro: LOG\nkeep_events: ['lib.{a,b}', 'torch.script.*', "
+      "'x.?', 'y.[ab]', 'lib.operator\\[\\]', 'lib.{load,save}.*']\n"
+      "rules:\n  - id: all\n",
+      "r.yaml"));
+  for (const char *Kept : {"lib.a", "lib.b", "torch.script.trace", "x.1",
+                           "y.b", "lib.operator[]", "lib.load.zip"})
+    EXPECT_TRUE(Rules.keeps(Kept)) << Kept;
+  for (const char *Removed : {"lib.c", "lib.ab", "torch.jit", "x.12", "y.c",
+                              "lib.operator", "lib.drop.zip"})
+    EXPECT_FALSE(Rules.keeps(Removed)) << Removed;
+}
+
+// `macro: _Pragma` with `event: "pack(1)"` changed a struct's layout.
+TEST(RulesTest, MacroMustNotBeAReservedIdentifier) {
+  for (const char *Reserved :
+       {"_Pragma", "__VA_ARGS__", "__has_include", "__LINE__", "MY__LOG"})
+    EXPECT_THAT(errorOf(parseRules(std::string("version: 1\nmacro: ") +
+                                       Reserved + "\nrules:\n  - id: all\n",
+                                   "r.yaml")),
+                HasSubstr("are reserved to the implementation"))
+        << Reserved;
+  for (const char *Fine : {"C10_LOG_API_USAGE_ONCE", "_log", "LOG_", "L_"})
+    EXPECT_EQ(valueOrFail(parseRules(std::string("version: 1\nmacro: ") +
+                                         Fine + "\nrules:\n  - id: all\n",
+                                     "r.yaml"))
+                  .Macro,
+              Fine);
+}

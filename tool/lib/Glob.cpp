@@ -43,7 +43,7 @@ Expected<PathGlob> PathGlob::create(StringRef Pattern) {
                                      Pattern + "'");
       C.Text = std::make_shared<const std::string>(Part.str());
       Expected<GlobPattern> Glob =
-          GlobPattern::create(*C.Text, /*MaxSubPatterns=*/1024);
+          GlobPattern::create(*C.Text, MaxGlobSubPatterns);
       if (!Glob)
         return createStringError(inconvertibleErrorCode(),
                                  "bad file glob '" + Pattern +
@@ -72,6 +72,10 @@ bool PathGlob::matchFrom(size_t PatternIndex, ArrayRef<StringRef> Path) const {
 bool PathGlob::matches(StringRef RelativePath) const {
   SmallVector<StringRef, 8> Parts = splitPath(RelativePath);
   return matchFrom(0, Parts);
+}
+
+Expected<GlobPattern> eventGlob(StringRef Pattern) {
+  return GlobPattern::create(Pattern, MaxGlobSubPatterns);
 }
 
 } // namespace apistamp

@@ -3,6 +3,7 @@
 #include "apistamp/Options.h"
 #include "apistamp/CommandTable.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/Regex.h"
 #include "llvm/Support/Threading.h"
 
 using namespace llvm;
@@ -69,6 +70,29 @@ static Error resolveExplainLine(Options &Opts) {
   return Error::success();
 }
 
+/// Whether \p Time is what --since and --until compare log times with: an
+/// ISO 8601 UTC time or a prefix of one that ends at a field (YYYY,
+/// YYYY-MM, YYYY-MM-DD, then Thh, Thh:mm, Thh:mm:ss, fractions, Z), with a
+/// month and day that exist. Compared as text, "2026-11-1" or "2026/11/01"
+/// would select nothing the user meant.
+bool isTimePrefix(StringRef Time) {
+  static const Regex Shape(
+      "^[0-9]{4}(-(0[1-9]|1[0-2])(-([0-2][0-9]|3[01])(T([01][0-9]|2[0-3])"
+      "(:[0-5][0-9](:[0-5][0-9](\\.[0-9]+)?)?)?Z?)?)?)?$");
+  if (!Shape.match(Time))
+    return false;
+  if (Time.size() < 10)
+    return true;
+  unsigned Year = 0, Month = 0, Day = 0;
+  Time.substr(0, 4).getAsInteger(10, Year);
+  Time.substr(5, 2).getAsInteger(10, Month);
+  Time.substr(8, 2).getAsInteger(10, Day);
+  bool Leap = (Year % 4 == 0 && Year % 100 != 0) || Year % 400 == 0;
+  const unsigned DaysIn[] = {
+      31, Leap ? 29u : 28u, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  return Day >= 1 && Day <= DaysIn[Month - 1];
+}
+
 /// report reads logs or aggregates, never both.
 static Error checkReportInputs(const Options &Opts) {
   if (Opts.Sources.empty() != Opts.Report.AggregatesFile.empty())
@@ -88,9 +112,19 @@ Error validateOptions(Options &Opts) {
   if (Opts.RunMode == Mode::Explain && Opts.ExplainName.empty())
     if (Error E = resolveExplainLine(Opts))
       return E;
-  if (Opts.RunMode == Mode::Report)
+  if (Opts.RunMode == Mode::Report) {
     if (Error E = checkReportInputs(Opts))
       return E;
+    for (auto [Name, Time] :
+         {std::pair<StringRef, StringRef>{"--since", Opts.Report.Since},
+          {"--until", Opts.Report.Until}})
+      if (!Time.empty() && !isTimePrefix(Time))
+        return usageError(Name +
+                          " wants an ISO 8601 UTC date or time, or the "
+                          "start of one (2026-11, 2026-11-16, "
+                          "2026-11-16T12:00), not '" +
+                          Time + "'");
+  }
   if (Opts.Jobs == 0)
     Opts.Jobs = hardware_concurrency().compute_thread_count();
   return Error::success();

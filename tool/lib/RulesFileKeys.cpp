@@ -11,6 +11,7 @@
 #include "clang/Basic/CharInfo.h"
 #include "clang/Basic/IdentifierTable.h"
 #include "clang/Basic/LangOptions.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/GlobPattern.h"
 #include "llvm/TargetParser/Host.h"
 #include "llvm/TargetParser/Triple.h"
@@ -48,6 +49,15 @@ bool isKeyword(StringRef Name) {
       return true;
   }
   return false;
+}
+
+/// Reserved to the implementation in C and C++ ([lex.name]): "__" anywhere,
+/// or "_" and an uppercase letter first. _Pragma, __VA_ARGS__, __LINE__ and
+/// __has_include are among them: as `macro:` they would emit a pragma or
+/// expand to something other than a call.
+bool isReservedIdentifier(StringRef Name) {
+  return Name.contains("__") ||
+         (Name.size() > 1 && Name[0] == '_' && isUpper(Name[1]));
 }
 
 } // namespace
@@ -93,6 +103,13 @@ void FileParser::macro(const YAML::Node &Value, RuleSet &Rules) {
                 "'macro' must name a macro, not the C or C++ keyword '" +
                     *Name + "'",
                 Diags.valueOffset(Value));
+  else if (isReservedIdentifier(*Name))
+    Diags.error(Value,
+                "'macro' must name the project's logging macro, not '" + *Name +
+                    "': identifiers with '__', or '_' and a capital letter "
+                    "first, are reserved to the implementation (_Pragma, "
+                    "__VA_ARGS__, __LINE__, __has_include)",
+                Diags.valueOffset(Value));
   else
     Rules.Macro = *Name;
 }
@@ -130,7 +147,7 @@ void FileParser::keepEvents(const YAML::Node &Value, RuleSet &Rules) {
   P.eachString(
       Value, "keep_events",
       [](StringRef Glob) -> Expected<std::string> {
-        if (Expected<GlobPattern> Valid = GlobPattern::create(Glob); !Valid)
+        if (Expected<GlobPattern> Valid = eventGlob(Glob); !Valid)
           return Valid.takeError();
         return Glob.str();
       },

@@ -159,8 +159,9 @@ void printSarifReport(raw_ostream &OS, const ReportInput &In,
   // The rules file relative to the base (SRCROOT): a log uploaded from CI
   // says nothing about the runner's directories.
   for (const RuleSet *Set : In.RuleSets) {
-    std::optional<StringRef> Relative =
-        pathUnder(canonicalPath(Set->Path), BaseDirectory);
+    // Relative points into RulesPath: it must outlive it.
+    std::string RulesPath = canonicalPath(Set->Path);
+    std::optional<StringRef> Relative = pathUnder(RulesPath, BaseDirectory);
     std::string RulesFile =
         Relative ? Relative->str() : sys::path::filename(Set->Path).str();
     for (const Rule &R : Set->Rules)

@@ -18,6 +18,14 @@
 
 namespace apistamp {
 
+/// How many patterns one glob's '{a,b}' groups may expand to: without a
+/// limit llvm::GlobPattern does not expand braces at all.
+constexpr size_t MaxGlobSubPatterns = 1024;
+
+/// A glob over event names ('*', '?', '[..]', '{a,b}'), as keep_events
+/// takes them.
+llvm::Expected<llvm::GlobPattern> eventGlob(llvm::StringRef Pattern);
+
 /// A compiled path glob.
 class PathGlob {
 public:

@@ -104,6 +104,11 @@ llvm::Expected<Shard> parseShard(llvm::StringRef Text);
 /// The name --format gives \p Format ("text", "csv", "json", "sarif").
 llvm::StringRef formatName(OutputFormat Format);
 
+/// Whether \p Time is an ISO 8601 UTC time or the start of one that ends at
+/// a field (2026, 2026-11, 2026-11-16, 2026-11-16T12:00, ...) with a month
+/// and day that exist: what report's --since and --until take.
+bool isTimePrefix(llvm::StringRef Time);
+
 /// Checks \p Opts against the command table (formats, the arguments each
 /// command needs) and resolves what the command line leaves open: the
 /// number of jobs, and explain's "<source>:<line>". Errors are bad usage

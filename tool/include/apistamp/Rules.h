@@ -88,7 +88,9 @@ struct Rule {
 /// A loaded rules file.
 struct RuleSet {
   std::string Path; ///< The rules file, absolute.
-  std::string Root; ///< Paths in rules and events are relative to it.
+  /// Paths in rules and events are relative to it. Canonical once planned
+  /// (planProject makes it so): the analysis compares paths with it as is.
+  std::string Root;
   /// xxh3 of the text these rules were parsed from: what results cached
   /// under them depend on.
   uint64_t TextHash = 0;
@@ -118,7 +120,7 @@ struct RuleSet {
   /// Whether \p Event matches one of KeepEvents.
   bool keeps(llvm::StringRef Event) const {
     return llvm::any_of(KeepEvents, [Event](const std::string &Keep) {
-      llvm::Expected<llvm::GlobPattern> Glob = llvm::GlobPattern::create(Keep);
+      llvm::Expected<llvm::GlobPattern> Glob = eventGlob(Keep);
       if (!Glob) {
         llvm::consumeError(Glob.takeError());
         return false;
