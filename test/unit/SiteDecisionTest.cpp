@@ -201,6 +201,32 @@ TEST(SiteDecisionTest, PublicHeadersTakeNoFixWhenTheRulesForbidIt) {
   EXPECT_EQ(S.Status, SiteStatus::Missing);
 }
 
+// A hand-placed sub-event the rules keep was rewritten to the entry event
+// (then counted only when its branch ran), or made the body a permanent
+// duplicate.
+TEST(SiteDecisionTest, KeptEventsAreNeverRewrittenOrDuplicates) {
+  RuleSet Rules = logRules();
+  Rules.KeepEvents.push_back("lib.*.zip_format");
+  llvm::StringRef Branch =
+      "void f() {\n  if (zip)\n    LOG(\"lib.load.zip_format\");\n}\n";
+  Site Alone = unselected(Branch);
+  Alone.RuleId = "r";
+  Alone.Event = "lib.load";
+  ASSERT_TRUE(decideSite(Alone, Branch, Rules));
+  EXPECT_EQ(Alone.Status, SiteStatus::Missing);
+  EXPECT_EQ(valueOrFail(applyEdits("f.cpp", Branch, Alone.Edits)),
+            "void f() {\n  LOG(\"lib.load\");\n  if (zip)\n    "
+            "LOG(\"lib.load.zip_format\");\n}\n");
+  llvm::StringRef Both = "void f() {\n  LOG(\"lib.load\");\n  if (zip)\n    "
+                         "LOG(\"lib.load.zip_format\");\n}\n";
+  Site Entry = unselected(Both);
+  Entry.RuleId = "r";
+  Entry.Event = "lib.load";
+  ASSERT_TRUE(decideSite(Entry, Both, Rules));
+  EXPECT_EQ(Entry.Status, SiteStatus::Present);
+  EXPECT_TRUE(Entry.Edits.empty());
+}
+
 TEST(SiteDecisionTest, LinesAndColumnsCountAsClangDoes) {
   EXPECT_EQ(lineAndColumn("ab\ncd", 4), std::make_pair(2u, 2u));
   EXPECT_EQ(lineAndColumn("ab\r\ncd", 5), std::make_pair(2u, 2u));

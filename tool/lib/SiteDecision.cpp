@@ -196,7 +196,12 @@ static std::string skipReason(const Site &S) {
 
 /// A block's status from the calls in it, and its fix.
 static void decideBlock(Site &S, StringRef Code, const RuleSet &Rules) {
-  const std::vector<MacroUse> &Calls = S.Calls;
+  // A call the rules keep (keep_events) was placed by hand for its own
+  // sake: it is neither this body's event nor a duplicate of it.
+  std::vector<MacroUse> Calls;
+  llvm::copy_if(S.Calls, std::back_inserter(Calls), [&](const MacroUse &Use) {
+    return Use.Event == S.Event || !Rules.keeps(Use.Event);
+  });
   const BodyLocation &Body = *S.Body;
   for (const MacroUse &Call : Calls)
     S.FoundEvents.push_back(Call.Event);

@@ -29,7 +29,8 @@ std::pair<unsigned, unsigned> lineAndColumn(llvm::StringRef Code,
 /// - A block: no call is Missing (the fix inserts the call), one with the
 ///   expected event Present, one with another Wrong (the fix corrects the
 ///   literal), more Duplicate (no fix). A fix also adds the rules'
-///   #include.
+///   #include. Calls of events the rules keep (keep_events) are not
+///   counted: they were placed by hand, and are never rewritten.
 /// \p PublicHeaderWhy says why S.File is a public header ("" if it is not):
 /// with `public_header_edits: forbid`, a fix there makes the site Skipped.
 bool decideSite(Site &S, llvm::StringRef Code, const RuleSet &Rules,
