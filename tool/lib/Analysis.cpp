@@ -95,7 +95,10 @@ public:
       if (OptionalFileEntryRef FE = SM.getFileEntryRefForID(FID)) {
         std::string Path = SM.getFileManager().getCanonicalName(*FE).str();
         std::optional<llvm::StringRef> Relative = pathUnder(Path, Root);
-        It->second = Relative && fileCanBeSelected(Rules, *Relative);
+        // A file that names the macro is parsed though no rule can select
+        // anything in it: a call there may be stale.
+        It->second = Relative && (fileCanBeSelected(Rules, *Relative) ||
+                                  SM.getBufferData(FID).contains(Rules.Macro));
       }
     Result.SkippedBodies += !It->second;
     return !It->second;

@@ -8,6 +8,7 @@
 #include "clang/Tooling/ArgumentsAdjusters.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
 using namespace llvm;
@@ -189,9 +190,17 @@ bool skipsUnselectableFiles(const PlanRequest &Opts) {
   return !Opts.Sources.empty() && Opts.SkipUnselectableFiles;
 }
 
+/// Whether a run must parse \p Path: a rule can select something in it, or
+/// it names the rules' macro (a call there may be stale: a rule removed, the
+/// file newly excluded). Finding the name is cheaper than a parse.
 bool canSelectIn(const RuleSet &Rules, StringRef Path) {
   std::optional<StringRef> Relative = pathUnder(Path, Rules.Root);
-  return Relative && fileCanBeSelected(Rules, *Relative);
+  if (!Relative)
+    return false;
+  if (fileCanBeSelected(Rules, *Relative))
+    return true;
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Text = MemoryBuffer::getFile(Path);
+  return !Text || (*Text)->getBuffer().contains(Rules.Macro);
 }
 
 /// The source files the database lists, canonical and sorted.
