@@ -16,6 +16,7 @@ int runCheck(CommandContext &Ctx) {
     UnusedRules = unusedRuleWarnings(Ctx);
   if (!narrowToChangedLines(Ctx))
     return ExitBadUsage;
+  removeLeftoverTemporaries(Ctx);
   const std::vector<Site> &Sites = Ctx.Result.Sites;
   SiteCounts Counts = countSites(Sites);
   bool Structured = Opts.Format != OutputFormat::Text;

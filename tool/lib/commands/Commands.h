@@ -78,6 +78,10 @@ void printFileProblems(const CommandContext &Ctx,
 bool exportFixes(const CommandContext &Ctx, llvm::ArrayRef<Finding> Findings,
                  const std::map<std::string, std::vector<TextEdit>> &FileFixes);
 
+/// Removes the temporary files a killed `fix` left beside the files this
+/// run parsed (those of processes that are gone): check, diff and fix do.
+void removeLeftoverTemporaries(const CommandContext &Ctx);
+
 /// What fix and diff start with: the changes (problems printed), the
 /// --export-fixes file, and the duplicates that need a manual fix, on
 /// stderr. \p Errors is set if anything could not be done.

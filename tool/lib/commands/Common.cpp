@@ -106,6 +106,11 @@ bool exportFixes(
   return true;
 }
 
+void removeLeftoverTemporaries(const CommandContext &Ctx) {
+  for (const auto &Entry : Ctx.Result.ParsedContents)
+    removeStaleTemporaries(Entry.first);
+}
+
 ChangeSet prepareChanges(const CommandContext &Ctx, bool &Errors) {
   const std::vector<Site> &Sites = Ctx.Result.Sites;
   ChangeSet Changes = computeChanges(Sites, Ctx.Result.ParsedContents);

@@ -11,6 +11,7 @@ int runDiff(CommandContext &Ctx) {
   SiteCounts Counts = countSites(Ctx.Result.Sites);
   bool Errors = false;
   ChangeSet Changes = prepareChanges(Ctx, Errors);
+  removeLeftoverTemporaries(Ctx);
   for (const FileChange &C : Changes.Changes)
     Ctx.Out << unifiedDiff(C.Before, C.After, Ctx.Display(C.Path));
   Ctx.Out.flush(); // The diff before the summary on stderr.

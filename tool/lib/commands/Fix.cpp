@@ -39,9 +39,7 @@ int runFix(CommandContext &Ctx) {
   SiteCounts Counts = countSites(Ctx.Result.Sites);
   bool Errors = false;
   ChangeSet Changes = prepareChanges(Ctx, Errors);
-  // What a killed run left beside the files this one looks at.
-  for (const auto &Entry : Ctx.Result.ParsedContents)
-    removeStaleTemporaries(Entry.first);
+  removeLeftoverTemporaries(Ctx);
   WriteResult Written = writeChanges(Changes.Changes);
   printFileProblems(Ctx, Written.Problems);
   if (Ctx.Opts.Verbose)
