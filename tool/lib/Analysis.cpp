@@ -9,6 +9,7 @@
 #include "apistamp/Analysis.h"
 #include "SiteCollector.h"
 #include "SourceRecorders.h"
+#include "UnsafeArguments.h"
 #include "apistamp/Paths.h"
 #include "apistamp/Selection.h"
 #include "clang/AST/ASTConsumer.h"
@@ -192,13 +193,16 @@ private:
   std::vector<std::string> &Files;
 };
 
-/// The front end's adjustments of a compile command: no output files, our
-/// resource directory, headers as C++ headers, no warnings.
+/// The front end's adjustments of a compile command: no output files and no
+/// plugins (a compilation database is untrusted input), our resource
+/// directory, headers as C++ headers, no warnings.
 ArgumentsAdjuster frontendAdjuster() {
   return combineAdjusters(
       combineAdjusters(getClangStripOutputAdjuster(),
                        getClangStripDependencyFileAdjuster()),
-      combineAdjusters(getClangSyntaxOnlyAdjuster(), analysisAdjuster()));
+      combineAdjusters(combineAdjusters(getClangSyntaxOnlyAdjuster(),
+                                        dropWritingAndLoadingArguments()),
+                       analysisAdjuster()));
 }
 
 } // namespace

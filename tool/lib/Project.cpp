@@ -75,7 +75,10 @@ public:
       consumeError(Rules.takeError()); // Reported when planned.
       return "";
     }
-    return (*Rules)->CompileCommandsDir;
+    const std::string &Dir = (*Rules)->CompileCommandsDir;
+    if (!Dir.empty() && !pathUnder(canonicalPath(Dir), (*Rules)->Root))
+      P.DatabaseOutsideRoot = {Dir, (*Rules)->Path};
+    return Dir;
   }
 
 private:

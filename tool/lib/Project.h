@@ -48,6 +48,10 @@ struct Project {
   std::vector<std::string> WithoutRules;
   /// What the build directory's cmake_install.cmake scripts install.
   InstalledFiles Installed;
+  /// The database a rules file's `compile_commands:` names outside its root,
+  /// and that rules file: read as trusted input (said so), though options
+  /// that write or load are dropped from its commands.
+  std::optional<std::pair<std::string, std::string>> DatabaseOutsideRoot;
   /// Named files skipped unparsed because no rule's `files` and
   /// `exclude_files` let it select anything in them.
   std::vector<std::string> NotSelectable;

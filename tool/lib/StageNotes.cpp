@@ -8,6 +8,12 @@ using namespace llvm;
 namespace apistamp {
 
 void StageNotes::planned(const Project &P) {
+  if (P.DatabaseOutsideRoot)
+    Err << "apistamp: note: '" << P.DatabaseOutsideRoot->second
+        << "' names a compilation database outside its root ('"
+        << P.DatabaseOutsideRoot->first
+        << "'): its compile commands are trusted to read files (options that "
+           "write or load code are dropped)\n";
   if (!Verbose)
     return;
   for (const std::string &Source : P.WithoutRules)

@@ -1,0 +1,56 @@
+//===- UnsafeArgumentsTest.cpp - Options that write or load are dropped ---===//
+
+#include "UnsafeArguments.h"
+#include "gtest/gtest.h"
+
+using namespace apistamp;
+using Args = clang::tooling::CommandLineArguments;
+
+namespace {
+
+Args adjusted(Args In) {
+  return dropWritingAndLoadingArguments()(In, "a.cpp");
+}
+
+TEST(UnsafeArgumentsTest, DriverOptionsThatWriteOrLoadAreDropped) {
+  Args Kept = {"clang++", "-std=c++17", "-Iinclude", "-DX=1",
+               "-include", "config.h", "-c", "a.cpp"};
+  for (Args Unsafe : {
+           Args{"--serialize-diagnostics", "/tmp/x"},
+           Args{"-MD", "-MF", "dep.d", "-MT", "t", "-MQ", "q"},
+           Args{"-MFdep.d", "-MJ", "cdb.json", "-MMD", "-M", "-MM"},
+           Args{"-ftime-trace", "-ftime-trace=/tmp/t.json"},
+           Args{"-save-temps=obj", "-save-stats=cwd", "-save-temps"},
+           Args{"-fcrash-diagnostics-dir=/tmp/c", "-gen-reproducer"},
+           Args{"-fplugin=/tmp/evil.so", "-fpass-plugin=/tmp/evil.so",
+                "-fplugin-arg-evil-x=1"},
+           Args{"-fmodules-cache-path=/tmp/mc", "-dependency-dot", "d.dot"},
+       }) {
+    Args In = {"clang++", "-std=c++17", "-Iinclude"};
+    In.insert(In.end(), Unsafe.begin(), Unsafe.end());
+    In.insert(In.end(), {"-DX=1", "-include", "config.h", "-c", "a.cpp"});
+    EXPECT_EQ(adjusted(In), Kept) << Unsafe.front();
+  }
+}
+
+TEST(UnsafeArgumentsTest, FrontendOptionsBehindXclangAreDroppedWithValues) {
+  Args In = {"clang++", "-Xclang", "-stats-file=/tmp/s",
+             "-Xclang", "-dependency-file", "-Xclang", "/tmp/d",
+             "-Xclang", "-header-include-file", "-Xclang", "/tmp/h",
+             "-Xclang", "-load", "-Xclang", "/tmp/evil.so",
+             "-Xclang", "-add-plugin", "-Xclang", "evil",
+             "-Xclang", "-plugin-arg-evil", "-Xclang", "x",
+             "-Xclang", "-fno-color-diagnostics", "a.cpp"};
+  EXPECT_EQ(adjusted(In),
+            (Args{"clang++", "-Xclang", "-fno-color-diagnostics", "a.cpp"}));
+}
+
+TEST(UnsafeArgumentsTest, LookAlikesAreKept) {
+  Args In = {"clang++", "-ftime-trace-granularity=0", "-fplugins", "-Mfoo",
+             "-MG", "-o", "a.o", "a.cpp"};
+  // -o is the output adjuster's business; -MG only changes how missing
+  // headers are treated.
+  EXPECT_EQ(adjusted(In), In);
+}
+
+} // namespace
