@@ -9,7 +9,7 @@ packages=(clang-19 clang-tools-19 clang-format-19 libclang-19-dev llvm-19-dev ll
           libtorch-dev libbenchmark-dev pkgconf libjpeg-dev libpng-dev
           libavcodec-dev libavformat-dev libavutil-dev libswscale-dev
           libswresample-dev pre-commit libsimdjson-dev zlib1g-dev libzstd-dev
-          zstd sqlite3 jq chromium time)
+          zstd sqlite3 jq chromium time acl)
 # libtorch-dev: the runtime's test against the real c10 and the c10 variant of
 # its benchmark; libbenchmark-dev: runtime/bench; pkgconf: the runtime's
 # installed-package check (apistamp.pc); libjpeg, libpng and ffmpeg: the

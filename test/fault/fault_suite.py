@@ -314,6 +314,34 @@ class Suite:
             ", nobody:nogroup kept" if owner else " (owner not checked: not root)")
 
 
+    def acl_and_xattrs(self):
+        """A 0600 file with an ACL entry for nobody and a user.* attribute:
+        both must survive the rename (the ACL was dropped: the owning group
+        gained read-write and nobody lost access; user.* vanished)."""
+        if not shutil.which("setfacl") or not shutil.which("getfacl"):
+            return "skipped: setfacl/getfacl not installed (package acl)"
+        root = self.project("acl")
+        a = root / "src" / "a.cpp"
+        os.chmod(a, 0o600)
+        subprocess.run(["setfacl", "-m", "u:nobody:rw", str(a)], check=True)
+        os.setxattr(a, "user.origin", b"apistamp-test")
+        acl_before = subprocess.run(["getfacl", "-cp", str(a)], check=True,
+                                    stdout=subprocess.PIPE, text=True).stdout
+        before = a.read_bytes()
+        done = self.fix(root, files=("a.cpp",))
+        if done.returncode != 0:
+            raise RuntimeError(done.stderr)
+        if a.read_bytes() == before:
+            raise RuntimeError("a.cpp was not fixed")
+        acl_after = subprocess.run(["getfacl", "-cp", str(a)], check=True,
+                                   stdout=subprocess.PIPE, text=True).stdout
+        if acl_after != acl_before:
+            raise RuntimeError("ACL changed:\n%s->\n%s" % (acl_before, acl_after))
+        if os.getxattr(a, "user.origin") != b"apistamp-test":
+            raise RuntimeError("user.origin lost")
+        return "ACL (user:nobody:rw, mask) and user.* attribute kept"
+
+
 def snapshot(root):
     src = root / "src"
     return {p.name: p.read_bytes() for p in sorted(src.iterdir())
@@ -358,7 +386,8 @@ def main():
     for name, case in (("full disk (tmpfs)", suite.full_disk),
                        ("kill -9 loop", lambda: suite.kill_loop(args.kills)),
                        ("concurrent header race", lambda: suite.header_race(args.race_rounds)),
-                       ("mode, owner, hard links", suite.mode_owner_links)):
+                       ("mode, owner, hard links", suite.mode_owner_links),
+                       ("ACL and extended attributes", suite.acl_and_xattrs)):
         result = steps.run(name, case)
         if result:
             print("  " + result, flush=True)

@@ -19,6 +19,7 @@
 #include <signal.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 using namespace llvm;
@@ -144,6 +145,38 @@ Expected<int> openLocked(StringRef Path) {
 
 } // namespace
 
+/// Copies every extended attribute of \p From to \p To: user.* attributes,
+/// and the POSIX ACL (system.posix_acl_access), which the rename would
+/// otherwise drop (the owning group gained access, named users lost it). A
+/// file system without extended attributes has nothing to copy; an
+/// attribute that cannot be set is an error (the file is not written).
+static Error copyExtendedAttributes(int From, int To) {
+  ssize_t Size = ::flistxattr(From, nullptr, 0);
+  if (Size < 0)
+    return errno == ENOTSUP
+               ? Error::success()
+               : systemError("cannot list its extended attributes", errno);
+  std::string Names(Size, '\0');
+  Size = ::flistxattr(From, Names.data(), Names.size());
+  if (Size < 0)
+    return systemError("cannot list its extended attributes", errno);
+  Names.resize(Size);
+  for (StringRef Rest = Names; !Rest.empty();) {
+    auto [Name, Next] = Rest.split('\0');
+    Rest = Next;
+    std::string Key = Name.str();
+    ssize_t Length = ::fgetxattr(From, Key.c_str(), nullptr, 0);
+    std::string Value(Length > 0 ? Length : 0, '\0');
+    if (Length < 0 ||
+        (Length = ::fgetxattr(From, Key.c_str(), Value.data(), Value.size())) <
+            0 ||
+        ::fsetxattr(To, Key.c_str(), Value.data(), Length, 0) != 0)
+      return systemError("cannot keep its extended attribute '" + Key + "'",
+                         errno);
+  }
+  return Error::success();
+}
+
 std::string temporaryPrefix(StringRef Path) {
   SmallString<256> Prefix(Path);
   sys::path::remove_filename(Prefix);
@@ -255,6 +288,10 @@ Expected<ReplaceOutcome> replaceFileContents(StringRef Path, StringRef Before,
     int Errno = errno;
     ::close(TempFD);
     return systemError("cannot keep its mode", Errno);
+  }
+  if (Error E = copyExtendedAttributes(*FD, TempFD)) {
+    ::close(TempFD);
+    return E;
   }
   if (Error E = fillTemporary(TempFD, After))
     return E;
