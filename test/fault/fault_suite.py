@@ -314,6 +314,46 @@ class Suite:
             ", nobody:nogroup kept" if owner else " (owner not checked: not root)")
 
 
+    def editor_window(self):
+        """An editor saves a.cpp while fix is in its rename (held up there by
+        the shim): in place, and by a rename of its own. The save must win,
+        and fix say so with exit 1 (the save was lost with exit 0)."""
+        results = []
+        for how in ("in place", "by rename"):
+            root = self.project("editor")
+            a = root / "src" / "a.cpp"
+            saved = a.read_text() + "// saved by the editor (%s)\n" % how
+            env = {**os.environ, "LD_PRELOAD": self.shim,
+                   "APISTAMP_FAULT": "delay:1500", "APISTAMP_FAULT_MATCH": "/src/a.cpp"}
+            env.pop("APISTAMP_NO_SKIP_BODIES", None)
+            run = subprocess.Popen(
+                [self.apistamp, "fix", "--no-cache", str(a), "--", "-std=c++17"],
+                env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            deadline = time.monotonic() + 20
+            # The temporary exists once fix is about to rename it.
+            while not list(a.parent.glob(".a.cpp.apistamp-tmp-*")):
+                if run.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError("fix never reached its rename: " + run.stderr.read())
+                time.sleep(0.01)
+            time.sleep(0.3)
+            if how == "in place":
+                with open(a, "r+") as f:
+                    f.truncate(0)
+                    f.write(saved)
+            else:
+                (root / "src" / "a.cpp.editor").write_text(saved)
+                os.rename(root / "src" / "a.cpp.editor", a)
+            code = run.wait(timeout=30)
+            stderr = run.stderr.read()
+            if a.read_text() != saved:
+                raise RuntimeError("%s: the editor's save was lost (exit %d)" % (how, code))
+            if code != 1 or "changed while apistamp ran" not in stderr:
+                raise RuntimeError("%s: exit %d, %s" % (how, code, stderr))
+            if temporaries(root):
+                raise RuntimeError("%s: left %s" % (how, temporaries(root)))
+            results.append(how)
+        return "the editor's save kept, exit 1: " + ", ".join(results)
+
     def acl_and_xattrs(self):
         """A 0600 file with an ACL entry for nobody and a user.* attribute:
         both must survive the rename (the ACL was dropped: the owning group
@@ -387,7 +427,8 @@ def main():
                        ("kill -9 loop", lambda: suite.kill_loop(args.kills)),
                        ("concurrent header race", lambda: suite.header_race(args.race_rounds)),
                        ("mode, owner, hard links", suite.mode_owner_links),
-                       ("ACL and extended attributes", suite.acl_and_xattrs)):
+                       ("ACL and extended attributes", suite.acl_and_xattrs),
+                       ("an editor saves during the rename", suite.editor_window)):
         result = steps.run(name, case)
         if result:
             print("  " + result, flush=True)

@@ -10,9 +10,10 @@
  *   eintr       every other write() fails with EINTR before writing
  *   fsync-eio   fsync() fails with EIO
  *   close-eio   close() fails with EIO (after closing)
- *   rename-eio  rename() of a matching file fails with EIO
- *   delay:MS    rename() from or onto a matching file first sleeps MS
- *               milliseconds (a slow disk: widens the window of a race)
+ *   rename-eio  rename() or renameat2() of a matching file fails with EIO
+ *   delay:MS    rename() or renameat2() from or onto a matching file first
+ *               sleeps MS milliseconds (a slow disk: widens the window of a
+ *               race; an editor saves in it)
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -155,4 +156,16 @@ int rename(const char *From, const char *To) {
   if ((matches(From) || matches(To)) && !strncmp(fault(), "delay:", 6))
     usleep(atoi(fault() + 6) * 1000);
   return Real_rename(From, To);
+}
+
+int renameat2(int FromDir, const char *From, int ToDir, const char *To,
+              unsigned Flags) {
+  REAL(renameat2);
+  if (matches(From) && !strcmp(fault(), "rename-eio")) {
+    errno = EIO;
+    return -1;
+  }
+  if ((matches(From) || matches(To)) && !strncmp(fault(), "delay:", 6))
+    usleep(atoi(fault() + 6) * 1000);
+  return Real_renameat2(FromDir, From, ToDir, To, Flags);
 }

@@ -304,9 +304,41 @@ Expected<ReplaceOutcome> replaceFileContents(StringRef Path, StringRef Before,
       Current.st_ino != Status.st_ino || Current.st_dev != Status.st_dev ||
       *Again != Before)
     return ReplaceOutcome::Changed;
-  if (::rename(Name.c_str(), Path.str().c_str()) != 0)
-    return systemError("rename", errno);
-  RemoveTemporary.release();
+  // The rename is an exchange: the temporary's name then holds what was at
+  // Path, which must still be the original (an editor may have saved, in
+  // place or by a rename of its own, since the look above). If it is not,
+  // the exchange is undone and the editor's save wins.
+  std::string Target = Path.str();
+  if (::renameat2(AT_FDCWD, Name.c_str(), AT_FDCWD, Target.c_str(),
+                  RENAME_EXCHANGE) != 0) {
+    if (errno != EINVAL && errno != ENOSYS)
+      return systemError("rename", errno);
+    // A file system without RENAME_EXCHANGE: a plain rename.
+    if (::rename(Name.c_str(), Target.c_str()) != 0)
+      return systemError("rename", errno);
+    RemoveTemporary.release();
+    syncDirectory(Path);
+    return ReplaceOutcome::Written;
+  }
+  struct stat Out;
+  Expected<std::string> SwappedOut = readPath(Name);
+  bool Original = SwappedOut && *SwappedOut == Before &&
+                  ::stat(Name.c_str(), &Out) == 0 &&
+                  Out.st_ino == Status.st_ino && Out.st_dev == Status.st_dev;
+  if (!SwappedOut)
+    consumeError(SwappedOut.takeError());
+  if (!Original) {
+    if (::renameat2(AT_FDCWD, Name.c_str(), AT_FDCWD, Target.c_str(),
+                    RENAME_EXCHANGE) != 0) {
+      RemoveTemporary.release(); // It holds the editor's save.
+      return systemError("an editor saved it while apistamp replaced it; "
+                         "its save is in '" +
+                             Name + "'",
+                         errno);
+    }
+    return ReplaceOutcome::Changed;
+  }
+  // RemoveTemporary unlinks the original, now under the temporary's name.
   syncDirectory(Path);
   return ReplaceOutcome::Written;
 }
