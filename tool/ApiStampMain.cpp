@@ -138,7 +138,8 @@ cl::opt<std::string> Shard(
 cl::opt<std::string> CacheDir(
     "cache-dir",
     cl::desc("Reuse the results of unchanged translation units from this "
-             "directory (default with -p: BUILD_DIR/.apistamp-cache)"),
+             "directory (default with -p or the rules file's compile_commands: "
+             "BUILD_DIR/.apistamp-cache)"),
     cl::value_desc("dir"), cl::cat(Category), OnCacheUsers);
 cl::opt<bool> NoCache("no-cache", cl::desc("Do not read or write the cache"),
                       cl::cat(Category), OnCacheUsers);

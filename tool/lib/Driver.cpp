@@ -19,14 +19,16 @@ namespace apistamp {
 
 namespace {
 
-/// The cache the options ask for, if the command uses one.
-std::unique_ptr<ResultCache> cacheFor(const Options &Opts) {
+/// The cache the options ask for, if the command uses one: --cache-dir, or
+/// beside the compilation database of the build directory the plan used (-p,
+/// or the rules file's `compile_commands`).
+std::unique_ptr<ResultCache> cacheFor(const Options &Opts, const Project &P) {
   if (Opts.NoCache || !commandInfo(Opts.RunMode).UsesCache)
     return nullptr;
   if (!Opts.CacheDir.empty())
     return std::make_unique<ResultCache>(Opts.CacheDir);
-  if (!Opts.BuildDir.empty())
-    return std::make_unique<ResultCache>(Opts.BuildDir + "/.apistamp-cache");
+  if (!P.BuildDir.empty())
+    return std::make_unique<ResultCache>(P.BuildDir + "/.apistamp-cache");
   return nullptr;
 }
 
@@ -109,7 +111,7 @@ Expected<AnalysedRun> planAndAnalyse(const Options &Opts, raw_ostream &Err) {
     Run.Target = ExplainTarget{
         Opts.ExplainName.empty() ? canonicalPath(Opts.Sources.front()) : "",
         Opts.ExplainLine, Opts.ExplainName};
-  std::unique_ptr<ResultCache> Cache = cacheFor(Opts);
+  std::unique_ptr<ResultCache> Cache = cacheFor(Opts, Run.Plan);
   ProjectAnalysisOptions Analysis;
   Analysis.Threads = Opts.Jobs;
   Analysis.Target = Run.Target ? &*Run.Target : nullptr;

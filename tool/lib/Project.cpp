@@ -323,6 +323,7 @@ Expected<Project> planProject(const PlanRequest &Request) {
       loadCompilationDatabase(Opts, Rules, BuildDir);
   if (!DB)
     return DB.takeError();
+  P.BuildDir = BuildDir;
   if (!BuildDir.empty())
     P.Installed = readInstalledFiles(BuildDir);
   P.Database = std::move(*DB);

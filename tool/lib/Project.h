@@ -46,6 +46,10 @@ struct Project {
   /// Sources of the database skipped because no .apistamp.yaml is above
   /// them (whole-project runs only).
   std::vector<std::string> WithoutRules;
+  /// The build directory whose compile_commands.json is used: -p, or the
+  /// rules file's `compile_commands`; "" for "--" arguments or a database
+  /// found above the sources.
+  std::string BuildDir;
   /// What the build directory's cmake_install.cmake scripts install.
   InstalledFiles Installed;
   /// The database a rules file's `compile_commands:` names outside its root,
