@@ -217,4 +217,17 @@ SiteCounts countSites(ArrayRef<Site> Sites) {
   return Counts;
 }
 
+Finding publicHeaderFinding(const PublicHeaderEdit &E) {
+  return {E.File,
+          E.Line,
+          E.Column,
+          Severity::Warning,
+          "the API usage event '" + E.Event + "' goes into a public header (" +
+              E.Why +
+              "): every user of the library would need the rules' include; "
+              "exclude the header, or set 'public_header_edits: forbid'",
+          E.RuleId,
+          nullptr};
+}
+
 } // namespace apistamp

@@ -3,6 +3,7 @@
 #ifndef APISTAMP_LIB_REPORT_H
 #define APISTAMP_LIB_REPORT_H
 
+#include "ProjectAnalysis.h"
 #include "apistamp/Options.h"
 #include "apistamp/Paths.h"
 #include "apistamp/Site.h"
@@ -73,6 +74,10 @@ struct SiteCounts {
   std::map<std::string, unsigned> SkippedByReason;
 };
 SiteCounts countSites(llvm::ArrayRef<Site> Sites);
+
+/// The warning about an edit proposed in a public header, as a finding
+/// (it does not make check fail).
+Finding publicHeaderFinding(const PublicHeaderEdit &E);
 
 } // namespace apistamp
 

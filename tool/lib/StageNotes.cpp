@@ -1,7 +1,9 @@
 //===- StageNotes.cpp - What the driver says between stages ---------------===//
 
 #include "StageNotes.h"
+#include "Report.h"
 #include <cstdlib>
+#include <set>
 
 using namespace llvm;
 
@@ -32,7 +34,7 @@ void StageNotes::planned(const Project &P) {
   for (size_t I = 0; I < P.TUs.size(); ++I)
     if (P.TUs[I].Configurations > 1 &&
         (I == 0 || P.TUs[I - 1].Source != P.TUs[I].Source))
-      Err << "apistamp: note: '" << P.TUs[I].Source << "' has "
+      Err << "apistamp: note: '" << Display(P.TUs[I].Source) << "' has "
           << P.TUs[I].Configurations
           << " configurations (compile commands); each is analysed\n";
 }
@@ -62,17 +64,22 @@ void StageNotes::analysed(const AnalysisResult &Result) {
   if (!Result.CacheWriteError.empty())
     Err << "apistamp: warning: the result cache could not be written ("
         << Result.CacheWriteError << "); results are not affected\n";
+  std::set<std::string> IncludesNoted;
   for (const FailedTU &F : Result.Failed) {
     Err << F.Diagnostics << "apistamp: error: '" << Display(F.Source)
         << "' failed to parse; nothing in it was checked or changed\n";
+    // Said once per header, not once per TU that misses it.
     if (F.Rules && !F.Rules->Include.empty() &&
+        !IncludesNoted.count(F.Rules->Include) &&
         StringRef(F.Diagnostics)
-            .contains("'" + F.Rules->Include + "' file not found"))
+            .contains("'" + F.Rules->Include + "' file not found")) {
       Err << "apistamp: note: '" << F.Rules->Include
           << "', the rules' include, is not on the include path: pass "
              "--extra-arg=-I<dir> (for the runtime, the 'include' directory "
              "of its installation), or link apistamp::runtime and "
              "reconfigure the build\n";
+      IncludesNoted.insert(F.Rules->Include);
+    }
   }
 }
 
@@ -81,13 +88,11 @@ void StageNotes::publicHeaderEdits(std::vector<PublicHeaderEdit> Edits) {
     return std::tie(L.File, L.Line, L.Column) <
            std::tie(R.File, R.Line, R.Column);
   });
-  for (const PublicHeaderEdit &E : Edits)
-    Err << Display(E.File) << ":" << E.Line << ":" << E.Column
-        << ": warning: the API usage event '" << E.Event
-        << "' goes into a public header (" << E.Why
-        << "): every user of the library would need the rules' include; "
-           "exclude the header, or set 'public_header_edits: forbid' ["
-        << E.RuleId << "]\n";
+  for (const PublicHeaderEdit &E : Edits) {
+    Finding F = publicHeaderFinding(E);
+    Err << Display(F.File) << ":" << F.Line << ":" << F.Column
+        << ": warning: " << F.Message << " [" << F.RuleId << "]\n";
+  }
 }
 
 } // namespace apistamp

@@ -41,6 +41,9 @@ int runCheck(CommandContext &Ctx) {
   if (Structured) {
     append_range(Findings, UnusedRules);
     append_range(Findings, Overlaps);
+    // Said on stderr too; here for the tools that read only this.
+    for (const PublicHeaderEdit &E : Ctx.Result.PublicHeaderEdits)
+      Findings.push_back(publicHeaderFinding(E));
     ReportInput In;
     In.Findings = Findings;
     In.Counts = Counts;
