@@ -61,8 +61,7 @@ const char *LineReader::countCachedLine(const char *Line, const char *End) {
     return nullptr;
   ++LineNumber;
   ++Counts.Lines;
-  if (inWindow(Head.Time))
-    Counts.count(*Event, Head.Time, {Cached.Host, Cached.Process, Cached.Job});
+  countAt(*Event, Head.Time, {Cached.Host, Cached.Process, Cached.Job});
   return Tail + Cached.Length;
 }
 

@@ -97,8 +97,24 @@ private:
   void parse(const char *Data, size_t Length, size_t Capacity, bool Newline);
 
   void countLine(const LogLine &Fields, const LineKeys &Keys) {
+    if (!isCalendarDay(Fields.Time))
+      return notADay();
     if (inWindow(Fields.Time))
       Counts.count(Counts.event(Fields.Event), Fields.Time, Keys);
+  }
+
+  void notADay() {
+    malformed("'time' is not a day of the calendar (YYYY-MM-DD)");
+  }
+
+  /// Counts a line of \p Event at \p Time, unless its day is not a day of
+  /// the calendar (malformed) or it is outside the window. The event's last
+  /// day was one: a line of that day is not checked again.
+  void countAt(LocalEvent &Event, std::string_view Time, const LineKeys &Keys) {
+    if (!Counts.onLastDay(Event, Time) && !isCalendarDay(Time))
+      return notADay();
+    if (inWindow(Time))
+      Counts.count(Event, Time, Keys);
   }
 
   ThreadCounts &Counts;

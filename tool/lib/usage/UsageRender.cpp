@@ -47,9 +47,9 @@ json::Object countsJson(const ReportEvent &E) {
 json::Value reportJson(const UsageReport &R) {
   const UsageCounts &In = R.Inputs;
   json::Array Events, Unknown, Rules, Files;
-  auto Trend = [](const ReportEvent &E) {
+  auto Trend = [&R](const ReportEvent &E) {
     json::Array Jobs;
-    for (uint64_t N : E.Trend)
+    for (uint64_t N : E.Trend.dense(R.Periods.size()))
       Jobs.push_back(int64_t(N));
     return Jobs;
   };
@@ -86,6 +86,9 @@ json::Value reportJson(const UsageReport &R) {
   json::Array Periods;
   for (const std::string &P : R.Periods)
     Periods.push_back(P);
+  json::Object TrendOf{{"unit", R.TrendUnit}, {"periods", std::move(Periods)}};
+  if (R.PeriodsLogged > R.Periods.size())
+    TrendOf["periods_logged"] = int64_t(R.PeriodsLogged); // Capped.
   return json::Object{
       {"version", 1},
       {"inputs", json::Object{{"files", In.Files},
@@ -94,8 +97,7 @@ json::Value reportJson(const UsageReport &R) {
                               {"malformed", int64_t(In.Malformed)},
                               {"outside_window", int64_t(In.OutsideWindow)},
                               {"problems", std::move(Files)}}},
-      {"trend",
-       json::Object{{"unit", R.TrendUnit}, {"periods", std::move(Periods)}}},
+      {"trend", std::move(TrendOf)},
       {"events", std::move(Events)},
       {"unknown", std::move(Unknown)},
       {"rules", std::move(Rules)}};

@@ -1,0 +1,86 @@
+//===- HostileLogTest.cpp - The report against hostile or broken input ----===//
+//
+// Issue 24: memory bounded by the distinct keys, never by the input, and
+// inputs that are wrong said so, not silently misread.
+//
+//===----------------------------------------------------------------------===//
+
+#include "usage/UsageReport.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/raw_ostream.h"
+#include "gmock/gmock.h"
+#include <ctime>
+
+using namespace apistamp;
+
+namespace {
+
+std::string line(llvm::StringRef Event, llvm::StringRef Time, int Pid = 1) {
+  return ("{\"event\":\"" + Event + "\",\"time\":\"" + Time +
+          "\",\"pid\":" + llvm::Twine(Pid) +
+          ",\"host\":\"h\",\"exe\":\"/bin/t\",\"rank\":null,\"job_id\":\"j\"}"
+          "\n")
+      .str();
+}
+
+/// "YYYY-MM-DD" of \p Days after 2000-01-03.
+std::string dayAfter(int Days) {
+  std::time_t T = 946857600 + std::time_t(Days) * 86400;
+  std::tm Tm;
+  gmtime_r(&T, &Tm);
+  char Buffer[16];
+  std::strftime(Buffer, sizeof Buffer, "%Y-%m-%d", &Tm);
+  return Buffer;
+}
+
+TEST(HostileLogTest, OnlyDaysOfTheCalendarCount) {
+  // Item 12: "2000-00-37" and "0000-00-00" were days, each a trend period.
+  // Lines that repeat a cached line but for the day are checked too.
+  std::string Text =
+      line("e", "2026-11-20T10:00:00Z") + line("e", "2026-11-20T11:00:00Z") +
+      line("e", "2026-11-00T10:00:00Z") + line("e", "2000-00-37T10:00:00Z") +
+      line("other", "0000-00-00") + line("e", "2026-02-29T10:00:00Z") +
+      line("e", "2026-04-31T10:00:00Z") + line("e", "2024-02-29T10:00:00Z") +
+      line("e", "2000-02-29T10:00:00Z") + line("e", "1900-02-29T10:00:00Z") +
+      line("e", "2026-12-31");
+  UsageCounts Counts = readUsageText("t", Text, LogWindow{});
+  EXPECT_EQ(Counts.Malformed, 6u);
+  EXPECT_EQ(Counts.EventLines, 5u);
+  EXPECT_EQ(Counts.Events.count("other"), 0u);
+  std::vector<std::string> Days;
+  for (const auto &Day : Counts.Events["e"].JobsByDay)
+    Days.push_back(Day.first);
+  EXPECT_THAT(Days, ::testing::ElementsAre("2000-02-29", "2024-02-29",
+                                           "2026-11-20", "2026-12-31"));
+  ASSERT_EQ(Counts.Problems.size(), 1u);
+  EXPECT_THAT(Counts.Problems[0].First[0].second,
+              ::testing::HasSubstr("not a day of the calendar"));
+}
+
+TEST(HostileLogTest, TrendsAreSparseAndTheirPeriodsCapped) {
+  // Item 12: every event's trend spanned every period (events x periods).
+  // 700 events, each on its own week: 700 weekly periods, the latest
+  // MaxTrendPeriods kept, one entry per event at most.
+  std::string Text;
+  for (int I = 0; I < 700; ++I)
+    Text += line("e" + std::to_string(I), dayAfter(7 * I) + "T10:00:00Z");
+  UsageReport R = buildReport({}, readUsageText("t", Text, LogWindow{}));
+  EXPECT_EQ(R.TrendUnit, "week");
+  EXPECT_EQ(R.PeriodsLogged, 700u);
+  ASSERT_EQ(R.Periods.size(), MaxTrendPeriods);
+  EXPECT_EQ(R.Periods.front(), dayAfter(7 * (700 - MaxTrendPeriods)));
+  EXPECT_EQ(R.Periods.back(), dayAfter(7 * 699));
+  size_t Entries = 0;
+  for (const ReportEvent &E : R.Unknown) {
+    EXPECT_LE(E.Trend.entries().size(), 1u);
+    Entries += E.Trend.entries().size();
+  }
+  EXPECT_EQ(Entries, MaxTrendPeriods);
+  // The JSON says the trend was capped.
+  std::string Json;
+  llvm::raw_string_ostream OS(Json);
+  printReport(OS, R, ReportFormat::Json, ReportGrouping::Event, false);
+  EXPECT_THAT(Json, ::testing::HasSubstr("\"periods_logged\": 700"));
+}
+
+} // namespace
