@@ -83,4 +83,18 @@ TEST(HostileLogTest, TrendsAreSparseAndTheirPeriodsCapped) {
   EXPECT_THAT(Json, ::testing::HasSubstr("\"periods_logged\": 700"));
 }
 
+TEST(HostileLogTest, TextColumnsAreCapped) {
+  // Item 13: every row was padded to the longest event name (a 1 MB name
+  // and 2,000 short ones: 2 GB of text).
+  std::string Text = line(std::string(100000, 'n'), "2026-11-20T10:00:00Z");
+  for (int I = 0; I < 500; ++I)
+    Text += line("e" + std::to_string(I), "2026-11-20T10:00:00Z");
+  UsageReport R = buildReport({}, readUsageText("t", Text, LogWindow{}));
+  std::string Out;
+  llvm::raw_string_ostream OS(Out);
+  printReport(OS, R, ReportFormat::Text, ReportGrouping::Event, false);
+  EXPECT_LT(Out.size(), 100000u + 500u * 200u);
+  EXPECT_THAT(Out, ::testing::HasSubstr(std::string(100000, 'n')));
+}
+
 } // namespace

@@ -18,6 +18,9 @@ namespace apistamp {
 
 namespace {
 
+/// The widest the text tables' event column is padded to.
+constexpr size_t MaxEventColumn = 80;
+
 /// \p Text in a Markdown table cell: its markup escaped, on one line.
 std::string markdownCell(StringRef Text) {
   std::string Out;
@@ -146,9 +149,11 @@ void printTextGroups(raw_ostream &OS, const UsageReport &R, ReportGrouping By) {
 void printTextTable(raw_ostream &OS, StringRef Title,
                     ArrayRef<ReportEvent> Rows, bool WithCounts) {
   OS << "\n" << Title << "\n";
+  // Padded to the longest name, up to MaxEventColumn: a longer one
+  // overflows its own row, and does not pad every other row to it.
   size_t Width = 5;
   for (const ReportEvent &E : Rows)
-    Width = std::max(Width, E.Event.size());
+    Width = std::max(Width, std::min(E.Event.size(), MaxEventColumn));
   if (WithCounts)
     OS << formatv("  {0,6}  {1,9}  {2,5}  ", "jobs", "processes", "hosts")
        << left_justify("event", Width) << "  last seen\n";
