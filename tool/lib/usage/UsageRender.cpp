@@ -124,7 +124,7 @@ void printProblems(raw_ostream &OS, const UsageReport &R, bool Verbose,
     }
     if (!P.Error.empty())
       OS << Prefix << P.File << ": warning: " << P.Error
-         << "; the rest of the file was not read\n";
+         << (P.Truncated ? "" : "; the rest of the file was not read") << "\n";
     if (P.Malformed)
       OS << Prefix << P.File << ": warning: " << P.Malformed
          << " malformed lines skipped\n";
