@@ -97,4 +97,65 @@ TEST(HostileLogTest, TextColumnsAreCapped) {
   EXPECT_THAT(Out, ::testing::HasSubstr(std::string(100000, 'n')));
 }
 
+/// readAggregates of \p Text, as a file.
+llvm::Expected<UsageCounts> aggregates(llvm::StringRef Text) {
+  llvm::SmallString<128> Path;
+  if (std::error_code EC =
+          llvm::sys::fs::createTemporaryFile("aggregates", "csv", Path))
+    return llvm::errorCodeToError(EC);
+  {
+    std::error_code EC;
+    llvm::raw_fd_ostream Out(Path, EC);
+    Out << Text;
+  }
+  llvm::Expected<UsageCounts> Counts = readAggregates(Path);
+  llvm::sys::fs::remove(Path);
+  return Counts;
+}
+
+constexpr const char *Header =
+    "event,day,jobs,processes,hosts,first_seen,last_seen\n";
+
+TEST(HostileLogTest, AggregatesRowsAreNotSilentlyReplaced) {
+  // Item 18: a second totals row replaced the first.
+  llvm::Expected<UsageCounts> Twice =
+      aggregates(std::string(Header) + "e,,3,3,1,2026-11-20,2026-11-21\n" +
+                 "e,2026-11-20,3,3,1,2026-11-20,2026-11-20\n" +
+                 "e,,5,5,1,2026-11-22,2026-11-23\n");
+  ASSERT_FALSE(Twice);
+  EXPECT_THAT(llvm::toString(Twice.takeError()),
+              ::testing::HasSubstr("line 4: a second totals row for event "
+                                   "'e' (the first is line 2)"));
+  llvm::Expected<UsageCounts> DayTwice =
+      aggregates(std::string(Header) + "e,2026-11-20,3,3,1,a,b\n" +
+                 "e,2026-11-20,3,3,1,a,b\n");
+  ASSERT_FALSE(DayTwice);
+  EXPECT_THAT(llvm::toString(DayTwice.takeError()),
+              ::testing::HasSubstr("line 3: a second row of day 2026-11-20"));
+}
+
+TEST(HostileLogTest, AggregatesCountsAreNeverPrintedNegative) {
+  // Item 18: 2^63 printed as -9223372036854775808.
+  llvm::Expected<UsageCounts> Huge =
+      aggregates(std::string(Header) +
+                 "e,,9223372036854775808,1,1,2026-11-20,2026-11-21\n");
+  ASSERT_FALSE(Huge);
+  EXPECT_THAT(llvm::toString(Huge.takeError()),
+              ::testing::HasSubstr("line 2: a count over 2^63 - 1"));
+  llvm::Expected<UsageCounts> Max =
+      aggregates(std::string(Header) +
+                 "e,,9223372036854775807,1,1,2026-11-20,2026-11-21\n");
+  ASSERT_TRUE(bool(Max)) << llvm::toString(Max.takeError());
+  EXPECT_EQ(Max->Events["e"].Jobs, 9223372036854775807u);
+}
+
+TEST(HostileLogTest, AggregatesMayStartWithAByteOrderMark) {
+  // Item 18: Excel's UTF-8 byte order mark failed the header check.
+  llvm::Expected<UsageCounts> Counts =
+      aggregates("\xEF\xBB\xBF" + std::string(Header) +
+                 "e,,3,2,1,2026-11-20,2026-11-21\n");
+  ASSERT_TRUE(bool(Counts)) << llvm::toString(Counts.takeError());
+  EXPECT_EQ(Counts->Events["e"].Jobs, 3u);
+}
+
 } // namespace
