@@ -28,6 +28,10 @@ WHERE json_valid(line)
   AND json_extract(line, '$.time') GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]*'
   AND (length(json_extract(line, '$.time')) = 10
        OR substr(json_extract(line, '$.time'), 11, 1) = 'T')
+  -- ... and its day a day of the calendar (not 2026-02-30 or 0000-00-00).
+  -- (date() keeps 2026-02-30; a modifier makes it 2026-03-02.)
+  AND date(substr(json_extract(line, '$.time'), 1, 10), '+0 days')
+      = substr(json_extract(line, '$.time'), 1, 10)
   -- pid: a 64-bit signed integer.
   AND json_type(line, '$.pid') = 'integer'
   AND typeof(json_extract(line, '$.pid')) = 'integer'

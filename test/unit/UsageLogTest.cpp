@@ -45,7 +45,8 @@ model(const std::string &Text, const LogWindow &Window, uint64_t &Malformed) {
     std::string Padded = Line + std::string(LogLinePadding, ' ');
     LogLine F;
     if (Parser.parse(Padded.data(), Line.size(), Padded.size(), F) !=
-        LogLineError::None) {
+            LogLineError::None ||
+        !isCalendarDay(F.Time)) {
       ++Malformed;
       continue;
     }

@@ -14,8 +14,7 @@ std::string line(llvm::StringRef Event, llvm::StringRef Time, int Pid,
   return ("{\"event\":\"" + Event + "\",\"time\":\"" + Time +
           "\",\"pid\":" + llvm::Twine(Pid) +
           ",\"host\":\"h\",\"exe\":\"/bin/t\",\"rank\":null,\"job_id\":" +
-          (Job.empty() ? std::string("null") : "\"" + Job.str() + "\"") +
-          "}\n")
+          (Job.empty() ? std::string("null") : "\"" + Job.str() + "\"") + "}\n")
       .str();
 }
 
@@ -57,12 +56,12 @@ TEST(UsageReportTest, TrendIsWeeklyOverAQuarter) {
                      line("e", "2026-01-11T10:00:00Z", 2, "b") + // Sunday.
                      line("e", "2026-06-01T10:00:00Z", 3, "c");
   std::vector<CatalogEvent> Catalog = {{"e", "r", "a.cpp", "function", 1}};
-  UsageReport R = buildReport(
-      Catalog, readUsageText("t", Text, LogWindow{}));
+  UsageReport R = buildReport(Catalog, readUsageText("t", Text, LogWindow{}));
   EXPECT_EQ(R.TrendUnit, "week");
   EXPECT_THAT(R.Periods, ::testing::ElementsAre("2026-01-05", "2026-06-01"));
   ASSERT_EQ(R.Events.size(), 1u);
-  EXPECT_THAT(R.Events[0].Trend, ::testing::ElementsAre(2u, 1u));
+  EXPECT_THAT(R.Events[0].Trend.dense(R.Periods.size()),
+              ::testing::ElementsAre(2u, 1u));
 
   UsageReport Daily = buildReport(
       Catalog, readUsageText("t", line("e", "2026-01-05T10:00:00Z", 1, "a"),

@@ -6,6 +6,9 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 using namespace llvm;
 
@@ -84,9 +87,17 @@ InstalledFiles readInstalledFiles(StringRef BuildDir) {
     }
     if (Name != "cmake_install.cmake")
       continue;
-    if (ErrorOr<std::unique_ptr<MemoryBuffer>> Script =
-            MemoryBuffer::getFile(It->path()))
-      parseCMakeInstallScript((*Script)->getBuffer(), Installed);
+    // Opened without blocking, and read only when it is a regular file: a
+    // FIFO of that name blocked `check -p` for ever.
+    int Fd = ::open(It->path().c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (Fd < 0)
+      continue;
+    struct stat Status;
+    if (fstat(Fd, &Status) == 0 && S_ISREG(Status.st_mode))
+      if (ErrorOr<std::unique_ptr<MemoryBuffer>> Script =
+              MemoryBuffer::getOpenFile(Fd, It->path(), Status.st_size))
+        parseCMakeInstallScript((*Script)->getBuffer(), Installed);
+    ::close(Fd);
   }
   llvm::sort(Installed.Files);
   return Installed;

@@ -50,10 +50,13 @@ Expected<UsageCounts> loadCounts(const Options &Opts, raw_ostream &Err) {
   const Options::ReportOptions &R = Opts.Report;
   if (!R.AggregatesFile.empty())
     return readAggregates(R.AggregatesFile);
-  std::vector<std::string> Missing;
-  std::vector<std::string> Files = expandLogInputs(Opts.Sources, Missing);
+  std::vector<std::string> Missing, Skipped;
+  std::vector<std::string> Files =
+      expandLogInputs(Opts.Sources, Missing, Skipped);
   for (const std::string &M : Missing)
     Err << "apistamp: warning: no such log file or directory: '" << M << "'\n";
+  for (const std::string &S : Skipped)
+    Err << "apistamp: warning: " << S << "\n";
   UsageCounts Counts =
       readUsageLogs(Files, LogWindow{R.Since, R.Until}, Opts.Jobs);
   if (Counts.Files == 0) {

@@ -9,6 +9,14 @@ namespace apistamp {
 void LineReader::consume(const char *Data, size_t Size) {
   const char *End = Data + Size;
   const char *Line = Data;
+  if (Skipping) {
+    const char *Newline =
+        static_cast<const char *>(memchr(Line, '\n', End - Line));
+    if (!Newline)
+      return;
+    Skipping = false;
+    Line = Newline + 1;
+  }
   while (Line < End) {
     if (Carry.empty())
       if (const char *Next = countCachedLine(Line, End)) {
@@ -18,10 +26,17 @@ void LineReader::consume(const char *Data, size_t Size) {
     const char *Newline =
         static_cast<const char *>(memchr(Line, '\n', End - Line));
     if (!Newline) {
-      Carry.append(Line, End - Line);
+      if (Carry.size() + size_t(End - Line) > MaxLineBytes) {
+        tooLong();
+        Skipping = true;
+      } else {
+        Carry.append(Line, End - Line);
+      }
       return;
     }
-    if (!Carry.empty()) {
+    if (Carry.size() + size_t(Newline - Line) > MaxLineBytes) {
+      tooLong();
+    } else if (!Carry.empty()) {
       Carry.append(Line, Newline - Line);
       parseCarry(/*Newline=*/true);
     } else {
@@ -46,8 +61,7 @@ const char *LineReader::countCachedLine(const char *Line, const char *End) {
     return nullptr;
   ++LineNumber;
   ++Counts.Lines;
-  if (inWindow(Head.Time))
-    Counts.count(*Event, Head.Time, {Cached.Host, Cached.Process, Cached.Job});
+  countAt(*Event, Head.Time, {Cached.Host, Cached.Process, Cached.Job});
   return Tail + Cached.Length;
 }
 

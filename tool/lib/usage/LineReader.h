@@ -18,6 +18,11 @@
 
 namespace apistamp {
 
+/// The longest line read: a longer one (a runtime line is a few hundred
+/// bytes) is counted malformed and skipped up to the next newline, never
+/// buffered whole (a file without newlines, /dev/zero, a compressed bomb).
+constexpr size_t MaxLineBytes = size_t(1) << 20;
+
 /// Splits one log's decompressed bytes into lines and counts them.
 class LineReader {
 public:
@@ -30,7 +35,10 @@ public:
 
   /// Forgets the partial line read last (the file ended in a way that
   /// makes it no line at all).
-  void discardPartialLine() { Carry.clear(); }
+  void discardPartialLine() {
+    Carry.clear();
+    Skipping = false;
+  }
 
   /// Lines seen so far, blank ones included.
   uint64_t lines() const { return LineNumber; }
@@ -51,6 +59,16 @@ private:
   /// those. \p End: the end of the bytes read, followed by LogLinePadding
   /// readable ones.
   const char *countCachedLine(const char *Line, const char *End);
+
+  /// Counts a line longer than MaxLineBytes, malformed; the reader skips
+  /// the rest of it.
+  void tooLong() {
+    ++LineNumber;
+    ++Counts.Lines;
+    Carry.clear();
+    malformed("longer than 1 MiB (no runtime writes such a line): skipped "
+              "up to the next newline");
+  }
 
   void parseCarry(bool Newline) {
     size_t Length = Carry.size();
@@ -79,8 +97,24 @@ private:
   void parse(const char *Data, size_t Length, size_t Capacity, bool Newline);
 
   void countLine(const LogLine &Fields, const LineKeys &Keys) {
+    if (!isCalendarDay(Fields.Time))
+      return notADay();
     if (inWindow(Fields.Time))
       Counts.count(Counts.event(Fields.Event), Fields.Time, Keys);
+  }
+
+  void notADay() {
+    malformed("'time' is not a day of the calendar (YYYY-MM-DD)");
+  }
+
+  /// Counts a line of \p Event at \p Time, unless its day is not a day of
+  /// the calendar (malformed) or it is outside the window. The event's last
+  /// day was one: a line of that day is not checked again.
+  void countAt(LocalEvent &Event, std::string_view Time, const LineKeys &Keys) {
+    if (!Counts.onLastDay(Event, Time) && !isCalendarDay(Time))
+      return notADay();
+    if (inWindow(Time))
+      Counts.count(Event, Time, Keys);
   }
 
   ThreadCounts &Counts;
@@ -89,6 +123,7 @@ private:
   std::string Carry;
   uint64_t LineNumber = 0;
   bool LastLine = false; ///< Parsing the last line, which had no newline.
+  bool Skipping = false; ///< Inside a line that was too long.
 };
 
 } // namespace apistamp

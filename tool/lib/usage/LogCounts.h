@@ -287,6 +287,11 @@ public:
     return It->second;
   }
 
+  /// True when \p Time is on the day of \p Event's last line counted.
+  static bool onLastDay(const LocalEvent &Event, std::string_view Time) {
+    return Event.LastDayCounter != ~0u && dayKey(Time) == Event.LastDay;
+  }
+
   /// Counts one line of \p Event at \p Time.
   void count(LocalEvent &Event, std::string_view Time, const LineKeys &Key) {
     ++EventLines;

@@ -17,6 +17,7 @@ bool Decoder::feed(const char *In, size_t Size, LineReader &Lines) {
       Zlib->next_out = reinterpret_cast<Bytef *>(Out.data());
       Zlib->avail_out = ChunkSize;
       int Status = inflate(Zlib.get(), Z_NO_FLUSH);
+      MidStream = Status != Z_STREAM_END;
       Lines.consume(Out.data(), ChunkSize - Zlib->avail_out);
       if (Status == Z_STREAM_END) {
         inflateReset(Zlib.get()); // Concatenated gzip members.
@@ -37,6 +38,7 @@ bool Decoder::feed(const char *In, size_t Size, LineReader &Lines) {
       Error = std::string("corrupt zstd data: ") + ZSTD_getErrorName(Status);
       return false;
     }
+    MidStream = Status != 0; // 0: a frame ended, and was flushed.
     Lines.consume(Out.data(), Output.pos);
   }
   // Flush what the decoder still holds.
@@ -44,11 +46,27 @@ bool Decoder::feed(const char *In, size_t Size, LineReader &Lines) {
     ZSTD_inBuffer None{nullptr, 0, 0};
     ZSTD_outBuffer Output{Out.data(), ChunkSize, 0};
     size_t Status = ZSTD_decompressStream(ZstdStream, &Output, &None);
-    if (ZSTD_isError(Status) || Output.pos == 0)
+    if (ZSTD_isError(Status))
       break;
+    // Nothing more: between frames, a non-zero Status asks for the next
+    // one's header, and says nothing of the last.
+    if (Output.pos == 0) {
+      MidStream &= Status != 0;
+      break;
+    }
+    MidStream = Status != 0;
     Lines.consume(Out.data(), Output.pos);
   }
   return true;
+}
+
+bool Decoder::finish() {
+  if (Kind == Plain || !MidStream)
+    return true;
+  Error = std::string("truncated ") + (Kind == Gzip ? "gzip" : "zstd") +
+          " data: the file ends inside a compressed stream (cut off while it "
+          "was copied or written?)";
+  return false;
 }
 
 Decoder::Format formatOf(const char *Data, size_t Size) {

@@ -44,9 +44,15 @@ public:
   /// \p In has LogLinePadding readable bytes after \p Size.
   bool feed(const char *In, size_t Size, LineReader &Lines);
 
+  /// False with Error set when the data ended inside a gzip member or a
+  /// zstd frame: the file was cut off.
+  bool finish();
+
   std::string Error;
 
 private:
+  /// Inside a gzip member or a zstd frame: more data was due.
+  bool MidStream = false;
   Format Kind;
   std::vector<char> Out;
   std::unique_ptr<z_stream> Zlib;

@@ -51,6 +51,22 @@ bool isIsoTime(std::string_view Time) {
   return true;
 }
 
+bool isCalendarDay(std::string_view Time) {
+  auto Digits = [&](size_t At, size_t N) {
+    unsigned V = 0;
+    for (size_t I = At; I < At + N; ++I)
+      V = V * 10 + unsigned(Time[I] - '0');
+    return V;
+  };
+  unsigned Year = Digits(0, 4), Month = Digits(5, 2), Day = Digits(8, 2);
+  static const unsigned Length[] = {31, 28, 31, 30, 31, 30,
+                                    31, 31, 30, 31, 30, 31};
+  if (Month < 1 || Month > 12 || Day < 1)
+    return false;
+  bool Leap = Year % 4 == 0 && (Year % 100 != 0 || Year % 400 == 0);
+  return Day <= Length[Month - 1] + (Month == 2 && Leap);
+}
+
 bool isPlainText(const char *Data, size_t Length) {
   bool Special = false;
 #if defined(__SSE2__)

@@ -62,6 +62,11 @@ const char *describe(LogLineError Error);
 /// "YYYY-MM-DD", alone or followed by 'T' and the time of day.
 bool isIsoTime(std::string_view Time);
 
+/// True when the first ten bytes of \p Time, which isIsoTime accepted, are
+/// a day of the calendar: a month 01 to 12 and a day of that month (29
+/// February in leap years only).
+bool isCalendarDay(std::string_view Time);
+
 /// Parses \p Length bytes at \p Data when they are exactly the runtime's
 /// shape: {"event":S,"time":S,"pid":N,"host":S|null,"exe":S|null,
 /// "rank":N|S|null,"job_id":S|null}, no whitespace, no escapes, no control

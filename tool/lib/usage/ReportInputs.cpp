@@ -10,6 +10,8 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include <algorithm>
+#include <map>
 
 using namespace llvm;
 
@@ -90,8 +92,10 @@ Expected<UsageCounts> readAggregates(StringRef Path) {
   if (!Buffer)
     return fileError(Path, "cannot read the aggregates: " +
                                Buffer.getError().message());
+  StringRef Text = (*Buffer)->getBuffer();
+  Text.consume_front("\xEF\xBB\xBF"); // A UTF-8 byte order mark (Excel's).
   SmallVector<StringRef> Lines;
-  (*Buffer)->getBuffer().split(Lines, '\n', -1, /*KeepEmpty=*/false);
+  Text.split(Lines, '\n', -1, /*KeepEmpty=*/false);
   const std::vector<std::string> Header = {
       "event", "day", "jobs", "processes", "hosts", "first_seen", "last_seen"};
   if (Lines.empty() || csvRecord(Lines.front()) != Header)
@@ -100,6 +104,10 @@ Expected<UsageCounts> readAggregates(StringRef Path) {
                            "last_seen' (docs/report-sql.md)");
   UsageCounts Counts;
   Counts.Files = 1;
+  // The line of each (event, day) row, the totals' day being "": a second
+  // row for one is an error, not a silent replacement or sum (two exports
+  // concatenated?).
+  std::map<std::pair<std::string, std::string>, size_t> RowLine;
   for (size_t I = 1; I < Lines.size(); ++I) {
     std::vector<std::string> F = csvRecord(Lines[I]);
     uint64_t Jobs, Processes, Hosts;
@@ -110,6 +118,20 @@ Expected<UsageCounts> readAggregates(StringRef Path) {
       return fileError(Path, "line " + Twine(I + 1) +
                                  ": expected an event, a day (or nothing), "
                                  "three counts and two times");
+    // The JSON report's counts are signed 64-bit integers.
+    if (std::max({Jobs, Processes, Hosts}) > uint64_t(INT64_MAX))
+      return fileError(Path, "line " + Twine(I + 1) +
+                                 ": a count over 2^63 - 1 (no log has so "
+                                 "many)");
+    auto [Row, New] = RowLine.try_emplace({F[0], F[1]}, I + 1);
+    if (!New)
+      return fileError(
+          Path, "line " + Twine(I + 1) + ": a second " +
+                    (F[1].empty() ? "totals row" : "row of day " + F[1]) +
+                    " for event '" + F[0] +
+                    "' (the first is "
+                    "line " +
+                    Twine(Row->second) + ")");
     EventCounts &C = Counts.Events[F[0]];
     if (!F[1].empty()) {
       C.JobsByDay.push_back({F[1], Jobs});

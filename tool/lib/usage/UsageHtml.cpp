@@ -137,8 +137,8 @@ static void printTrend(raw_ostream &OS, const UsageReport &R, size_t Count) {
             Top_ = 12;
   uint64_t Max = 1;
   for (const ReportEvent *E : Top)
-    for (uint64_t N : E->Trend)
-      Max = std::max(Max, N);
+    for (const auto &Entry : E->Trend.entries())
+      Max = std::max(Max, Entry.second);
   size_t N = R.Periods.size();
   auto X = [&](size_t I) {
     return Left + (N == 1 ? (Width - Left - Right) / 2.0
@@ -176,6 +176,10 @@ static void printTrend(raw_ostream &OS, const UsageReport &R, size_t Count) {
                     X(I), Y(Top[L]->Trend[I]), Color);
   }
   OS << "</svg>\n";
+  if (R.PeriodsLogged > N)
+    OS << formatv("<p class=\"summary\">The latest {0} {1}s of the {2} "
+                  "logged.</p>\n",
+                  N, R.TrendUnit, R.PeriodsLogged);
   if (N == 1)
     OS << "<p class=\"summary\">The logs cover one " << R.TrendUnit << " ("
        << html(R.Periods.front()) << "): a trend needs more.</p>\n";

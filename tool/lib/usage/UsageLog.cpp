@@ -14,8 +14,6 @@
 #include "LogDecoder.h"
 #include "LogMapping.h"
 #include "llvm/ADT/STLExtras.h"
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/Path.h"
 #include <atomic>
 #include <cerrno>
 #include <cstring>
@@ -120,8 +118,12 @@ bool readStream(int Fd, LineReader &Lines, LogFileProblems &Problems) {
     if (!Decode->feed(In.data(), N, Lines)) {
       // What was read is counted; the rest is lost, and said so.
       Problems.Error = Decode->Error;
-      break;
+      return true;
     }
+  }
+  if (Decode && !Decode->finish()) {
+    Problems.Error = Decode->Error;
+    Problems.Truncated = true;
   }
   return true;
 }
@@ -135,11 +137,14 @@ PartResult readLogInto(ThreadCounts &Counts, StringRef Path,
   PartResult Result;
   LogFileProblems Problems;
   Problems.File = Path.str();
-  int Fd = Path == "-" ? dup(STDIN_FILENO)
-                       : ::open(Path.str().c_str(), O_RDONLY | O_CLOEXEC);
+  // Opened without blocking, and only when it is a regular file: a FIFO
+  // blocks, and a device may never end.
+  int Fd = Path == "-" ? dup(STDIN_FILENO) : openRegularFile(Path);
   if (Fd < 0) {
     Problems.Unreadable = true;
-    Problems.Error = std::strerror(errno);
+    Problems.Error = errno == EINVAL && Path != "-"
+                         ? "not a regular file (a FIFO or a device?)"
+                         : std::strerror(errno);
     Result.Problems = std::move(Problems);
     return Result;
   }
@@ -195,8 +200,10 @@ std::vector<LogFileProblems> mergeProblems(ArrayRef<LogPart> Parts,
         Current->File = P->File;
       }
       Current->Unreadable |= P->Unreadable;
-      if (Current->Error.empty())
+      if (Current->Error.empty()) {
         Current->Error = P->Error;
+        Current->Truncated = P->Truncated;
+      }
       Current->Malformed += P->Malformed;
       for (auto &[Line, Why] : P->First)
         if (Current->First.size() < FirstProblemsKept)
@@ -231,7 +238,7 @@ std::vector<LogPart> splitLogs(ArrayRef<std::string> Files, uint64_t PartBytes,
         S_ISREG(Status.st_mode))
       Size = uint64_t(Status.st_size);
     if (Size >= 2 * PartBytes) {
-      int Fd = ::open(Files[F].c_str(), O_RDONLY | O_CLOEXEC);
+      int Fd = openRegularFile(Files[F]);
       bool Plain =
           Fd >= 0 &&
           ::pread(Fd, Magic, sizeof Magic, 0) == ssize_t(sizeof Magic) &&
@@ -282,11 +289,6 @@ UsageCounts readParts(ArrayRef<std::string> Files, ArrayRef<LogPart> Parts,
   return All;
 }
 
-bool isLogName(StringRef Name) {
-  return Name.ends_with(".jsonl") || Name.ends_with(".jsonl.gz") ||
-         Name.ends_with(".jsonl.zst") || Name.ends_with(".jsonl.zstd");
-}
-
 } // namespace
 
 UsageCounts readUsageLog(StringRef Path, const LogWindow &Window) {
@@ -311,31 +313,6 @@ UsageCounts readUsageText(StringRef Name, StringRef Text,
   if (Problems.Malformed)
     Result.Problems.push_back(std::move(Problems));
   return Result;
-}
-
-std::vector<std::string> expandLogInputs(ArrayRef<std::string> Inputs,
-                                         std::vector<std::string> &Missing) {
-  std::vector<std::string> Files;
-  for (const std::string &Input : Inputs) {
-    if (Input == "-" || sys::fs::is_regular_file(Input)) {
-      Files.push_back(Input);
-      continue;
-    }
-    if (!sys::fs::is_directory(Input)) {
-      Missing.push_back(Input);
-      continue;
-    }
-    std::vector<std::string> Found;
-    std::error_code EC;
-    for (sys::fs::recursive_directory_iterator It(Input, EC), End;
-         It != End && !EC; It.increment(EC))
-      if (It->type() != sys::fs::file_type::directory_file &&
-          isLogName(sys::path::filename(It->path())))
-        Found.push_back(It->path());
-    llvm::sort(Found);
-    llvm::append_range(Files, Found);
-  }
-  return Files;
 }
 
 UsageCounts readUsageLogs(ArrayRef<std::string> Files, const LogWindow &Window,

@@ -24,6 +24,9 @@ struct LogFileProblems {
   std::string File;
   bool Unreadable = false;
   std::string Error; ///< Why it could not be read.
+  /// Error says that the file was cut off: it has no rest that was not
+  /// read.
+  bool Truncated = false;
   uint64_t Malformed = 0;
   /// (line number, what is wrong) of the first few malformed lines.
   std::vector<std::pair<uint64_t, std::string>> First;
@@ -59,11 +62,21 @@ UsageCounts readUsageLog(llvm::StringRef Path, const LogWindow &Window);
 UsageCounts readUsageText(llvm::StringRef Name, llvm::StringRef Text,
                           const LogWindow &Window);
 
-/// The log files named by \p Inputs: files and "-" as given, directories
-/// searched for *.jsonl, *.jsonl.gz and *.jsonl.zst (sorted). Names that
-/// do not exist go to \p Missing.
+/// The log files named by \p Inputs (LogInputs.cpp): regular files and "-"
+/// as given, directories searched for *.jsonl, *.jsonl.gz and *.jsonl.zst
+/// (sorted), following symbolic links but no loop: each directory and
+/// file is taken once (by device and inode). Names that do not exist go to
+/// \p Missing; what is not taken (a FIFO, a device, a directory that
+/// cannot be read, a loop, a file met twice) goes to \p Skipped, as
+/// "path: why".
 std::vector<std::string> expandLogInputs(llvm::ArrayRef<std::string> Inputs,
-                                         std::vector<std::string> &Missing);
+                                         std::vector<std::string> &Missing,
+                                         std::vector<std::string> &Skipped);
+
+/// Opens the log \p Path to read it without blocking on a FIFO or a device
+/// (non-blocking, then checked): its descriptor, or -1 with errno set
+/// (EINVAL for what is not a regular file).
+int openRegularFile(llvm::StringRef Path);
 
 /// Plain log files of twice this size or more are read in parts of it.
 constexpr uint64_t DefaultLogPartBytes = uint64_t(16) << 20;

@@ -18,6 +18,9 @@ namespace apistamp {
 
 namespace {
 
+/// The widest the text tables' event column is padded to.
+constexpr size_t MaxEventColumn = 80;
+
 /// \p Text in a Markdown table cell: its markup escaped, on one line.
 std::string markdownCell(StringRef Text) {
   std::string Out;
@@ -47,9 +50,9 @@ json::Object countsJson(const ReportEvent &E) {
 json::Value reportJson(const UsageReport &R) {
   const UsageCounts &In = R.Inputs;
   json::Array Events, Unknown, Rules, Files;
-  auto Trend = [](const ReportEvent &E) {
+  auto Trend = [&R](const ReportEvent &E) {
     json::Array Jobs;
-    for (uint64_t N : E.Trend)
+    for (uint64_t N : E.Trend.dense(R.Periods.size()))
       Jobs.push_back(int64_t(N));
     return Jobs;
   };
@@ -86,6 +89,9 @@ json::Value reportJson(const UsageReport &R) {
   json::Array Periods;
   for (const std::string &P : R.Periods)
     Periods.push_back(P);
+  json::Object TrendOf{{"unit", R.TrendUnit}, {"periods", std::move(Periods)}};
+  if (R.PeriodsLogged > R.Periods.size())
+    TrendOf["periods_logged"] = int64_t(R.PeriodsLogged); // Capped.
   return json::Object{
       {"version", 1},
       {"inputs", json::Object{{"files", In.Files},
@@ -94,8 +100,7 @@ json::Value reportJson(const UsageReport &R) {
                               {"malformed", int64_t(In.Malformed)},
                               {"outside_window", int64_t(In.OutsideWindow)},
                               {"problems", std::move(Files)}}},
-      {"trend",
-       json::Object{{"unit", R.TrendUnit}, {"periods", std::move(Periods)}}},
+      {"trend", std::move(TrendOf)},
       {"events", std::move(Events)},
       {"unknown", std::move(Unknown)},
       {"rules", std::move(Rules)}};
@@ -119,7 +124,7 @@ void printProblems(raw_ostream &OS, const UsageReport &R, bool Verbose,
     }
     if (!P.Error.empty())
       OS << Prefix << P.File << ": warning: " << P.Error
-         << "; the rest of the file was not read\n";
+         << (P.Truncated ? "" : "; the rest of the file was not read") << "\n";
     if (P.Malformed)
       OS << Prefix << P.File << ": warning: " << P.Malformed
          << " malformed lines skipped\n";
@@ -144,9 +149,11 @@ void printTextGroups(raw_ostream &OS, const UsageReport &R, ReportGrouping By) {
 void printTextTable(raw_ostream &OS, StringRef Title,
                     ArrayRef<ReportEvent> Rows, bool WithCounts) {
   OS << "\n" << Title << "\n";
+  // Padded to the longest name, up to MaxEventColumn: a longer one
+  // overflows its own row, and does not pad every other row to it.
   size_t Width = 5;
   for (const ReportEvent &E : Rows)
-    Width = std::max(Width, E.Event.size());
+    Width = std::max(Width, std::min(E.Event.size(), MaxEventColumn));
   if (WithCounts)
     OS << formatv("  {0,6}  {1,9}  {2,5}  ", "jobs", "processes", "hosts")
        << left_justify("event", Width) << "  last seen\n";

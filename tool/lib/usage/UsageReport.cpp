@@ -103,22 +103,29 @@ public:
     std::set<std::string> Unique;
     for (const std::string &Day : Days)
       Unique.insert(Weekly ? weekOf(Day) : Day);
-    Periods.assign(Unique.begin(), Unique.end());
+    Logged = Unique.size();
+    // The latest periods, when there are too many to draw or to hold per
+    // event.
+    auto First = Unique.begin();
+    std::advance(First, Logged - std::min(Logged, MaxTrendPeriods));
+    Periods.assign(First, Unique.end());
   }
 
   /// "day" or "week".
   std::string unit() const { return Weekly ? "week" : "day"; }
   /// The first day of each period, in order.
   const std::vector<std::string> &periods() const { return Periods; }
+  /// The periods logged, those dropped by the cap included.
+  size_t logged() const { return Logged; }
 
-  /// \p C's jobs per period.
-  std::vector<uint64_t> trendOf(const EventCounts &C) const {
-    std::vector<uint64_t> Trend(Periods.size());
+  /// \p C's jobs per period (days are in order, and so are their periods).
+  SparseTrend trendOf(const EventCounts &C) const {
+    SparseTrend Trend;
     for (const auto &[Day, Jobs] : C.JobsByDay) {
       std::string Period = Weekly ? weekOf(Day) : Day;
-      size_t Index = llvm::lower_bound(Periods, Period) - Periods.begin();
-      if (Index < Trend.size())
-        Trend[Index] += Jobs;
+      auto It = llvm::lower_bound(Periods, Period);
+      if (It != Periods.end() && *It == Period)
+        Trend.add(uint32_t(It - Periods.begin()), Jobs);
     }
     return Trend;
   }
@@ -126,6 +133,7 @@ public:
 private:
   bool Weekly = false;
   std::vector<std::string> Periods;
+  size_t Logged = 0;
 };
 
 /// Rows by jobs (most first), then by name.
@@ -137,6 +145,20 @@ void sortByJobs(std::vector<ReportEvent> &Rows) {
 }
 
 } // namespace
+
+uint64_t SparseTrend::operator[](size_t Period) const {
+  auto It = llvm::lower_bound(
+      Entries, Period, [](const auto &E, size_t P) { return E.first < P; });
+  return It != Entries.end() && It->first == Period ? It->second : 0;
+}
+
+std::vector<uint64_t> SparseTrend::dense(size_t Periods) const {
+  std::vector<uint64_t> Jobs(Periods);
+  for (const auto &[Period, N] : Entries)
+    if (Period < Periods)
+      Jobs[Period] = N;
+  return Jobs;
+}
 
 StringRef statusName(EventStatus Status) {
   switch (Status) {
@@ -156,6 +178,7 @@ UsageReport buildReport(const std::vector<CatalogEvent> &Catalog,
   TrendPeriods Trend(Counts);
   Report.TrendUnit = Trend.unit();
   Report.Periods = Trend.periods();
+  Report.PeriodsLogged = Trend.logged();
   std::map<std::string, RuleCoverage> Rules;
   for (const auto &[Event, C] : placedEvents(Catalog)) {
     ReportEvent Row;

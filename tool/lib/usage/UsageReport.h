@@ -42,14 +42,43 @@ enum class EventStatus {
 /// \p Status as the reports spell it: "used", "never-used" or "unknown".
 llvm::StringRef statusName(EventStatus Status);
 
+/// An event's jobs per trend period, kept for the periods that have any:
+/// an event logged on a few days of many costs what it logged.
+class SparseTrend {
+public:
+  /// Adds \p Jobs to period \p Period, which is no earlier than the
+  /// periods added before.
+  void add(uint32_t Period, uint64_t Jobs) {
+    if (!Entries.empty() && Entries.back().first == Period)
+      Entries.back().second += Jobs;
+    else
+      Entries.push_back({Period, Jobs});
+  }
+  /// The jobs of period \p Period.
+  uint64_t operator[](size_t Period) const;
+  /// The jobs of each of \p Periods periods, in order.
+  std::vector<uint64_t> dense(size_t Periods) const;
+  /// (period, jobs) of the periods with jobs, in order.
+  const std::vector<std::pair<uint32_t, uint64_t>> &entries() const {
+    return Entries;
+  }
+
+private:
+  std::vector<std::pair<uint32_t, uint64_t>> Entries;
+};
+
+/// The most trend periods a report keeps: the latest ones (ten years of
+/// weeks).
+constexpr size_t MaxTrendPeriods = 520;
+
 /// One row of the report.
 struct ReportEvent {
   std::string Event;
   EventStatus Status = EventStatus::Unknown;
   const CatalogEvent *Placed = nullptr; ///< Null for unknown events.
   EventCounts Counts;
-  /// Jobs per trend period (day or week), aligned with Report::Periods.
-  std::vector<uint64_t> Trend;
+  /// Jobs per trend period (day or week), by index in Report::Periods.
+  SparseTrend Trend;
 };
 
 /// Per rule: events placed, and how many of them were used.
@@ -68,6 +97,9 @@ struct UsageReport {
   std::vector<RuleCoverage> Rules;
   std::string TrendUnit;            ///< "day" or "week" (spans over 92 days).
   std::vector<std::string> Periods; ///< First day of each period.
+  /// The periods logged: more than Periods when they were capped to the
+  /// latest MaxTrendPeriods.
+  size_t PeriodsLogged = 0;
 };
 
 /// Joins the catalog with the counts (UsageReport.cpp).

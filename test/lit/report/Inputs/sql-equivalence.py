@@ -65,6 +65,10 @@ def lines_of_log(rng):
         '{"event":"lib.x","time":"2026-11","pid":5,"host":"h9","job_id":"j9"}',
         '{"event":"lib.x","time":"yesterday","pid":5,"job_id":"j9"}',
         '{"event":"lib.x","time":"2026-11-20 00:00:00","pid":5,"job_id":"j9"}',
+        # Times whose day is not a day of the calendar.
+        '{"event":"lib.x","time":"2026-02-30T00:00:00Z","pid":5,"job_id":"j9"}',
+        '{"event":"lib.x","time":"2000-00-37T00:00:00Z","pid":5,"job_id":"j9"}',
+        '{"event":"lib.new","time":"0000-00-00","pid":5,"job_id":"j9"}',
         '{"event":"lib.x","time":"2026-11-20T00:00:00Z","pid":"1"}',
         '{"event":"lib.x","time":"2026-11-20T00:00:00Z","pid":1.0}',
         '{"event":"lib.x","time":"2026-11-20T00:00:00Z","pid":1e3}',
