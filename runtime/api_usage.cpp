@@ -15,6 +15,7 @@
 #include <mutex>
 #include <new>
 #include <pthread.h>
+#include <unistd.h>
 #include <unordered_set>
 #include <utility>
 #include <vector>
@@ -82,23 +83,72 @@ struct State {
 
 State *TheState = nullptr;
 
-// The child handler does no more than an increment and an unlock: the state
-// itself is reset by the child's first State::refresh().
-void lockBeforeFork() { TheState->Mutex.lock(); }
-void unlockInParent() { TheState->Mutex.unlock(); }
+/// This process's id, for the JSON lines: read when the state is created and
+/// in a forked child, not once per event (getpid is a system call).
+std::atomic<long> ThePid(0);
+
+/// True while this thread is inside the runtime (its lock, a sink's write,
+/// a handler, a fork handler): an event raised then on the same thread (by
+/// a signal handler that interrupted the runtime) is dropped instead of
+/// waiting for a lock this thread holds. Constant-initialised, so reading it
+/// in a signal handler does not allocate.
+thread_local bool InRuntime = false;
+
+/// Marks this thread as inside the runtime for its lifetime.
+class RuntimeSection {
+public:
+  RuntimeSection() : Saved(InRuntime) {
+    InRuntime = true;
+    // Set before anything it protects, as a signal handler on this thread
+    // sees it.
+    std::atomic_signal_fence(std::memory_order_seq_cst);
+  }
+  ~RuntimeSection() {
+    std::atomic_signal_fence(std::memory_order_seq_cst);
+    InRuntime = Saved;
+  }
+  RuntimeSection(const RuntimeSection &) = delete;
+  RuntimeSection &operator=(const RuntimeSection &) = delete;
+
+private:
+  bool Saved;
+};
+
+// The child handler does no more than an increment, getpid, closing the
+// sink's descriptors of the parent's threads, and unlocks: the state itself
+// is reset by the child's first State::refresh().
+void lockBeforeFork() {
+  InRuntime = true;
+  std::atomic_signal_fence(std::memory_order_seq_cst);
+  TheState->Mutex.lock();
+  detail::lockSinkDescriptorsForFork();
+}
+void unlockInParent() {
+  detail::unlockSinkDescriptorsInParent();
+  TheState->Mutex.unlock();
+  std::atomic_signal_fence(std::memory_order_seq_cst);
+  InRuntime = false;
+}
 void resetInChild() {
   detail::ProcessGeneration.fetch_add(1, std::memory_order_relaxed);
+  ThePid.store(static_cast<long>(getpid()), std::memory_order_relaxed);
+  detail::closeSinkDescriptorsInChild();
   TheState->Mutex.unlock();
+  std::atomic_signal_fence(std::memory_order_seq_cst);
+  InRuntime = false;
 }
 
 State &state() {
   static State *S = [] {
     TheState = new State();
+    ThePid.store(static_cast<long>(getpid()), std::memory_order_relaxed);
     pthread_atfork(lockBeforeFork, unlockInParent, resetInChild);
     return TheState;
   }();
   return *S;
 }
+
+long currentPid() { return ThePid.load(std::memory_order_relaxed); }
 
 // Create the state (and register the fork handlers) while the program is
 // still single-threaded, if nothing logged earlier.
@@ -161,7 +211,7 @@ Delivery routeLocked(State &S, const std::string &Event) {
 /// Sends \p Event to the file sink and to the handler (or, with no handler,
 /// to stderr if asked to). Takes no lock.
 void send(const Delivery &D, const std::string &Event) {
-  D.Sinks->writeJson(Event, nullptr);
+  D.Sinks->writeJson(Event, nullptr, currentPid());
   if (D.Logger)
     callHandler(*D.Logger, Event);
   else if (D.Sinks->stderrEnabled())
@@ -170,6 +220,7 @@ void send(const Delivery &D, const std::string &Event) {
 
 void deliver(const std::string &Event) {
   State &S = state();
+  RuntimeSection Section;
   Delivery D;
   {
     std::lock_guard<std::mutex> Lock(S.Mutex);
@@ -182,6 +233,7 @@ void deliver(const std::string &Event) {
 void deliverMetadata(const std::string &Context,
                      const std::map<std::string, std::string> &Metadata) {
   State &S = state();
+  RuntimeSection Section;
   std::shared_ptr<const APIUsageMetadataLogger> Logger;
   const EnvSinks *Sinks;
   {
@@ -192,15 +244,16 @@ void deliverMetadata(const std::string &Context,
     if (!Logger && S.PendingMetadata.size() < PendingLimit)
       S.PendingMetadata.push_back(PendingMetadataEvent{Context, Metadata});
   }
-  Sinks->writeJson(Context, &Metadata);
+  Sinks->writeJson(Context, &Metadata, currentPid());
   if (Logger)
     callHandler(*Logger, Context, Metadata);
 }
 
 void logSiteOnceImpl(detail::Site &Site, const char *Event, std::size_t Size) {
-  if (InHandler)
+  if (InHandler || InRuntime)
     return; // Not marked: its first use outside a handler logs it.
   State &S = state();
+  RuntimeSection Section;
   std::string Name(Event, Size);
   Delivery D;
   {
@@ -227,6 +280,7 @@ void SetAPIUsageLogger(APIUsageLogger Logger) {
     std::vector<std::string> Replay;
     State &S = state();
     {
+      RuntimeSection Section;
       std::lock_guard<std::mutex> Lock(S.Mutex);
       S.refresh();
       S.Logger = Shared;
@@ -239,7 +293,7 @@ void SetAPIUsageLogger(APIUsageLogger Logger) {
 }
 
 void LogAPIUsage(const std::string &Event) {
-  if (InHandler)
+  if (InHandler || InRuntime)
     return;
   try {
     deliver(Event);
@@ -256,6 +310,7 @@ void SetAPIUsageMetadataLogger(APIUsageMetadataLogger Logger) {
     std::vector<PendingMetadataEvent> Replay;
     State &S = state();
     {
+      RuntimeSection Section;
       std::lock_guard<std::mutex> Lock(S.Mutex);
       S.refresh();
       S.MetadataLogger = Shared;
@@ -269,7 +324,7 @@ void SetAPIUsageMetadataLogger(APIUsageMetadataLogger Logger) {
 
 void LogAPIUsageMetadata(const std::string &Context,
                          const std::map<std::string, std::string> &Metadata) {
-  if (InHandler)
+  if (InHandler || InRuntime)
     return;
   try {
     deliverMetadata(Context, Metadata);

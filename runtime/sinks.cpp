@@ -130,52 +130,68 @@ std::size_t utf8SequenceLength(const unsigned char *S, std::size_t Size) {
 
 } // namespace
 
-void appendJsonString(std::string &Out, const std::string &Text) {
+bool appendJsonString(std::string &Out, const std::string &Text,
+                      std::size_t Limit) {
   static const char Hex[] = "0123456789abcdef";
   Out += '"';
   const unsigned char *S = reinterpret_cast<const unsigned char *>(Text.data());
   std::size_t Size = Text.size();
+  char Unit[8];
   for (std::size_t I = 0; I < Size;) {
     unsigned char C = S[I];
+    const char *Bytes = Unit;
+    std::size_t Length = 1, Consumed = 1;
     if (C >= 0x80) {
-      std::size_t Length = utf8SequenceLength(S + I, Size - I);
-      if (Length == 0) {
-        Out += "\\ufffd";
-        ++I;
+      std::size_t Sequence = utf8SequenceLength(S + I, Size - I);
+      if (Sequence == 0) {
+        Bytes = "\\ufffd";
+        Length = 6;
       } else {
-        Out.append(reinterpret_cast<const char *>(S + I), Length);
-        I += Length;
+        Bytes = reinterpret_cast<const char *>(S + I);
+        Length = Consumed = Sequence;
       }
-      continue;
-    }
-    switch (C) {
-    case '"':
-      Out += "\\\"";
-      break;
-    case '\\':
-      Out += "\\\\";
-      break;
-    case '\n':
-      Out += "\\n";
-      break;
-    case '\r':
-      Out += "\\r";
-      break;
-    case '\t':
-      Out += "\\t";
-      break;
-    default:
-      if (C < 0x20) {
-        Out += "\\u00";
-        Out += Hex[C >> 4];
-        Out += Hex[C & 0xF];
-      } else {
-        Out += static_cast<char>(C);
+    } else {
+      switch (C) {
+      case '"':
+        Bytes = "\\\"";
+        Length = 2;
+        break;
+      case '\\':
+        Bytes = "\\\\";
+        Length = 2;
+        break;
+      case '\n':
+        Bytes = "\\n";
+        Length = 2;
+        break;
+      case '\r':
+        Bytes = "\\r";
+        Length = 2;
+        break;
+      case '\t':
+        Bytes = "\\t";
+        Length = 2;
+        break;
+      default:
+        if (C < 0x20) {
+          std::memcpy(Unit, "\\u00", 4);
+          Unit[4] = Hex[C >> 4];
+          Unit[5] = Hex[C & 0xF];
+          Length = 6;
+        } else {
+          Unit[0] = static_cast<char>(C);
+        }
       }
     }
-    ++I;
+    if (Limit != std::string::npos && Out.size() + Length + 1 > Limit) {
+      Out += '"';
+      return false;
+    }
+    Out.append(Bytes, Length);
+    I += Consumed;
   }
   Out += '"';
+  return true;
 }
 
 bool writeLine(int Fd, const std::string &Line, bool MayBePipe) {
@@ -215,27 +231,101 @@ bool writeLine(int Fd, const std::string &Line, bool MayBePipe) {
   return Done == Line.size();
 }
 
-/// Opens the log at \p Path for one append, blocking (a FIFO's reader may
-/// be slow), close-on-exec; -1 with errno set if it cannot be opened.
-static int openLog(const std::string &Path) {
+namespace {
+
+/// Opening flags of the log. O_NONBLOCK for the open only: opening a FIFO
+/// nobody reads fails instead of hanging (it has no effect on regular files).
+constexpr int OpenFlags =
+    O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NONBLOCK;
+
+/// Opens the log at \p Path; -1 with errno set if it cannot be opened.
+int openLog(const std::string &Path) {
   int Fd;
-  // O_NONBLOCK for the open only: opening a FIFO nobody reads fails instead
-  // of hanging (it has no effect on regular files).
   do
-    Fd = open(Path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC |
-                                O_NONBLOCK,
-              0666);
+    Fd = open(Path.c_str(), OpenFlags, 0666);
   while (Fd < 0 && errno == EINTR);
-  if (Fd < 0)
-    return -1;
-  int Flags = fcntl(Fd, F_GETFL);
-  if (Flags < 0 || fcntl(Fd, F_SETFL, Flags & ~O_NONBLOCK) < 0) {
-    int Error = errno;
-    close(Fd);
-    errno = Error;
-    return -1;
-  }
   return Fd;
+}
+
+/// A descriptor the JSON sink has open for one line, linked into a list
+/// while it is open; the node lives on the writing thread's stack.
+struct OpenLine {
+  int Fd;
+  OpenLine *Next;
+};
+
+/// Guards LinesOpen. Held across open()+link and unlink+close(), never
+/// across a write, and across fork() (the prepare handler), so that a child
+/// knows every descriptor its parent had open for a line.
+pthread_mutex_t LinesMutex = PTHREAD_MUTEX_INITIALIZER;
+OpenLine *LinesOpen = nullptr;
+
+/// Opens the log and records the descriptor in \p Node (Fd -1 on failure).
+void openLine(const std::string &Path, OpenLine &Node) {
+  pthread_mutex_lock(&LinesMutex);
+  Node.Fd = openLog(Path);
+  int Error = errno;
+  if (Node.Fd >= 0) {
+    Node.Next = LinesOpen;
+    LinesOpen = &Node;
+  }
+  pthread_mutex_unlock(&LinesMutex);
+  errno = Error;
+}
+
+void closeLine(OpenLine &Node) {
+  pthread_mutex_lock(&LinesMutex);
+  for (OpenLine **Link = &LinesOpen; *Link; Link = &(*Link)->Next)
+    if (*Link == &Node) {
+      *Link = Node.Next;
+      break;
+    }
+  close(Node.Fd);
+  pthread_mutex_unlock(&LinesMutex);
+}
+
+/// Blanks the \p Written bytes of a line that a write cut short, ending at
+/// the descriptor's offset: spaces and a final newline, written in place,
+/// so that the file keeps no partial line and needs no new space. The bytes
+/// are this line's own (an O_APPEND write reserves them), so another
+/// process's lines are never touched; truncating back instead could cut
+/// off a line that another process appended after ours. Returns false if
+/// the bytes could not be rewritten.
+bool blankPartialLine(int Fd, std::size_t Written) {
+  off_t End = lseek(Fd, 0, SEEK_CUR);
+  if (End < static_cast<off_t>(Written))
+    return false;
+  // pwrite on an O_APPEND descriptor appends on Linux: clear it first (the
+  // descriptor is ours alone).
+  if (fcntl(Fd, F_SETFL, O_WRONLY) < 0)
+    return false;
+  std::string Blank(Written, ' ');
+  Blank.back() = '\n';
+  off_t At = End - static_cast<off_t>(Written);
+  std::size_t Done = 0;
+  while (Done < Written) {
+    ssize_t N = pwrite(Fd, Blank.data() + Done, Written - Done,
+                       At + static_cast<off_t>(Done));
+    if (N < 0 && errno == EINTR)
+      continue;
+    if (N <= 0)
+      return false;
+    Done += static_cast<std::size_t>(N);
+  }
+  return true;
+}
+
+} // namespace
+
+void lockSinkDescriptorsForFork() { pthread_mutex_lock(&LinesMutex); }
+void unlockSinkDescriptorsInParent() { pthread_mutex_unlock(&LinesMutex); }
+void closeSinkDescriptorsInChild() {
+  // The nodes are on the stacks of the parent's threads, copied into the
+  // child with the rest of its memory.
+  for (OpenLine *Node = LinesOpen; Node; Node = Node->Next)
+    close(Node->Fd);
+  LinesOpen = nullptr;
+  pthread_mutex_unlock(&LinesMutex);
 }
 
 void reportError(const std::string &Message) {
@@ -251,6 +341,24 @@ EnvSinks::EnvSinks() {
   if (!LogPath)
     return;
   Path = LogPath;
+  // A relative path is resolved once, here (at the first event), against
+  // the working directory of that moment: a later chdir() must not move the
+  // log. (Keeping a descriptor open instead would survive a chdir too, but
+  // the host program would see it, and a rotated log would not be
+  // followed.)
+  if (Path[0] != '/') {
+    char Cwd[PATH_MAX];
+    if (!getcwd(Cwd, sizeof(Cwd))) {
+      reportError("cannot resolve the relative API usage log '" + Path +
+                  "' (working directory: " + std::strerror(errno) +
+                  "); not writing it");
+      return;
+    }
+    std::string Dir = Cwd;
+    Path = (Dir == "/" ? Dir : Dir + "/") + Path;
+  }
+  // Created while the runtime's state lock is held, which fork() also
+  // takes: no child can inherit this descriptor.
   int Fd = openLog(Path);
   if (Fd < 0) {
     reportError("cannot open API usage log '" + Path +
@@ -283,15 +391,15 @@ void EnvSinks::writeStderr(const std::string &Event) const {
   writeLine(STDERR_FILENO, "PYTORCH_API_USAGE " + Event + "\n", StderrIsPipe);
 }
 
-void EnvSinks::writeJson(
-    const std::string &Event,
-    const std::map<std::string, std::string> *Metadata) const {
-  if (!LogEnabled)
-    return;
+std::string
+EnvSinks::jsonLine(const std::string &Event,
+                   const std::map<std::string, std::string> *Metadata,
+                   long Pid, std::size_t Limit) const {
+  std::string Middle = ",\"time\":\"" + isoTimeNow() + "\",\"pid\":";
+  Middle += std::to_string(static_cast<long long>(Pid));
   std::string Line = "{\"event\":";
   appendJsonString(Line, Event);
-  Line += ",\"time\":\"" + isoTimeNow() + "\",\"pid\":";
-  Line += std::to_string(static_cast<long long>(getpid()));
+  Line += Middle;
   Line += FixedFields;
   if (Metadata) {
     Line += ",\"metadata\":{";
@@ -307,19 +415,110 @@ void EnvSinks::writeJson(
     Line += '}';
   }
   Line += "}\n";
+  if (Line.size() <= Limit)
+    return Line;
+
+  // Too long: cut the event name, keep the metadata entries that still fit
+  // whole, and say so. (The fixed fields go too if they leave no room.)
+  static const char Mark[] = ",\"truncated\":true}\n";
+  const std::size_t MarkSize = sizeof(Mark) - 1;
+  const std::size_t MinEvent = 64;
+  std::string Fixed = FixedFields;
+  if (9 + MinEvent + Middle.size() + Fixed.size() + MarkSize > Limit)
+    Fixed.clear();
+  Line = "{\"event\":";
+  appendJsonString(Line, Event, Limit - Middle.size() - Fixed.size() -
+                                    MarkSize);
+  Line += Middle;
+  Line += Fixed;
+  if (Metadata) {
+    std::string Entries;
+    for (const auto &Entry : *Metadata) {
+      std::string One = Entries.empty() ? "" : ",";
+      appendJsonString(One, Entry.first);
+      One += ':';
+      appendJsonString(One, Entry.second);
+      // ,"metadata":{ ... }
+      if (Line.size() + 13 + Entries.size() + One.size() + 1 + MarkSize >
+          Limit)
+        break;
+      Entries += One;
+    }
+    if (Line.size() + 13 + Entries.size() + 1 + MarkSize <= Limit)
+      Line += ",\"metadata\":{" + Entries + "}";
+  }
+  Line += Mark;
+  return Line;
+}
+
+void EnvSinks::writeJson(const std::string &Event,
+                         const std::map<std::string, std::string> *Metadata,
+                         long Pid) const {
+  if (!LogEnabled)
+    return;
   // Opened and closed per line: the host program never sees a descriptor
-  // of ours (tests that count descriptors, close-on-exec checks).
-  int Fd = openLog(Path);
+  // of ours (tests that count descriptors, close-on-exec checks), and a
+  // forked child closes the ones its parent had open (see OpenLine).
+  OpenLine Node;
+  openLine(Path, Node);
   const char *Failure = "open";
   int Error = errno;
-  if (Fd >= 0) {
-    Failure = writeLine(Fd, Line, isPipeOrSocket(Fd)) ? nullptr : "write";
-    Error = errno;
-    close(Fd);
+  std::string Detail;
+  if (Node.Fd >= 0) {
+    Failure = nullptr;
+    struct stat St;
+    bool Known = fstat(Node.Fd, &St) == 0;
+    bool Regular = Known && S_ISREG(St.st_mode);
+    bool Pipe = Known && (S_ISFIFO(St.st_mode) || S_ISSOCK(St.st_mode));
+    // Lines to a pipe are at most PIPE_BUF bytes, the most that POSIX
+    // writes to a pipe atomically: longer ones could interleave with other
+    // writers' lines.
+    std::string Line =
+        jsonLine(Event, Metadata, Pid, Pipe ? PIPE_BUF : std::string::npos);
+    if (Regular && NeedsNewline.exchange(false, std::memory_order_relaxed))
+      Line.insert(Line.begin(), '\n');
+    if (!Regular) {
+      // O_NONBLOCK was for the open (a FIFO without reader); writes block,
+      // as a slow reader needs.
+      if (fcntl(Node.Fd, F_SETFL, OpenFlags & ~O_NONBLOCK) < 0) {
+        Failure = "write";
+        Error = errno;
+      } else if (!writeLine(Node.Fd, Line, Pipe)) {
+        Failure = "write";
+        Error = errno;
+      }
+    } else {
+      // One write: an O_APPEND write puts the whole line at the end of the
+      // file, and a retry after a short write could land after another
+      // process's line. A short write (disk full, file size limit) leaves
+      // a partial line, which is blanked.
+      ssize_t N;
+      do
+        N = write(Node.Fd, Line.data(), Line.size());
+      while (N < 0 && errno == EINTR);
+      if (N < 0) {
+        Failure = "write";
+        Error = errno;
+      } else if (static_cast<std::size_t>(N) < Line.size()) {
+        Failure = "write";
+        Error = 0;
+        Detail = "wrote " + std::to_string(static_cast<long long>(N)) +
+                 " of " + std::to_string(Line.size()) +
+                 " bytes (disk full or file size limit)";
+        if (N > 0 && !blankPartialLine(Node.Fd, static_cast<std::size_t>(N))) {
+          NeedsNewline.store(true, std::memory_order_relaxed);
+          Detail += "; the partial line stays";
+        } else if (N > 0) {
+          Detail += "; the partial line was blanked";
+        }
+      }
+    }
+    closeLine(Node);
   }
   if (Failure && !WriteErrorReported.exchange(true, std::memory_order_relaxed))
     reportError(std::string("cannot ") + Failure + " API usage log '" + Path +
-                "': " + std::strerror(Error) + "; events may be missing");
+                "': " + (Detail.empty() ? std::strerror(Error) : Detail) +
+                "; events may be missing");
 }
 
 } // namespace detail

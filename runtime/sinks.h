@@ -39,9 +39,20 @@ public:
   /// Appends one JSON object for \p Event (with \p Metadata, if not null) to
   /// the log file, if there is one: opens it, writes the whole line, closes
   /// it, so that no descriptor outlives the call. Errors are reported once
-  /// on stderr, with the system's reason.
+  /// on stderr, with the system's reason. \p Pid is the process's id.
   void writeJson(const std::string &Event,
-                 const std::map<std::string, std::string> *Metadata) const;
+                 const std::map<std::string, std::string> *Metadata,
+                 long Pid) const;
+
+  /// The JSON line for \p Event, at most \p Limit bytes: a longer line has
+  /// its event name cut (at a character boundary), only the metadata entries
+  /// that fit, and "truncated":true. (Exposed for the tests.)
+  std::string jsonLine(const std::string &Event,
+                       const std::map<std::string, std::string> *Metadata,
+                       long Pid, std::size_t Limit) const;
+
+  /// The log file's path, made absolute when the sink was created.
+  const std::string &path() const { return Path; }
 
 private:
   bool Stderr = false;
@@ -51,11 +62,26 @@ private:
   /// The JSON fields fixed per process: host, exe, rank, job_id.
   std::string FixedFields;
   mutable std::atomic<bool> WriteErrorReported{false};
+  /// Set when a partial line could not be blanked: the next line starts
+  /// with a newline, so that it is not glued to the partial one.
+  mutable std::atomic<bool> NeedsNewline{false};
 };
 
+/// Fork safety of the JSON sink's descriptors (called by the runtime's
+/// pthread_atfork handlers): a forked child never keeps a descriptor that a
+/// thread of its parent had open for a line.
+void lockSinkDescriptorsForFork();
+void unlockSinkDescriptorsInParent();
+/// Closes the parent's line descriptors in the child, then unlocks.
+void closeSinkDescriptorsInChild();
+
 /// Appends \p Text to \p Out as a JSON string literal (quoted, escaped;
-/// invalid UTF-8 becomes U+FFFD).
-void appendJsonString(std::string &Out, const std::string &Text);
+/// invalid UTF-8 becomes U+FFFD). If \p Limit is given, stops before a
+/// character whose escape would make Out longer than Limit bytes (with the
+/// closing quote), never inside an escape or a UTF-8 sequence; returns false
+/// if Text was cut.
+bool appendJsonString(std::string &Out, const std::string &Text,
+                      std::size_t Limit = std::string::npos);
 
 /// Writes all of \p Line to \p Fd, retrying interrupted and short writes (a
 /// line longer than a pipe's buffer arrives whole). If \p MayBePipe, a

@@ -7,9 +7,14 @@
 
 namespace {
 thread_local long Allocations = 0;
+thread_local void (*NextAllocationHook)() = nullptr;
 
 void *allocate(std::size_t Size) {
   ++Allocations;
+  if (void (*Hook)() = NextAllocationHook) {
+    NextAllocationHook = nullptr;
+    Hook();
+  }
   if (void *P = std::malloc(Size ? Size : 1))
     return P;
   throw std::bad_alloc();
@@ -17,6 +22,9 @@ void *allocate(std::size_t Size) {
 } // namespace
 
 long apistamp::test::allocationsOnThisThread() { return Allocations; }
+void apistamp::test::callOnNextAllocation(void (*Hook)()) {
+  NextAllocationHook = Hook;
+}
 
 void *operator new(std::size_t Size) { return allocate(Size); }
 void *operator new[](std::size_t Size) { return allocate(Size); }

@@ -9,6 +9,9 @@ namespace test {
 /// How many times the replaced global operator new ran on this thread.
 long allocationsOnThisThread();
 
+/// Makes the next operator new on this thread call \p Hook first (once).
+void callOnNextAllocation(void (*Hook)());
+
 } // namespace test
 } // namespace apistamp
 

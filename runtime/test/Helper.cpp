@@ -18,6 +18,15 @@
 //                      signal's disposition and of the environment
 //   fork               fork; the child runs the remaining steps and exits,
 //                      the parent waits for it and then runs them too
+//   cd:DIR             chdir(DIR)
+//   fsize:+N           limit the size of files this process writes
+//                      (RLIMIT_FSIZE, SIGXFSZ ignored) to the log's current
+//                      size plus N bytes; "fsize:max" lifts the limit
+//   fork-during-write  a thread logs "blocked" (the test keeps the log, a
+//                      FIFO, full); once that thread has the log open, fork:
+//                      the child exits 1 if it has a descriptor of the log;
+//                      prints "child-fds clean" or "child-fds leaked", then
+//                      creates <log>.forked and joins the thread
 //
 // Exits 0 after printing "done <pid>", or 3 on a bad step.
 //
@@ -33,7 +42,12 @@
 #include <cstdlib>
 #include <stdexcept>
 #include <string>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
+#include <fcntl.h>
+#include <climits>
+#include <cstring>
 #include <thread>
 #include <unistd.h>
 #include <vector>
@@ -105,6 +119,54 @@ std::string processState() {
          std::to_string(Signals) + " " + std::to_string(Env);
 }
 
+/// True if this process has a descriptor open on \p Path.
+bool hasDescriptorOf(const std::string &Path) {
+  bool Found = false;
+  if (DIR *Dir = opendir("/proc/self/fd")) {
+    while (struct dirent *Entry = readdir(Dir)) {
+      if (Entry->d_name[0] == '.')
+        continue;
+      char Target[PATH_MAX];
+      std::string Link = std::string("/proc/self/fd/") + Entry->d_name;
+      ssize_t N = readlink(Link.c_str(), Target, sizeof(Target) - 1);
+      if (N > 0 && Path == std::string(Target, static_cast<std::size_t>(N)))
+        Found = true;
+    }
+    closedir(Dir);
+  }
+  return Found;
+}
+
+int forkDuringWrite() {
+  const char *Log = std::getenv("APISTAMP_API_USAGE_LOG");
+  if (!Log)
+    return 3;
+  std::thread Writer([] { apistamp::LogAPIUsage("blocked"); });
+  // Wait until the writer has the log open (it then blocks in write()).
+  for (int I = 0; I < 20000 && !hasDescriptorOf(Log); ++I)
+    usleep(500);
+  if (!hasDescriptorOf(Log)) {
+    printLine("writer never opened the log");
+    Writer.join();
+    return 4;
+  }
+  pid_t Child = fork();
+  if (Child < 0)
+    return 3;
+  if (Child == 0)
+    _exit(hasDescriptorOf(Log) ? 1 : 0);
+  int Status = 0;
+  waitpid(Child, &Status, 0);
+  bool Clean = WIFEXITED(Status) && WEXITSTATUS(Status) == 0;
+  printLine(Clean ? "child-fds clean" : "child-fds leaked");
+  int Marker = open((std::string(Log) + ".forked").c_str(),
+                    O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+  if (Marker >= 0)
+    close(Marker);
+  Writer.join();
+  return 0;
+}
+
 bool startsWith(const std::string &S, const std::string &Prefix) {
   return S.compare(0, Prefix.size(), Prefix) == 0;
 }
@@ -145,6 +207,29 @@ int run(const std::vector<std::string> &Steps, std::size_t First) {
                       &Threads) != 3)
         return 3;
       flood(Count, Size, Threads);
+    } else if (startsWith(Step, "cd:")) {
+      if (chdir(Step.substr(3).c_str()) != 0)
+        return 3;
+    } else if (startsWith(Step, "fsize:")) {
+      signal(SIGXFSZ, SIG_IGN);
+      struct rlimit Limit;
+      getrlimit(RLIMIT_FSIZE, &Limit);
+      if (Step == "fsize:max") {
+        Limit.rlim_cur = Limit.rlim_max;
+      } else {
+        struct stat St;
+        const char *Log = std::getenv("APISTAMP_API_USAGE_LOG");
+        if (!Log || stat(Log, &St) != 0)
+          return 3;
+        Limit.rlim_cur = static_cast<rlim_t>(St.st_size) +
+                         static_cast<rlim_t>(std::atol(Step.c_str() + 7));
+      }
+      if (setrlimit(RLIMIT_FSIZE, &Limit) != 0)
+        return 3;
+    } else if (Step == "fork-during-write") {
+      int Status = forkDuringWrite();
+      if (Status != 0)
+        return Status;
     } else if (Step == "fork") {
       pid_t Child = fork();
       if (Child < 0)

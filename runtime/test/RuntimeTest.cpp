@@ -20,6 +20,7 @@
 #include <map>
 #include <stdexcept>
 #include <string>
+#include <csignal>
 #include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
@@ -324,6 +325,47 @@ TEST(Fork, ForkingWhileOtherThreadsLogLeavesTheChildUsable) {
     T.join();
   EventCollector::get().install();
   EXPECT_EQ(Failures, 0);
+}
+
+//===----------------------------------------------------------------------===//
+// Signal handlers (issue 24, item 22)
+//===----------------------------------------------------------------------===//
+
+std::atomic<int> SignalsHandled(0);
+void signalApi() { C10_LOG_API_USAGE_ONCE("rt.signal.inner"); }
+void onSignal(int) {
+  signalApi();
+  SignalsHandled.fetch_add(1);
+}
+void raiseSignal() { raise(SIGUSR1); }
+void outerApi() { C10_LOG_API_USAGE_ONCE("rt.sig.outer"); }
+
+// An instrumented function called from a signal handler that interrupts the
+// runtime's locked section on the same thread: the event is dropped (the
+// site stays unmarked), never a deadlock. The signal is raised by the first
+// allocation inside the runtime's slow path, which happens under its lock
+// (the name set's insertion; the short name needs no allocation before).
+TEST(SignalHandler, ReentryFromASignalHandlerNeverBlocks) {
+  pid_t Child = fork();
+  ASSERT_GE(Child, 0);
+  if (Child == 0) {
+    alarm(20); // A deadlock kills the child: a test failure, not a hang.
+    EventCollector::get().install();
+    struct sigaction Action = {};
+    Action.sa_handler = onSignal;
+    sigemptyset(&Action.sa_mask);
+    sigaction(SIGUSR1, &Action, nullptr);
+    apistamp::test::callOnNextAllocation(raiseSignal);
+    outerApi();
+    bool Ok = SignalsHandled.load() == 1 &&
+              EventCollector::get().count("rt.sig.outer") == 1 &&
+              EventCollector::get().count("rt.signal.inner") == 0;
+    // Dropped, not marked: outside the handler the site logs.
+    signalApi();
+    Ok = Ok && EventCollector::get().count("rt.signal.inner") == 1;
+    _exit(Ok ? 0 : 1);
+  }
+  EXPECT_EQ(apistamp::test::waitForChild(Child), 0);
 }
 
 //===----------------------------------------------------------------------===//

@@ -23,7 +23,10 @@
 #include <set>
 #include <string>
 #include <poll.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
+#include <cstring>
+#include <cerrno>
 #include <thread>
 #include <unistd.h>
 #include <vector>
@@ -326,16 +329,13 @@ TEST(Invisible, NoDescriptorThreadHandlerOrEnvironmentSurvivesACall) {
             5u);
 }
 
-// A line longer than a pipe's buffer (64 KiB) arrives whole, newline and
-// all, and the events after it are not lost.
-TEST(JsonSink, ALineLongerThanAPipeBufferArrivesWhole) {
-  TempDir Dir;
-  std::string Fifo = Dir.file("fifo");
-  ASSERT_EQ(mkfifo(Fifo.c_str(), 0600), 0);
+/// Reads everything written to the FIFO \p Fifo while \p Run runs (and
+/// 300 ms after).
+template <typename F> std::string readFifoWhile(const std::string &Fifo, F Run) {
   // Opened for reading and writing, so that the runtime closing its end
   // after each line is not an end of file here.
-  int Reader = open(Fifo.c_str(), O_RDWR | O_NONBLOCK);
-  ASSERT_GE(Reader, 0);
+  int Reader = open(Fifo.c_str(), O_RDWR | O_NONBLOCK | O_CLOEXEC);
+  EXPECT_GE(Reader, 0);
   std::string Received;
   std::atomic<bool> Stop{false};
   std::thread Drain([&] {
@@ -349,20 +349,76 @@ TEST(JsonSink, ALineLongerThanAPipeBufferArrivesWhole) {
         Received.append(Buffer, static_cast<std::size_t>(N));
     }
   });
-  std::string Long(100 * 1024, 'L');
-  ProcessResult R = runHelper({"log:" + Long, "log:short", "log:after"},
-                              {{"APISTAMP_API_USAGE_LOG", Fifo}});
+  Run();
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
   Stop = true;
   Drain.join();
   close(Reader);
+  return Received;
+}
+
+// Issue 24, item 21: a line to a pipe is at most PIPE_BUF bytes, the most
+// POSIX writes atomically; a longer one has its event name cut and
+// "truncated":true. The events after it are not lost.
+TEST(JsonSink, ALineToAPipeIsCutToPipeBuf) {
+  TempDir Dir;
+  std::string Fifo = Dir.file("fifo");
+  ASSERT_EQ(mkfifo(Fifo.c_str(), 0600), 0);
+  std::string Long(100 * 1024, 'L');
+  // U+00E9 (2 bytes) repeated: the cut must not split a character.
+  std::string Wide;
+  for (int I = 0; I < 3000; ++I)
+    Wide += "\xc3\xa9";
+  ProcessResult R;
+  std::string Received = readFifoWhile(Fifo, [&] {
+    R = runHelper({"log:" + Long, "log:short", "log:" + Wide, "log:after"},
+                  {{"APISTAMP_API_USAGE_LOG", Fifo}});
+  });
   expectClean(R);
   EXPECT_EQ(R.Err, "");
+  for (const std::string &Line : apistamp::test::splitLines(Received))
+    EXPECT_LE(Line.size() + 1, static_cast<std::size_t>(PIPE_BUF));
   std::vector<JsonValue> Lines = parseJsonLines(Received);
-  ASSERT_EQ(Lines.size(), 3u);
-  EXPECT_EQ(stringField(Lines[0], "event"), Long);
+  ASSERT_EQ(Lines.size(), 4u);
+  std::string Cut = stringField(Lines[0], "event");
+  EXPECT_GT(Cut.size(), 2000u);
+  EXPECT_EQ(Cut, Long.substr(0, Cut.size()));
+  ASSERT_NE(Lines[0].get("truncated"), nullptr);
+  EXPECT_EQ(Lines[0].get("truncated")->K, JsonValue::Bool);
+  EXPECT_EQ(Lines[0].get("host") != nullptr, true) << "fixed fields kept";
   EXPECT_EQ(stringField(Lines[1], "event"), "short");
-  EXPECT_EQ(stringField(Lines[2], "event"), "after");
+  EXPECT_EQ(Lines[1].get("truncated"), nullptr);
+  std::string WideCut = stringField(Lines[2], "event");
+  EXPECT_EQ(WideCut.size() % 2, 0u);
+  EXPECT_EQ(WideCut, Wide.substr(0, WideCut.size()));
+  EXPECT_EQ(stringField(Lines[3], "event"), "after");
+}
+
+// Issue 24, item 21: threads of several processes writing lines longer than
+// PIPE_BUF to one FIFO: every line arrives whole (cut, not interleaved).
+TEST(JsonSink, LongLinesFromManyWritersToAPipeNeverInterleave) {
+  TempDir Dir;
+  std::string Fifo = Dir.file("fifo");
+  ASSERT_EQ(mkfifo(Fifo.c_str(), 0600), 0);
+  const int Processes = 3, Threads = 3, PerThread = 60, Size = 9000;
+  std::string Received = readFifoWhile(Fifo, [&] {
+    std::vector<apistamp::test::RunningProcess> Running;
+    for (int P = 0; P < Processes; ++P) {
+      ProcessOptions Options;
+      Options.Args = {apistamp::test::helperPath(),
+                      "flood:" + std::to_string(PerThread) + ":" +
+                          std::to_string(Size) + ":" + std::to_string(Threads)};
+      Options.Env = {{"APISTAMP_API_USAGE_LOG", Fifo}};
+      Running.push_back(apistamp::test::startProcess(Options));
+    }
+    for (const auto &P : Running)
+      expectClean(apistamp::test::waitProcess(P));
+  });
+  std::vector<JsonValue> Lines = parseJsonLines(Received);
+  EXPECT_EQ(Lines.size(),
+            static_cast<std::size_t>(Processes * Threads * PerThread));
+  for (const std::string &Line : apistamp::test::splitLines(Received))
+    EXPECT_LE(Line.size() + 1, static_cast<std::size_t>(PIPE_BUF));
 }
 
 TEST(Failures, AFullDiskIsReportedWithItsReason) {
@@ -430,6 +486,189 @@ TEST(Failures, AClosedPipeDoesNotKillWithSigpipe) {
   expectClean(R);
   EXPECT_EQ(apistamp::test::splitLines(R.Out),
             loggerLines(R, {"helper.a", "x", "helper.b"}));
+}
+
+//===----------------------------------------------------------------------===//
+// The runtime under failure (issue 24)
+//===----------------------------------------------------------------------===//
+
+// Item 19: a relative APISTAMP_API_USAGE_LOG is resolved once, at the first
+// event; a chdir() afterwards does not move the log.
+TEST(Issue24, ARelativeLogIsResolvedOnceAtTheFirstEvent) {
+  TempDir Dir;
+  std::string First = Dir.file("first"), Second = Dir.file("second");
+  ASSERT_EQ(mkdir(First.c_str(), 0700), 0);
+  ASSERT_EQ(mkdir(Second.c_str(), 0700), 0);
+  ASSERT_EQ(mkdir((First + "/rel").c_str(), 0700), 0);
+  ASSERT_EQ(mkdir((Second + "/rel").c_str(), 0700), 0);
+  // rel/ exists in both: the log is opened under first/ at the first event,
+  // and later events must still go there.
+  ProcessResult R = runHelper({"cd:" + First, "a", "cd:" + Second, "log:x", "b", "cd:/",
+                 "meta:m"},
+                {{"APISTAMP_API_USAGE_LOG", "rel/events.jsonl"}});
+  expectClean(R);
+  EXPECT_EQ(R.Err, "");
+  std::vector<JsonValue> Lines =
+      parseJsonLines(apistamp::test::readFile(First + "/rel/events.jsonl"));
+  ASSERT_EQ(Lines.size(), 4u);
+  EXPECT_EQ(stringField(Lines[3], "event"), "m");
+  struct stat St;
+  EXPECT_NE(stat((Second + "/rel/events.jsonl").c_str(), &St), 0)
+      << "events followed the chdir";
+}
+
+/// Checks that \p Text has no partial line: every line parses or is blank
+/// (a blanked partial line), and \p Last is the event of the last line.
+void expectNoPartialLine(const std::string &Text, const std::string &Last) {
+  ASSERT_FALSE(Text.empty());
+  EXPECT_EQ(Text.back(), '\n');
+  std::vector<std::string> Events;
+  for (const std::string &Line : apistamp::test::splitLines(Text)) {
+    if (Line.find_first_not_of(' ') == std::string::npos)
+      continue;
+    JsonValue Value;
+    std::string Error;
+    EXPECT_TRUE(apistamp::test::parseJson(Line, Value, Error))
+        << Error << " in line: " << Line.substr(0, 200) << "..."
+        << Line.substr(Line.size() > 200 ? Line.size() - 200 : 0);
+    Events.push_back(stringField(Value, "event"));
+  }
+  ASSERT_FALSE(Events.empty());
+  EXPECT_EQ(Events.back(), Last);
+}
+
+// Item 20: a write cut short (here by a file size limit) leaves no partial
+// line for the next event to be glued to.
+TEST(Issue24, AShortWriteLeavesNoPartialLine) {
+  TempDir Dir;
+  std::string Log = Dir.file("events.jsonl");
+  std::string Long(600, 'p');
+  ProcessResult R = runHelper(
+      {"a", "fsize:+100", "log:" + Long, "fsize:max", "log:after"},
+      {{"APISTAMP_API_USAGE_LOG", Log}});
+  expectClean(R);
+  EXPECT_EQ(apistamp::test::countOccurrences(R.Err, "apistamp: "), 1u)
+      << R.Err;
+  std::string Text = apistamp::test::readFile(Log);
+  expectNoPartialLine(Text, "after");
+  EXPECT_EQ(Text.find(Long.substr(0, 50)), std::string::npos);
+}
+
+// Item 20: the same on a real full file system (a 64 KiB tmpfs): root only.
+TEST(Issue24, AFullFileSystemLeavesNoPartialLine) {
+  TempDir Dir;
+  std::string Mount = Dir.file("tmpfs");
+  ASSERT_EQ(mkdir(Mount.c_str(), 0700), 0);
+  if (mount("apistamp-test", Mount.c_str(), "tmpfs", 0, "size=64k") != 0)
+    GTEST_SKIP() << "cannot mount a tmpfs (needs root): "
+                 << std::strerror(errno);
+  std::string Log = Mount + "/events.jsonl";
+  ProcessResult R = runHelper({"a"}, {{"APISTAMP_API_USAGE_LOG", Log}});
+  expectClean(R);
+  // Fill the rest of the file system.
+  std::string Filler = Mount + "/filler";
+  int Fd = open(Filler.c_str(), O_WRONLY | O_CREAT, 0600);
+  ASSERT_GE(Fd, 0);
+  std::string Block(4096, 'f');
+  while (write(Fd, Block.data(), Block.size()) > 0) {
+  }
+  while (write(Fd, Block.data(), 1) > 0) {
+  }
+  close(Fd);
+  // The log's last page has room for part of this line only.
+  std::string Long(6000, 'p');
+  R = runHelper({"log:" + Long}, {{"APISTAMP_API_USAGE_LOG", Log}});
+  expectClean(R);
+  EXPECT_NE(R.Err.find("apistamp: cannot write"), std::string::npos) << R.Err;
+  unlink(Filler.c_str());
+  R = runHelper({"log:after"}, {{"APISTAMP_API_USAGE_LOG", Log}});
+  expectClean(R);
+  std::string Text = apistamp::test::readFile(Log);
+  umount2(Mount.c_str(), MNT_DETACH);
+  expectNoPartialLine(Text, "after");
+}
+
+// Item 23: a child forked while another thread writes a line does not
+// inherit the log's descriptor.
+TEST(Issue24, AChildForkedDuringAWriteHasNoDescriptorOfTheLog) {
+  TempDir Dir;
+  std::string Fifo = Dir.file("fifo");
+  ASSERT_EQ(mkfifo(Fifo.c_str(), 0600), 0);
+  int Reader = open(Fifo.c_str(), O_RDWR | O_NONBLOCK | O_CLOEXEC);
+  ASSERT_GE(Reader, 0);
+  // Fill the pipe, so that the helper's write blocks with the log open.
+  int Filler = open(Fifo.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+  ASSERT_GE(Filler, 0);
+  std::string Block(4096, 'f');
+  while (write(Filler, Block.data(), Block.size()) > 0) {
+  }
+  while (write(Filler, Block.data(), 1) > 0) {
+  }
+  close(Filler);
+  std::atomic<bool> Stop{false};
+  std::thread Drain([&] {
+    // Drain only once the helper has forked.
+    struct stat St;
+    while (!Stop && stat((Fifo + ".forked").c_str(), &St) != 0)
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    char Buffer[4096];
+    while (!Stop) {
+      struct pollfd Poll = {Reader, POLLIN, 0};
+      if (poll(&Poll, 1, 50) > 0 && read(Reader, Buffer, sizeof(Buffer)) < 0)
+        break;
+    }
+  });
+  ProcessResult R =
+      runHelper({"fork-during-write"}, {{"APISTAMP_API_USAGE_LOG", Fifo}});
+  Stop = true;
+  Drain.join();
+  close(Reader);
+  expectClean(R);
+  EXPECT_NE(R.Out.find("child-fds clean"), std::string::npos) << R.Out;
+}
+
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define APISTAMP_TEST_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define APISTAMP_TEST_SANITIZED 1
+#endif
+#endif
+
+/// The number of system calls a helper run with \p Steps makes (strace).
+long countSystemCalls(const std::vector<std::string> &Steps,
+                      const std::string &Log) {
+  TempDir Dir;
+  ProcessOptions Options;
+  Options.Args = {"/usr/bin/strace", "-f", "-qq", "-o", Dir.file("trace"),
+                  apistamp::test::helperPath()};
+  Options.Args.insert(Options.Args.end(), Steps.begin(), Steps.end());
+  Options.Env = {{"APISTAMP_API_USAGE_LOG", Log}};
+  ProcessResult R = apistamp::test::runProcess(Options);
+  if (R.ExitCode != 0)
+    return -1;
+  return static_cast<long>(
+      apistamp::test::splitLines(apistamp::test::readFile(Dir.file("trace")))
+          .size());
+}
+
+// Item 23: an event to a regular JSON-lines file costs 4 system calls
+// (open, fstat, write, close); it cost 7 (two fcntl and a getpid more).
+TEST(Issue24, AJsonLineCostsFourSystemCalls) {
+#ifdef APISTAMP_TEST_SANITIZED
+  GTEST_SKIP() << "sanitizers make system calls of their own";
+#endif
+  if (access("/usr/bin/strace", X_OK) != 0)
+    GTEST_SKIP() << "no /usr/bin/strace";
+  TempDir Dir;
+  std::vector<std::string> One = {"log:first"}, Many = One;
+  for (int I = 0; I < 20; ++I)
+    Many.push_back("log:e" + std::to_string(I));
+  long Base = countSystemCalls(One, Dir.file("one.jsonl"));
+  long More = countSystemCalls(Many, Dir.file("many.jsonl"));
+  if (Base < 0 || More < 0)
+    GTEST_SKIP() << "strace does not run here (ptrace not permitted?)";
+  EXPECT_LE(More - Base, 20 * 4) << "system calls for 20 more events";
 }
 
 TEST(Failures, AThrowingLoggerIsReportedOnceAndIgnored) {
