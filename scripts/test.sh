@@ -25,6 +25,26 @@ echo "== lit tests"
 echo "== lit tests, every function body parsed"
 APISTAMP_NO_SKIP_BODIES=1 "$build/bin/apistamp-lit" -sv "$build/test/lit" \
   --xunit-xml-output "$results/lit-no-skip-bodies.xml" || status=1
+# The tool itself under AddressSanitizer + UndefinedBehaviorSanitizer
+# ($build-tool-asan): its unit tests and its lit tests (but the installed
+# package's, which the plain build runs). LLVM's own signal handlers do the
+# crash isolation (handle_segv=0); leaks are not checked (clang's front end
+# frees some of its state only at exit).
+echo "== the tool under -fsanitize=address,undefined (unit and lit tests)"
+asan_tool="$build-tool-asan"
+if cmake -S . -B "$asan_tool" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+     -DAPISTAMP_TOOL_SANITIZER=address > /dev/null &&
+   cmake --build "$asan_tool" --target apistamp apistampUnitTests; then
+  export ASAN_OPTIONS=detect_leaks=0:handle_segv=0:handle_sigbus=0:handle_abort=0:handle_sigill=0:handle_sigfpe=0
+  export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+  "$asan_tool/bin/apistampUnitTests" --gtest_output="xml:$results/unit-asan.xml" --gtest_brief=1 || status=1
+  "$asan_tool/bin/apistamp-lit" -sv "$asan_tool/test/lit" --filter-out 'install/' \
+    --xunit-xml-output "$results/lit-asan.xml" || status=1
+  unset ASAN_OPTIONS UBSAN_OPTIONS
+else
+  status=1
+  echo "the sanitized build of the tool failed"
+fi
 # The runtime (runtime/): its gtest suites, the same under ThreadSanitizer and
 # AddressSanitizer+UBSan (runtime-only builds in $build-tsan, $build-asan), the
 # test against the real c10, and its checks (headers, installed package).

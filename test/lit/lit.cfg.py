@@ -42,3 +42,8 @@ if shutil.which("git"):
 # sqlite3: the report's warehouse SQL (docs/report-sql.md) is tested on it.
 if shutil.which("sqlite3"):
     config.available_features.add("sqlite3")
+# asan: the tool built with -fsanitize=address,undefined (build-tool-asan);
+# tests that limit the address space cannot run there (ASan reserves
+# terabytes of it).
+if getattr(config, "apistamp_sanitizer", ""):
+    config.available_features.add("asan")
