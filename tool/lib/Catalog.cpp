@@ -1,6 +1,7 @@
 //===- Catalog.cpp - Every event the rules place, as data -----------------===//
 
 #include "Catalog.h"
+#include "Report.h"
 
 using namespace llvm;
 
@@ -28,7 +29,8 @@ std::vector<CatalogEvent> catalogOf(ArrayRef<Site> Sites,
   for (const Site &S : Sites)
     if (S.Status != SiteStatus::Stale)
       Catalog.push_back(CatalogEvent{S.Event, S.RuleId, Display(S.File),
-                                     kindName(S.Kind).str(), S.Line});
+                                     kindName(S.Kind).str(), S.Line,
+                                     statusName(S.Status).str()});
   return Catalog;
 }
 

@@ -23,6 +23,16 @@ namespace apistamp {
 struct CatalogEvent {
   std::string Event, Rule, File, Kind;
   unsigned Line = 0;
+  /// The definition's status as `catalog` says it ("present", "skipped",
+  /// ...); "" when a saved catalog does not say.
+  std::string Status;
+
+  /// Whether the definition holds no call that could log its event: it is
+  /// skipped (constexpr, a macro's body, a forbidden public header...) or
+  /// suppressed.
+  bool unmeasurable() const {
+    return Status == "skipped" || Status == "suppressed";
+  }
 };
 
 /// Paths relative to the root of the innermost of \p RuleSets that covers

@@ -300,6 +300,7 @@ void printReportHtml(raw_ostream &OS, const UsageReport &R) {
       break;
     case EventStatus::Used:
     case EventStatus::Unknown:
+    case EventStatus::NotMeasured:
       break;
     }
   OS << formatv("<h2>Never used: {0} events (deprecation candidates)</h2>\n",

@@ -184,7 +184,7 @@ void printText(raw_ostream &OS, const UsageReport &R, ReportGrouping By,
   printProblems(OS, R, Verbose, "");
   if (By != ReportGrouping::Event)
     return printTextGroups(OS, R, By);
-  std::vector<ReportEvent> UsedRows, NeverUsed, Unknown;
+  std::vector<ReportEvent> UsedRows, NeverUsed, Unknown, NotMeasured;
   for (ArrayRef<ReportEvent> Rows : {ArrayRef(R.Events), ArrayRef(R.Unknown)})
     for (const ReportEvent &E : Rows)
       switch (E.Status) {
@@ -197,6 +197,9 @@ void printText(raw_ostream &OS, const UsageReport &R, ReportGrouping By,
       case EventStatus::Unknown:
         Unknown.push_back(E);
         break;
+      case EventStatus::NotMeasured:
+        NotMeasured.push_back(E);
+        break;
       }
   printTextTable(
       OS, formatv("used: {0} of {1} events", R.Used, R.Events.size()).str(),
@@ -206,6 +209,13 @@ void printText(raw_ostream &OS, const UsageReport &R, ReportGrouping By,
                          NeverUsed.size())
                      .str(),
                  NeverUsed, false);
+  if (!NotMeasured.empty())
+    printTextTable(OS,
+                   formatv("not measured: {0} events placed only in "
+                           "definitions that are skipped or suppressed",
+                           NotMeasured.size())
+                       .str(),
+                   NotMeasured, false);
   if (!Unknown.empty())
     printTextTable(OS,
                    formatv("unknown: {0} events logged but placed by no rule",

@@ -168,6 +168,8 @@ StringRef statusName(EventStatus Status) {
     return "never-used";
   case EventStatus::Unknown:
     return "unknown";
+  case EventStatus::NotMeasured:
+    return "not-measured";
   }
   llvm_unreachable("unknown EventStatus");
 }
@@ -180,6 +182,12 @@ UsageReport buildReport(const std::vector<CatalogEvent> &Catalog,
   Report.Periods = Trend.periods();
   Report.PeriodsLogged = Trend.logged();
   std::map<std::string, RuleCoverage> Rules;
+  // An event is measured if any definition that places it can log it.
+  std::set<std::string> Unmeasured, Measured;
+  for (const CatalogEvent &C : Catalog)
+    (C.unmeasurable() ? Unmeasured : Measured).insert(C.Event);
+  for (const std::string &Event : Measured)
+    Unmeasured.erase(Event);
   for (const auto &[Event, C] : placedEvents(Catalog)) {
     ReportEvent Row;
     Row.Event = Event;
@@ -189,7 +197,9 @@ UsageReport buildReport(const std::vector<CatalogEvent> &Catalog,
       Row.Counts = std::move(Logged->second);
       Counts.Events.erase(Logged);
     }
-    Row.Status = Row.Counts.Jobs ? EventStatus::Used : EventStatus::NeverUsed;
+    Row.Status = Row.Counts.Jobs           ? EventStatus::Used
+                 : Unmeasured.count(Event) ? EventStatus::NotMeasured
+                                           : EventStatus::NeverUsed;
     Row.Trend = Trend.trendOf(Row.Counts);
     RuleCoverage &R = Rules[C->Rule];
     R.Id = C->Rule;

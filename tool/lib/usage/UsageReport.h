@@ -37,9 +37,13 @@ enum class EventStatus {
   Used,      ///< Placed by a rule, and logged by at least one job.
   NeverUsed, ///< Placed by a rule, and logged by no job.
   Unknown,   ///< Logged, and placed by no rule.
+  /// Placed by a rule, logged by no job, and every definition placing it
+  /// skipped or suppressed: nothing could have logged it.
+  NotMeasured,
 };
 
-/// \p Status as the reports spell it: "used", "never-used" or "unknown".
+/// \p Status as the reports spell it: "used", "never-used", "unknown" or
+/// "not-measured".
 llvm::StringRef statusName(EventStatus Status);
 
 /// An event's jobs per trend period, kept for the periods that have any:
