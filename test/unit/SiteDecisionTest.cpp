@@ -227,6 +227,28 @@ TEST(SiteDecisionTest, KeptEventsAreNeverRewrittenOrDuplicates) {
   EXPECT_TRUE(Entry.Edits.empty());
 }
 
+// From a partial view (named files, a shard), a definition in a header that
+// this view does not select may be selected by a TU it did not analyse: its
+// event is not judged, and nothing is removed. Suppression is the same in
+// every TU: a suppressed site is still judged.
+TEST(SiteDecisionTest, APartialViewDoesNotJudgeWhatOtherTUsMaySelect) {
+  llvm::StringRef Code = "void f() {\n  LOG(\"e\");\n}\n";
+  Site S = unselected(Code);
+  S.Calls.front().Event = "e";
+  ASSERT_TRUE(decideSite(S, Code, logRules(), "", /*PartialView=*/true));
+  EXPECT_EQ(S.Status, SiteStatus::Stale);
+  EXPECT_TRUE(S.NotJudged);
+  EXPECT_TRUE(S.Edits.empty());
+  Site Suppressed = unselected(Code);
+  Suppressed.Calls.front().Event = "e";
+  Suppressed.RuleId = "r";
+  Suppressed.Suppressed = true;
+  ASSERT_TRUE(
+      decideSite(Suppressed, Code, logRules(), "", /*PartialView=*/true));
+  EXPECT_FALSE(Suppressed.NotJudged);
+  EXPECT_EQ(Suppressed.Edits.size(), 1u);
+}
+
 TEST(SiteDecisionTest, LinesAndColumnsCountAsClangDoes) {
   EXPECT_EQ(lineAndColumn("ab\ncd", 4), std::make_pair(2u, 2u));
   EXPECT_EQ(lineAndColumn("ab\r\ncd", 5), std::make_pair(2u, 2u));

@@ -117,6 +117,7 @@ Expected<AnalysedRun> planAndAnalyse(const Options &Opts, raw_ostream &Err) {
   Analysis.Target = Run.Target ? &*Run.Target : nullptr;
   Analysis.SkipBodies = Opts.SkipBodies;
   Analysis.Cache = Cache.get();
+  Analysis.PartialView = !Opts.Sources.empty() || Opts.Part.Count > 1;
   Analysis.Finished = [&Notes](StringRef Source) { Notes.finished(Source); };
   Notes.startProgress(Run.Plan.TUs.size());
   Run.Result = analyseProject(Run.Plan, Analysis);

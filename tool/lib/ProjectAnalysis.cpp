@@ -88,14 +88,15 @@ std::string publicHeaderReason(const Project &P, const RuleSet &Rules,
 /// header: the rules forbid it (decideSite), or it is warned about here.
 bool decideMergedSite(const Project &P, const RuleSet &Rules, Site &S,
                       const std::map<std::string, std::string> &Contents,
-                      std::vector<PublicHeaderEdit> &Warnings) {
+                      std::vector<PublicHeaderEdit> &Warnings,
+                      bool PartialView) {
   auto Code = Contents.find(S.File);
   if (Code == Contents.end())
     return false;
   std::string Why;
   if (Rules.PublicHeaderEdits != RuleSet::PublicHeaderPolicy::Allow)
     Why = publicHeaderReason(P, Rules, S.File);
-  if (!decideSite(S, Code->second, Rules, Why))
+  if (!decideSite(S, Code->second, Rules, Why, PartialView))
     return false;
   if (Rules.PublicHeaderEdits == RuleSet::PublicHeaderPolicy::Warn &&
       !Why.empty() && !S.Edits.empty() &&
@@ -115,7 +116,8 @@ void countRuleUsage(const Site &S, RuleUsage &Usage) {
 
 /// Merges the per-TU results, consuming them: nothing reads a TUResult
 /// after this, so no order of later steps can see it half-moved.
-AnalysisResult merge(const Project &P, std::vector<TUResult> &&Results) {
+AnalysisResult merge(const Project &P, std::vector<TUResult> &&Results,
+                     bool PartialView) {
   AnalysisResult Merged;
   Merged.TUs = Results.size();
   std::map<std::pair<std::string, unsigned>, Site> Sites;
@@ -144,14 +146,25 @@ AnalysisResult merge(const Project &P, std::vector<TUResult> &&Results) {
                    [&](const Explanation &E) { return !Reported(E.File); });
     const RuleSet &Rules = *P.TUs[I].Rules;
     RuleUsage &Usage = Merged.Usage[&Rules];
+    // Only a header can be read by TUs this view did not analyse.
+    auto Partial = [&](const Site &S) {
+      return PartialView && S.File != P.TUs[I].Source;
+    };
     for (Site &S : R.Sites) {
       // Each definition is decided once, as the first TU that parsed it
-      // saw it; the others only count which rules selected it.
+      // saw it; the others only count which rules selected it. But a TU
+      // that selects a definition wins over one that found it stale: a
+      // verdict must not depend on the order of the TUs.
       auto Found = Sites.find({S.File, S.Offset});
-      if (Found == Sites.end()) {
+      bool Overrides = Found != Sites.end() &&
+                       Found->second.Status == SiteStatus::Stale &&
+                       !Found->second.Suppressed && !S.RuleId.empty();
+      if (Found == Sites.end() || Overrides) {
         if (!decideMergedSite(P, Rules, S, R.FileContents,
-                              Merged.PublicHeaderEdits))
+                              Merged.PublicHeaderEdits, Partial(S)))
           continue;
+        if (Overrides)
+          Sites.erase(Found);
         Found = Sites.try_emplace({S.File, S.Offset}, std::move(S)).first;
         countRuleUsage(Found->second, Usage);
       } else if (Found->second.Status != SiteStatus::Stale) {
@@ -165,8 +178,9 @@ AnalysisResult merge(const Project &P, std::vector<TUResult> &&Results) {
     for (Expectation &E : R.Expectations)
       Merged.Expectations.push_back(std::move(E));
     for (Explanation &E : R.Explanations) {
-      if (E.SelectedSite && !decideMergedSite(P, Rules, *E.SelectedSite,
-                                              R.FileContents, Ignored)) {
+      if (E.SelectedSite &&
+          !decideMergedSite(P, Rules, *E.SelectedSite, R.FileContents, Ignored,
+                            Partial(*E.SelectedSite))) {
         E.SelectedSite.reset();
         E.Outcome = Explanation::NotSelected;
       }
@@ -217,7 +231,7 @@ AnalysisResult analyseProject(const Project &P,
           Run(I);
       },
       Workers);
-  AnalysisResult Merged = merge(P, std::move(Results));
+  AnalysisResult Merged = merge(P, std::move(Results), Options.PartialView);
   if (Options.Cache) {
     Merged.UsedCache = true;
     Merged.CacheHits = Options.Cache->hits();

@@ -28,6 +28,9 @@ struct ProjectAnalysisOptions {
   const ExplainTarget *Target = nullptr;
   bool SkipBodies = true;
   ResultCache *Cache = nullptr; ///< Null: no cache.
+  /// The TUs are a part of the database (named files, a shard): TUs not
+  /// analysed may select a definition in a header that these do not.
+  bool PartialView = false;
   /// Called (from any thread, one call at a time) as each TU finishes.
   std::function<void(llvm::StringRef Source)> Finished;
 };

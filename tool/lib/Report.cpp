@@ -56,7 +56,7 @@ static void siteFindings(const Site &S, bool Verbose,
               (S.SkipReason.empty() ? "(no reason given)" : S.SkipReason));
     break;
   case SiteStatus::Stale:
-    Add(Severity::Warning,
+    Add(S.NotJudged ? Severity::Note : Severity::Warning,
         "stale API usage event '" + S.Event + "': " + S.SkipReason);
     break;
   }
@@ -209,8 +209,9 @@ SiteCounts countSites(ArrayRef<Site> Sites) {
       ++Counts.Suppressed;
       break;
     case SiteStatus::Stale:
-      ++Counts.Stale;
-      Counts.StaleKept += S.Edits.empty();
+      // One not judged (a partial view) is a note, and not counted.
+      Counts.Stale += !S.NotJudged;
+      Counts.StaleKept += S.Edits.empty() && !S.NotJudged;
       break;
     }
   }

@@ -248,8 +248,9 @@ static void forbidPublicHeaderEdits(Site &S, const RuleSet &Rules,
 }
 
 bool decideSite(Site &S, StringRef Code, const RuleSet &Rules,
-                StringRef PublicHeaderWhy) {
+                StringRef PublicHeaderWhy, bool PartialView) {
   S.Status = SiteStatus::Missing;
+  S.NotJudged = false;
   S.SkipReason.clear();
   S.FoundEvents.clear();
   S.Edits.clear();
@@ -263,6 +264,18 @@ bool decideSite(Site &S, StringRef Code, const RuleSet &Rules,
         Why = S.SuppressionReason.empty()
                   ? "suppressed"
                   : "suppressed (" + S.SuppressionReason + ")";
+      if (!Selected && PartialView) {
+        // Another TU, not analysed, may select it (declared_in): whether it
+        // is stale depends on what this view did not see.
+        decideStale(S, Code, *Call, Why, Rules.Macro);
+        S.Edits.clear();
+        S.NotJudged = true;
+        S.SkipReason = Why +
+                       "; not judged: seen from a partial view (the TUs that "
+                       "were not analysed may select it); run over the whole "
+                       "project to judge it";
+        return true;
+      }
       decideStale(S, Code, *Call, std::move(Why), Rules.Macro);
       return true;
     }

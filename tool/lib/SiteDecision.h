@@ -33,8 +33,12 @@ std::pair<unsigned, unsigned> lineAndColumn(llvm::StringRef Code,
 ///   counted: they were placed by hand, and are never rewritten.
 /// \p PublicHeaderWhy says why S.File is a public header ("" if it is not):
 /// with `public_header_edits: forbid`, a fix there makes the site Skipped.
+/// \p PartialView: TUs that were not analysed may read S.File (a header in a
+/// run on named files or a shard); a definition this view does not select
+/// may be selected there, so its first-statement event is not judged: a
+/// Stale site with NotJudged set, no edit, and a note.
 bool decideSite(Site &S, llvm::StringRef Code, const RuleSet &Rules,
-                llvm::StringRef PublicHeaderWhy = "");
+                llvm::StringRef PublicHeaderWhy = "", bool PartialView = false);
 
 /// The call that makes \p S stale when it is not selected: the first
 /// expansion of the macro in its block, if that is the block's first

@@ -110,6 +110,9 @@ struct Site {
   unsigned ReportLine = 0, ReportColumn = 0;
   /// What fixes it: replacements, and the #include the inserted call needs.
   std::vector<TextEdit> Edits;
+  /// A Stale site seen from a partial view that may be selected elsewhere:
+  /// a note, not a finding; nothing is removed.
+  bool NotJudged = false;
 };
 
 /// A "// apistamp-ignore: <reason>" comment in a file under the root.

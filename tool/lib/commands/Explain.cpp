@@ -44,6 +44,11 @@ static std::string outcome(const Explanation &E) {
   case SiteStatus::Suppressed:
     return Event + "suppressed: " + S.SkipReason;
   case SiteStatus::Stale:
+    if (S.NotJudged)
+      return "not selected here (" + S.SkipReason +
+             "), and its first "
+             "statement logs '" +
+             S.Event + "'";
     return "not instrumented (" + S.SkipReason +
            "), but its first statement logs '" + S.Event +
            (S.Edits.empty() ? "': a stale event that fix leaves; remove it "
