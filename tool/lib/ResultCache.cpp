@@ -2,6 +2,7 @@
 
 #include "ResultCache.h"
 #include "SafeWrite.h"
+#include "SiteFieldVisitor.h"
 #include "apistamp/Paths.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/DenseSet.h"
@@ -75,92 +76,59 @@ template <typename T> static json::Value fieldToJSON(const T &V) {
     return V;
 }
 
-#define APISTAMP_STORE(Type, Name, Key) {Key, fieldToJSON(V.Name)},
-#define APISTAMP_LOAD(Type, Name, Key) &&O.map(Key, V.Name)
-
-static json::Value toJSON(const MacroUse &V) {
-  return json::Object{
-#define APISTAMP_MACRO_USE_FIELD APISTAMP_STORE
-#include "apistamp/SiteFields.def"
-  };
-}
-static bool fromJSON(const json::Value &E, MacroUse &V, json::Path P) {
-  json::ObjectMapper O(E, P);
-  return O
-#define APISTAMP_MACRO_USE_FIELD APISTAMP_LOAD
-#include "apistamp/SiteFields.def"
-      ;
-}
-
-static json::Value toJSON(const BodyLocation &V) {
-  return json::Object{
-#define APISTAMP_BODY_FIELD APISTAMP_STORE
-#include "apistamp/SiteFields.def"
-  };
-}
-static bool fromJSON(const json::Value &E, BodyLocation &V, json::Path P) {
-  json::ObjectMapper O(E, P);
-  return O
-#define APISTAMP_BODY_FIELD APISTAMP_LOAD
-#include "apistamp/SiteFields.def"
-      ;
-}
+template <typename T> static json::Value fieldsToJSON(const T &V);
 
 /// An optional body: null when there is none.
 static json::Value fieldToJSON(const std::optional<BodyLocation> &V) {
-  return V ? toJSON(*V) : json::Value(nullptr);
+  return V ? fieldsToJSON(*V) : json::Value(nullptr);
 }
 static json::Value fieldToJSON(const std::vector<MacroUse> &V) {
   json::Array Uses;
   for (const MacroUse &U : V)
-    Uses.push_back(toJSON(U));
+    Uses.push_back(fieldsToJSON(U));
   return Uses;
 }
 
-static json::Value toJSON(const Site &V) {
-  return json::Object{
-#define APISTAMP_SITE_FACT APISTAMP_STORE
-#include "apistamp/SiteFields.def"
-  };
+/// \p V as a JSON object of the fields SiteFields.def lists for its type.
+template <typename T> static json::Value fieldsToJSON(const T &V) {
+  json::Object Fields;
+  forEachField<T>([&](StringLiteral Key, auto Field) {
+    Fields[Key] = fieldToJSON(V.*Field);
+  });
+  return Fields;
 }
+
+/// Reads the fields SiteFields.def lists for \p V's type; false (with the
+/// path of the first problem) if one is missing or of another type.
+template <typename T>
+static bool fieldsFromJSON(const json::Value &E, T &V, json::Path P) {
+  json::ObjectMapper O(E, P);
+  bool Read = bool(O);
+  forEachField<T>([&](StringLiteral Key, auto Field) {
+    Read = Read && O.map(Key, V.*Field);
+  });
+  return Read;
+}
+
+// The overloads llvm::json finds for members and arrays of these types.
+static bool fromJSON(const json::Value &E, MacroUse &V, json::Path P) {
+  return fieldsFromJSON(E, V, P);
+}
+static bool fromJSON(const json::Value &E, BodyLocation &V, json::Path P) {
+  return fieldsFromJSON(E, V, P);
+}
+static json::Value toJSON(const Site &V) { return fieldsToJSON(V); }
 static bool fromJSON(const json::Value &E, Site &V, json::Path P) {
-  json::ObjectMapper O(E, P);
-  return O
-#define APISTAMP_SITE_FACT APISTAMP_LOAD
-#include "apistamp/SiteFields.def"
-      ;
+  return fieldsFromJSON(E, V, P);
 }
-
-static json::Value toJSON(const Suppression &V) {
-  return json::Object{
-#define APISTAMP_SUPPRESSION_FIELD APISTAMP_STORE
-#include "apistamp/SiteFields.def"
-  };
-}
+static json::Value toJSON(const Suppression &V) { return fieldsToJSON(V); }
 static bool fromJSON(const json::Value &E, Suppression &V, json::Path P) {
-  json::ObjectMapper O(E, P);
-  return O
-#define APISTAMP_SUPPRESSION_FIELD APISTAMP_LOAD
-#include "apistamp/SiteFields.def"
-      ;
+  return fieldsFromJSON(E, V, P);
 }
-
-static json::Value toJSON(const Expectation &V) {
-  return json::Object{
-#define APISTAMP_EXPECTATION_FIELD APISTAMP_STORE
-#include "apistamp/SiteFields.def"
-  };
-}
+static json::Value toJSON(const Expectation &V) { return fieldsToJSON(V); }
 static bool fromJSON(const json::Value &E, Expectation &V, json::Path P) {
-  json::ObjectMapper O(E, P);
-  return O
-#define APISTAMP_EXPECTATION_FIELD APISTAMP_LOAD
-#include "apistamp/SiteFields.def"
-      ;
+  return fieldsFromJSON(E, V, P);
 }
-
-#undef APISTAMP_STORE
-#undef APISTAMP_LOAD
 
 /// A file a TU read and the xxh3 of its bytes, in hex.
 struct Dependency {

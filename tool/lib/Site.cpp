@@ -1,6 +1,7 @@
 //===- Site.cpp - Field-by-field equality of the model types --------------===//
 
 #include "apistamp/Site.h"
+#include "SiteFieldVisitor.h"
 #include "llvm/Support/ErrorHandling.h"
 
 namespace apistamp {
@@ -49,39 +50,27 @@ Directive directiveOf(Expectation::KindType Kind) {
   llvm_unreachable("unknown Expectation::KindType");
 }
 
+/// Whether \p L and \p R agree on every field SiteFields.def lists for T.
+template <typename T> static bool sameListedFields(const T &L, const T &R) {
+  bool Same = true;
+  forEachField<T>([&](llvm::StringLiteral, auto Field) {
+    Same = Same && equalField(L.*Field, R.*Field);
+  });
+  return Same;
+}
+
 bool sameFields(const MacroUse &L, const MacroUse &R) {
-  return true
-#define APISTAMP_MACRO_USE_FIELD(Type, Name, Key) &&equalField(L.Name, R.Name)
-#include "apistamp/SiteFields.def"
-      ;
+  return sameListedFields(L, R);
 }
-
 bool sameFields(const BodyLocation &L, const BodyLocation &R) {
-  return true
-#define APISTAMP_BODY_FIELD(Type, Name, Key) &&equalField(L.Name, R.Name)
-#include "apistamp/SiteFields.def"
-      ;
+  return sameListedFields(L, R);
 }
-
-bool sameFields(const Site &L, const Site &R) {
-  return true
-#define APISTAMP_SITE_FACT(Type, Name, Key) &&equalField(L.Name, R.Name)
-#include "apistamp/SiteFields.def"
-      ;
-}
-
+bool sameFields(const Site &L, const Site &R) { return sameListedFields(L, R); }
 bool sameFields(const Suppression &L, const Suppression &R) {
-  return true
-#define APISTAMP_SUPPRESSION_FIELD(Type, Name, Key) &&equalField(L.Name, R.Name)
-#include "apistamp/SiteFields.def"
-      ;
+  return sameListedFields(L, R);
 }
-
 bool sameFields(const Expectation &L, const Expectation &R) {
-  return true
-#define APISTAMP_EXPECTATION_FIELD(Type, Name, Key) &&equalField(L.Name, R.Name)
-#include "apistamp/SiteFields.def"
-      ;
+  return sameListedFields(L, R);
 }
 
 } // namespace apistamp
