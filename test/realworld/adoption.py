@@ -204,7 +204,9 @@ def run_adoption(project, args):
         if inserted < project.min_insertions:
             raise RuntimeError("only %d insertions:\n%s" % (inserted, output[-3000:]))
         for rel, wanted in project.configurations.items():
-            if wanted > 1 and ("'%s' has %d configurations" % (src / rel, wanted)) not in output:
+            # Shown as the other notes show paths: relative to the current
+            # directory when under it.
+            if wanted > 1 and ("%s' has %d configurations" % (rel, wanted)) not in output:
                 raise RuntimeError("--verbose does not say %s has %d configurations:\n%s"
                                    % (rel, wanted, output[-3000:]))
         figures["fix"] = re.search(r"apistamp: inserted .*", output).group(0)
