@@ -1,5 +1,6 @@
 //===- UsageReportTest.cpp - Tests for reading usage logs and the report --===//
 
+#include "Csv.h"
 #include "usage/UsageReport.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
@@ -82,3 +83,16 @@ TEST(UsageReportTest, WindowComparesTimeText) {
 }
 
 } // namespace
+
+// Issue 24, item 17: a cell a spreadsheet would run as a formula is
+// neutralised, and a line break in a time cannot forge a row.
+TEST(CsvFieldTest, FormulasAreNeutralisedAndBreaksQuoted) {
+  EXPECT_EQ(apistamp::csvField("lib.open"), "lib.open");
+  EXPECT_EQ(apistamp::csvField("=HYPERLINK(\"x\")"), "\"'=HYPERLINK(\"\"x\"\")\"");
+  for (const char *Formula : {"+1", "-1", "@SUM(A1)", "\tx", "\rx"})
+    EXPECT_EQ(apistamp::csvField(Formula),
+              "\"'" + std::string(Formula) + "\"")
+        << Formula;
+  EXPECT_EQ(apistamp::csvField("2026-11-20\nlib.x,used"),
+            "\"2026-11-20\nlib.x,used\"");
+}

@@ -10,12 +10,15 @@ namespace apistamp {
 
 /// \p Text as one CSV field (RFC 4180): as it is, unless it holds a comma,
 /// a double quote, a newline or a carriage return; then in double quotes,
-/// its double quotes doubled. Leading and trailing spaces are kept, and
-/// nothing else is escaped.
+/// its double quotes doubled. A field a spreadsheet would read as a formula
+/// (starting with '=', '+', '-', '@', a tab or a CR) gets a leading "'"
+/// inside the quotes, as OWASP advises. Leading and trailing spaces are
+/// kept.
 inline std::string csvField(llvm::StringRef Text) {
-  if (Text.find_first_of(",\"\n\r") == llvm::StringRef::npos)
+  bool Formula = !Text.empty() && llvm::StringRef("=+-@\t\r").contains(Text[0]);
+  if (!Formula && Text.find_first_of(",\"\n\r") == llvm::StringRef::npos)
     return Text.str();
-  std::string Quoted = "\"";
+  std::string Quoted = Formula ? "\"'" : "\"";
   for (char C : Text)
     Quoted += C == '"' ? std::string("\"\"") : std::string(1, C);
   return Quoted + "\"";

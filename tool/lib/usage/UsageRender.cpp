@@ -28,7 +28,9 @@ std::string markdownCell(StringRef Text) {
     if (C == '|' || C == '\\' || C == '`' || C == '*' || C == '_' || C == '<' ||
         C == '>')
       Out += '\\';
-    Out += C == '\n' ? ' ' : C;
+    // A line break would end the table row (and a CR starts one for some
+    // renderers): a space.
+    Out += C == '\n' || C == '\r' ? ' ' : C;
   }
   return Out;
 }
@@ -248,7 +250,8 @@ void printCsv(raw_ostream &OS, const UsageReport &R, ReportGrouping By) {
       OS << E.Placed->Line;
     OS << "," << (E.Placed ? E.Placed->Kind : "") << "," << E.Counts.Jobs << ","
        << E.Counts.Processes << "," << E.Counts.Hosts << ","
-       << E.Counts.FirstSeen << "," << E.Counts.LastSeen << "\n";
+       << csvField(E.Counts.FirstSeen) << "," << csvField(E.Counts.LastSeen)
+       << "\n";
   };
   for (const ReportEvent &E : R.Events)
     Row(E);
