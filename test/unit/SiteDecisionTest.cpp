@@ -14,20 +14,15 @@ struct Decided {
   std::string After; ///< The file with the site's fix applied.
 };
 
-/// Decides the site of the only body in \p Code given the calls at the
-/// offsets of each "LOG(" in it.
-Decided decide(llvm::StringRef Code, llvm::StringRef Include = "") {
-  RuleSet Rules;
-  Rules.Macro = "LOG";
-  Rules.Include = Include.str();
-  Decided D;
-  D.S.File = "f.cpp";
-  D.S.RuleId = "r";
-  D.S.Event = "e";
-  D.S.Line = 1;
-  D.S.Column = 6;
-  D.S.Body =
-      BodyLocation{0, unsigned(Code.find('{')), unsigned(Code.rfind('}'))};
+/// The facts of a definition in \p Code that no rule selects, with a call
+/// at each "LOG(".
+Site unselected(llvm::StringRef Code) {
+  Site S;
+  S.File = "f.cpp";
+  S.QualifiedName = "ns::f";
+  S.Line = 1;
+  S.Column = 6;
+  S.Body = BodyLocation{0, unsigned(Code.find('{')), unsigned(Code.rfind('}'))};
   for (size_t At = Code.find("LOG("); At != llvm::StringRef::npos;
        At = Code.find("LOG(", At + 1)) {
     MacroUse Use;
@@ -35,9 +30,23 @@ Decided decide(llvm::StringRef Code, llvm::StringRef Include = "") {
     Use.HasArgRange = true;
     Use.ArgBegin = At + 4;
     Use.ArgEnd = Code.find(')', At);
-    Use.Event = Code.slice(Use.ArgBegin + 1, Use.ArgEnd - 1).str();
-    D.S.Calls.push_back(Use);
+    if (Code[Use.ArgBegin] == '"')
+      Use.Event = Code.slice(Use.ArgBegin + 1, Use.ArgEnd - 1).str();
+    S.Calls.push_back(Use);
   }
+  return S;
+}
+
+/// Decides the site of the only body in \p Code, selected by rule "r" with
+/// event "e", given the calls at the offsets of each "LOG(" in it.
+Decided decide(llvm::StringRef Code, llvm::StringRef Include = "") {
+  RuleSet Rules;
+  Rules.Macro = "LOG";
+  Rules.Include = Include.str();
+  Decided D;
+  D.S = unselected(Code);
+  D.S.RuleId = "r";
+  D.S.Event = "e";
   decideSite(D.S, Code, Rules);
   D.After = valueOrFail(applyEdits("f.cpp", Code, D.S.Edits));
   return D;
@@ -74,29 +83,6 @@ TEST(SiteDecisionTest, TwoCallsAreADuplicateWithoutAFix) {
   EXPECT_TRUE(D.S.Edits.empty());
   EXPECT_EQ(D.S.ReportLine, 3u); // The second call.
   EXPECT_EQ(D.S.ReportColumn, 3u);
-}
-
-/// The facts of a definition in \p Code that no rule selects, with a call
-/// at each "LOG(".
-Site unselected(llvm::StringRef Code) {
-  Site S;
-  S.File = "f.cpp";
-  S.QualifiedName = "ns::f";
-  S.Line = 1;
-  S.Column = 6;
-  S.Body = BodyLocation{0, unsigned(Code.find('{')), unsigned(Code.rfind('}'))};
-  for (size_t At = Code.find("LOG("); At != llvm::StringRef::npos;
-       At = Code.find("LOG(", At + 1)) {
-    MacroUse Use;
-    Use.Offset = At;
-    Use.HasArgRange = true;
-    Use.ArgBegin = At + 4;
-    Use.ArgEnd = Code.find(')', At);
-    if (Code[Use.ArgBegin] == '"')
-      Use.Event = Code.slice(Use.ArgBegin + 1, Use.ArgEnd - 1).str();
-    S.Calls.push_back(Use);
-  }
-  return S;
 }
 
 RuleSet logRules() {

@@ -114,13 +114,48 @@ void countRuleUsage(const Site &S, RuleUsage &Usage) {
     Usage.ShadowedBy[Loser].insert(S.RuleId);
 }
 
+/// Whether \p S, found by \p TU, may be read by TUs this run did not analyse
+/// (\p PartialView): only a header can be.
+bool seenFromPartialView(const TUJob &TU, const Site &S, bool PartialView) {
+  return PartialView && S.File != TU.Source;
+}
+
+using SiteMap = std::map<std::pair<std::string, unsigned>, Site>;
+
+/// Adds the sites of TU \p I (result \p R) to \p Sites. Each definition is
+/// decided once, as the first TU that parsed it saw it; the others only count
+/// which rules selected it. But a TU that selects a definition wins over one
+/// that found it stale: a verdict must not depend on the order of the TUs.
+void mergeSites(const Project &P, size_t I, TUResult &R, bool PartialView,
+                SiteMap &Sites, RuleUsage &Usage,
+                std::vector<PublicHeaderEdit> &Warnings) {
+  const RuleSet &Rules = *P.TUs[I].Rules;
+  for (Site &S : R.Sites) {
+    auto Found = Sites.find({S.File, S.Offset});
+    bool Overrides = Found != Sites.end() &&
+                     Found->second.Status == SiteStatus::Stale &&
+                     !Found->second.Suppressed && !S.RuleId.empty();
+    if (Found == Sites.end() || Overrides) {
+      if (!decideMergedSite(P, Rules, S, R.FileContents, Warnings,
+                            seenFromPartialView(P.TUs[I], S, PartialView)))
+        continue;
+      if (Overrides)
+        Sites.erase(Found);
+      Found = Sites.try_emplace({S.File, S.Offset}, std::move(S)).first;
+      countRuleUsage(Found->second, Usage);
+    } else if (Found->second.Status != SiteStatus::Stale) {
+      countRuleUsage(S, Usage);
+    }
+  }
+}
+
 /// Merges the per-TU results, consuming them: nothing reads a TUResult
 /// after this, so no order of later steps can see it half-moved.
 AnalysisResult merge(const Project &P, std::vector<TUResult> &&Results,
                      bool PartialView) {
   AnalysisResult Merged;
   Merged.TUs = Results.size();
-  std::map<std::pair<std::string, unsigned>, Site> Sites;
+  SiteMap Sites;
   std::map<std::pair<std::string, unsigned>, Suppression> Suppressions;
   std::map<std::pair<std::string, unsigned>, Explanation> Explanations;
   std::vector<PublicHeaderEdit> Ignored; // Said for the site itself.
@@ -146,31 +181,10 @@ AnalysisResult merge(const Project &P, std::vector<TUResult> &&Results,
                    [&](const Explanation &E) { return !Reported(E.File); });
     const RuleSet &Rules = *P.TUs[I].Rules;
     RuleUsage &Usage = Merged.Usage[&Rules];
-    // Only a header can be read by TUs this view did not analyse.
     auto Partial = [&](const Site &S) {
-      return PartialView && S.File != P.TUs[I].Source;
+      return seenFromPartialView(P.TUs[I], S, PartialView);
     };
-    for (Site &S : R.Sites) {
-      // Each definition is decided once, as the first TU that parsed it
-      // saw it; the others only count which rules selected it. But a TU
-      // that selects a definition wins over one that found it stale: a
-      // verdict must not depend on the order of the TUs.
-      auto Found = Sites.find({S.File, S.Offset});
-      bool Overrides = Found != Sites.end() &&
-                       Found->second.Status == SiteStatus::Stale &&
-                       !Found->second.Suppressed && !S.RuleId.empty();
-      if (Found == Sites.end() || Overrides) {
-        if (!decideMergedSite(P, Rules, S, R.FileContents,
-                              Merged.PublicHeaderEdits, Partial(S)))
-          continue;
-        if (Overrides)
-          Sites.erase(Found);
-        Found = Sites.try_emplace({S.File, S.Offset}, std::move(S)).first;
-        countRuleUsage(Found->second, Usage);
-      } else if (Found->second.Status != SiteStatus::Stale) {
-        countRuleUsage(S, Usage);
-      }
-    }
+    mergeSites(P, I, R, PartialView, Sites, Usage, Merged.PublicHeaderEdits);
     for (Suppression &S : R.Suppressions) {
       auto [It, New] = Suppressions.try_emplace({S.File, S.Offset}, S);
       It->second.Used |= S.Used;

@@ -247,6 +247,61 @@ Error writeFileAtomically(StringRef Path, StringRef Contents) {
   return Error::success();
 }
 
+/// Whether \p Path is still the file \p Status describes (the same inode)
+/// with the bytes \p Before; an error if it cannot be read.
+static Expected<bool> holdsOriginal(StringRef Path, const struct stat &Status,
+                                    StringRef Before) {
+  Expected<std::string> Now = readPath(Path);
+  if (!Now)
+    return Now.takeError();
+  struct stat Current;
+  return ::stat(Path.str().c_str(), &Current) == 0 &&
+         Current.st_ino == Status.st_ino && Current.st_dev == Status.st_dev &&
+         *Now == Before;
+}
+
+/// Puts the temporary \p Name in place of \p Path by an exchange: the
+/// temporary's name then holds what was at Path, which must still be the
+/// original (an editor may have saved, in place or by a rename of its own,
+/// since the last look). If it is not, the exchange is undone and the
+/// editor's save wins. \p KeepTemporary is set when Name must not be
+/// removed: it is the file now, or it holds the editor's save.
+static Expected<ReplaceOutcome> exchangeIntoPlace(StringRef Path,
+                                                  const std::string &Name,
+                                                  const struct stat &Status,
+                                                  StringRef Before,
+                                                  bool &KeepTemporary) {
+  std::string Target = Path.str();
+  if (::renameat2(AT_FDCWD, Name.c_str(), AT_FDCWD, Target.c_str(),
+                  RENAME_EXCHANGE) != 0) {
+    if (errno != EINVAL && errno != ENOSYS)
+      return systemError("rename", errno);
+    // A file system without RENAME_EXCHANGE: a plain rename.
+    if (::rename(Name.c_str(), Target.c_str()) != 0)
+      return systemError("rename", errno);
+    KeepTemporary = true;
+    syncDirectory(Path);
+    return ReplaceOutcome::Written;
+  }
+  Expected<bool> Original = holdsOriginal(Name, Status, Before);
+  if (!Original)
+    consumeError(Original.takeError());
+  if (!Original || !*Original) {
+    if (::renameat2(AT_FDCWD, Name.c_str(), AT_FDCWD, Target.c_str(),
+                    RENAME_EXCHANGE) != 0) {
+      KeepTemporary = true; // It holds the editor's save.
+      return systemError("an editor saved it while apistamp replaced it; "
+                         "its save is in '" +
+                             Name + "'",
+                         errno);
+    }
+    return ReplaceOutcome::Changed;
+  }
+  // The caller removes the temporary: the original, under its name now.
+  syncDirectory(Path);
+  return ReplaceOutcome::Written;
+}
+
 Expected<ReplaceOutcome> replaceFileContents(StringRef Path, StringRef Before,
                                              StringRef After) {
   Expected<int> FD = openLocked(Path);
@@ -296,51 +351,17 @@ Expected<ReplaceOutcome> replaceFileContents(StringRef Path, StringRef Before,
   if (Error E = fillTemporary(TempFD, After))
     return E;
   // Last look before the rename: an editor may have saved meanwhile.
-  struct stat Current;
-  Expected<std::string> Again = readPath(Path);
-  if (!Again)
-    return Again.takeError();
-  if (::stat(Path.str().c_str(), &Current) != 0 ||
-      Current.st_ino != Status.st_ino || Current.st_dev != Status.st_dev ||
-      *Again != Before)
+  Expected<bool> Unchanged = holdsOriginal(Path, Status, Before);
+  if (!Unchanged)
+    return Unchanged.takeError();
+  if (!*Unchanged)
     return ReplaceOutcome::Changed;
-  // The rename is an exchange: the temporary's name then holds what was at
-  // Path, which must still be the original (an editor may have saved, in
-  // place or by a rename of its own, since the look above). If it is not,
-  // the exchange is undone and the editor's save wins.
-  std::string Target = Path.str();
-  if (::renameat2(AT_FDCWD, Name.c_str(), AT_FDCWD, Target.c_str(),
-                  RENAME_EXCHANGE) != 0) {
-    if (errno != EINVAL && errno != ENOSYS)
-      return systemError("rename", errno);
-    // A file system without RENAME_EXCHANGE: a plain rename.
-    if (::rename(Name.c_str(), Target.c_str()) != 0)
-      return systemError("rename", errno);
+  bool KeepTemporary = false;
+  Expected<ReplaceOutcome> Outcome =
+      exchangeIntoPlace(Path, Name, Status, Before, KeepTemporary);
+  if (KeepTemporary)
     RemoveTemporary.release();
-    syncDirectory(Path);
-    return ReplaceOutcome::Written;
-  }
-  struct stat Out;
-  Expected<std::string> SwappedOut = readPath(Name);
-  bool Original = SwappedOut && *SwappedOut == Before &&
-                  ::stat(Name.c_str(), &Out) == 0 &&
-                  Out.st_ino == Status.st_ino && Out.st_dev == Status.st_dev;
-  if (!SwappedOut)
-    consumeError(SwappedOut.takeError());
-  if (!Original) {
-    if (::renameat2(AT_FDCWD, Name.c_str(), AT_FDCWD, Target.c_str(),
-                    RENAME_EXCHANGE) != 0) {
-      RemoveTemporary.release(); // It holds the editor's save.
-      return systemError("an editor saved it while apistamp replaced it; "
-                         "its save is in '" +
-                             Name + "'",
-                         errno);
-    }
-    return ReplaceOutcome::Changed;
-  }
-  // RemoveTemporary unlinks the original, now under the temporary's name.
-  syncDirectory(Path);
-  return ReplaceOutcome::Written;
+  return Outcome;
 }
 
 } // namespace apistamp
