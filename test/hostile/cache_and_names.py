@@ -106,7 +106,13 @@ def tamper_cases(root):
             {"offset": 0, "event": "x", "hasArg": True, "argBegin": 0, "argEnd": 999}),
         "numbers as strings": lambda e: site(e).__setitem__("offset", "16"),
         "a negative offset": lambda e: site(e).__setitem__("line", -1),
-        "a status out of range": lambda e: site(e).__setitem__("status", 99),
+        # Statuses and edits are not stored: a shape out of range is.
+        "a body shape out of range": lambda e: site(e).__setitem__("shape", 99),
+        # A call where clang's lexer finds no macro name (it rewrote "return").
+        "a call where the macro is not": lambda e: site(e)["calls"].append(
+            {"offset": SOURCE.index("return"), "event": "x", "hasArg": True,
+             "argBegin": SOURCE.index("return") + 7,
+             "argEnd": SOURCE.index("return") + 8, "functionCall": False}),
         "a 10 MB string": lambda e: site(e).__setitem__("name", "x" * 10_000_000),
         "stored edits that write outside the root": edits_outside_root,
         "not JSON": lambda e: "\x00\xff{",
