@@ -235,6 +235,91 @@ TEST(SiteDecisionTest, APartialViewDoesNotJudgeWhatOtherTUsMaySelect) {
   EXPECT_EQ(Suppressed.Edits.size(), 1u);
 }
 
+/// The facts of f.inl's body as TU \p Includer, which includes it inside a
+/// namespace, selects it, with event \p Event.
+Site fragmentSite(llvm::StringRef Code, std::string Event,
+                  std::string Includer) {
+  Site S = unselected(Code);
+  S.File = "f.inl";
+  S.RuleId = "r";
+  S.Event = std::move(Event);
+  S.IncludeFile = std::move(Includer);
+  return S;
+}
+
+TEST(SiteDecisionTest, OneBodyReachedWithAnotherEventIsAConflict) {
+  llvm::StringRef Code = "int f() { return 1; }\n";
+  RuleSet Rules;
+  Rules.Macro = "LOG";
+  Rules.Include = "log.h";
+  Site First = fragmentSite(Code, "lib.f", "a.cpp");
+  ASSERT_TRUE(decideSite(First, Code, Rules));
+  ASSERT_EQ(First.Status, SiteStatus::Missing);
+  reconcileReach(First, Rules, "a.cpp", fragmentSite(Code, "lib2.f", "b.cpp"),
+                 Rules, "b.cpp");
+  EXPECT_EQ(First.Status, SiteStatus::Conflict);
+  EXPECT_TRUE(First.Edits.empty());
+  EXPECT_EQ(First.SkipReason, "different events: 'lib.f' through a.cpp; "
+                              "'lib2.f' through b.cpp");
+  // A third TU with a third event is named too, once.
+  Site Third = fragmentSite(Code, "lib3.f", "c.cpp");
+  reconcileReach(First, Rules, "a.cpp", Third, Rules, "c.cpp");
+  reconcileReach(First, Rules, "a.cpp", Third, Rules, "c.cpp");
+  EXPECT_THAT(First.SkipReason,
+              testing::EndsWith("; 'lib3.f' through c.cpp"));
+}
+
+TEST(SiteDecisionTest, EveryIncluderOfAFragmentGetsTheInclude) {
+  llvm::StringRef Code = "int f() { return 1; }\n";
+  RuleSet Rules;
+  Rules.Macro = "LOG";
+  Rules.Include = "log.h";
+  Site First = fragmentSite(Code, "lib.f", "a.cpp");
+  ASSERT_TRUE(decideSite(First, Code, Rules));
+  reconcileReach(First, Rules, "a.cpp", fragmentSite(Code, "lib.f", "b.cpp"),
+                 Rules, "b.cpp");
+  reconcileReach(First, Rules, "a.cpp", fragmentSite(Code, "lib.f", "b.cpp"),
+                 Rules, "b.cpp");
+  EXPECT_EQ(First.Status, SiteStatus::Missing);
+  std::vector<std::string> Includers;
+  for (const TextEdit &E : First.Edits)
+    if (E.Kind == TextEdit::AddInclude)
+      Includers.push_back(E.File);
+  EXPECT_THAT(Includers, testing::ElementsAre("a.cpp", "b.cpp"));
+}
+
+TEST(SiteDecisionTest, DifferentIncludeNeedsConflictOnlyWhenSomethingIsWritten) {
+  RuleSet Rules;
+  Rules.Macro = "LOG";
+  Rules.Include = "log.h";
+  // Included at file scope by one TU, inside a namespace by another: the
+  // #include cannot go into the fragment, nor only into the includer.
+  llvm::StringRef Code = "int f() { return 1; }\n";
+  Site First = fragmentSite(Code, "f", "");
+  ASSERT_TRUE(decideSite(First, Code, Rules));
+  reconcileReach(First, Rules, "c.cpp", fragmentSite(Code, "f", "d.cpp"),
+                 Rules, "d.cpp");
+  EXPECT_EQ(First.Status, SiteStatus::Conflict);
+  EXPECT_THAT(First.SkipReason,
+              testing::StartsWith("different include needs: macro 'LOG' "
+                                  "from #include \"log.h\" in the file "
+                                  "itself through c.cpp"));
+  // The call is there already: both TUs compile, nothing to write.
+  llvm::StringRef Present = "int f() { LOG(\"f\"); return 1; }\n";
+  Site Done = fragmentSite(Present, "f", "");
+  ASSERT_TRUE(decideSite(Done, Present, Rules));
+  reconcileReach(Done, Rules, "c.cpp", fragmentSite(Present, "f", "d.cpp"),
+                 Rules, "d.cpp");
+  EXPECT_EQ(Done.Status, SiteStatus::Present);
+  // A TU that does not select it changes nothing.
+  Site Unselected = fragmentSite(Code, "other", "e.cpp");
+  Unselected.RuleId.clear();
+  Site Again = fragmentSite(Code, "f", "");
+  ASSERT_TRUE(decideSite(Again, Code, Rules));
+  reconcileReach(Again, Rules, "c.cpp", Unselected, Rules, "e.cpp");
+  EXPECT_EQ(Again.Status, SiteStatus::Missing);
+}
+
 TEST(SiteDecisionTest, LinesAndColumnsCountAsClangDoes) {
   EXPECT_EQ(lineAndColumn("ab\ncd", 4), std::make_pair(2u, 2u));
   EXPECT_EQ(lineAndColumn("ab\r\ncd", 5), std::make_pair(2u, 2u));

@@ -207,23 +207,28 @@ ArgumentsAdjuster frontendAdjuster() {
 
 } // namespace
 
-std::vector<std::string>
-filesReachedBy(const CompileCommand &Command,
-               IntrusiveRefCntPtr<vfs::FileSystem> FS) {
+std::vector<std::string> filesReachedBy(const CompileCommand &Command,
+                                        IntrusiveRefCntPtr<vfs::FileSystem> FS,
+                                        bool *Failed) {
   std::vector<std::string> Files;
+  if (Failed)
+    *Failed = true;
   if (!FS)
     FS = vfs::createPhysicalFileSystem();
   if (FS->setCurrentWorkingDirectory(Command.Directory))
     return Files;
   IntrusiveRefCntPtr<FileManager> FileMgr =
       new FileManager(FileSystemOptions(), FS);
-  IgnoringDiagConsumer Quiet;
+  // Counts the errors (Invocation.run() is false after one), prints none.
+  DiagnosticConsumer Quiet;
   ToolInvocation Invocation(
       frontendAdjuster()(Command.CommandLine, Command.Filename),
       std::make_unique<ReachedFilesAction>(Files), FileMgr.get(),
       std::make_shared<PCHContainerOperations>());
   Invocation.setDiagnosticConsumer(&Quiet);
-  Invocation.run();
+  bool Preprocessed = Invocation.run();
+  if (Failed)
+    *Failed = !Preprocessed;
   return Files;
 }
 

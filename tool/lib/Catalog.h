@@ -31,7 +31,8 @@ struct CatalogEvent {
   /// skipped (constexpr, a macro's body, a forbidden public header...) or
   /// suppressed.
   bool unmeasurable() const {
-    return Status == "skipped" || Status == "suppressed";
+    return Status == "skipped" || Status == "suppressed" ||
+           Status == "conflict";
   }
 };
 

@@ -47,7 +47,21 @@ public:
 
   /// The rules file at \p Path, loaded on first use.
   Expected<RuleSet *> load(StringRef Path) {
-    std::unique_ptr<RuleSet> &Slot = P.RuleSets[canonicalPath(Path)];
+    return load(Path, P.RuleSets[canonicalPath(Path)]);
+  }
+
+  /// The rules file at \p Path for a TU of Project::Others: the one this
+  /// run uses, or one of its own.
+  Expected<RuleSet *> loadForOthers(StringRef Path) {
+    std::string Canonical = canonicalPath(Path);
+    auto Used = P.RuleSets.find(Canonical);
+    if (Used != P.RuleSets.end())
+      return Used->second.get();
+    return load(Path, P.OtherRuleSets[Canonical]);
+  }
+
+private:
+  Expected<RuleSet *> load(StringRef Path, std::unique_ptr<RuleSet> &Slot) {
     if (Slot)
       return Slot.get();
     Expected<RuleSet> Loaded = loadRules(Path);
@@ -63,6 +77,7 @@ public:
     return Slot.get();
   }
 
+public:
   /// The `compile_commands` directory of the rules file that applies to
   /// \p File (--rules, or the nearest .apistamp.yaml), or "".
   std::string compileCommandsDirFor(const PlanRequest &Opts, StringRef File) {
@@ -269,8 +284,8 @@ std::vector<TUJob> shardOf(std::vector<TUJob> TUs, unsigned Index,
 
 /// Adds the TUs of \p Source, under \p Rules, to \p P: one per distinct
 /// compile command. \p Listed caches the database's sources.
-void addTUs(const PlanRequest &Opts, Project &P, const RuleSet &Rules,
-            const std::string &Source,
+void addTUs(const PlanRequest &Opts, Project &P, std::vector<TUJob> &Into,
+            const RuleSet &Rules, const std::string &Source,
             std::optional<std::vector<std::string>> &Listed) {
   // A header or fragment the database does not list (a .inl included
   // inside a namespace need not parse alone) is analysed through a TU
@@ -287,11 +302,57 @@ void addTUs(const PlanRequest &Opts, Project &P, const RuleSet &Rules,
   std::vector<CompileCommand> Commands = distinctCommands(
       Opts, *P.Database, Includer.empty() ? StringRef(Source) : Includer);
   if (Commands.empty())
-    P.TUs.push_back(TUJob{Source, &Rules, std::nullopt, 1, ""});
+    Into.push_back(TUJob{Source, &Rules, std::nullopt, 1, "", {}});
   for (CompileCommand &Command : Commands)
-    P.TUs.push_back(TUJob{Includer.empty() ? Source : Includer, &Rules,
-                          std::move(Command), unsigned(Commands.size()),
-                          Includer.empty() ? "" : Source});
+    Into.push_back(TUJob{Includer.empty() ? Source : Includer,
+                         &Rules,
+                         std::move(Command),
+                         unsigned(Commands.size()),
+                         Includer.empty() ? "" : Source,
+                         {}});
+}
+
+/// Whether \p L and \p R parse the same source with the same command.
+bool sameParse(const TUJob &L, const TUJob &R) {
+  if (L.Source != R.Source || L.Command.has_value() != R.Command.has_value())
+    return false;
+  return !L.Command || (L.Command->Directory == R.Command->Directory &&
+                        L.Command->CommandLine == R.Command->CommandLine);
+}
+
+/// Plans Project::Others: every TU a whole-project run of \p Opts would
+/// analyse but \p P's (whole) TUs. A source whose rules do not load is
+/// listed in OthersUnplanned; it is this run's rules that must load.
+void planOthers(const PlanRequest &Opts, Project &P, RulesFiles &Rules) {
+  PlanRequest Whole = Opts;
+  Whole.Sources.clear();
+  Expected<std::vector<std::string>> Sources =
+      collectSources(Whole, *P.Database);
+  if (!Sources) {
+    consumeError(Sources.takeError());
+    return;
+  }
+  std::optional<std::vector<std::string>> Listed;
+  std::vector<TUJob> All;
+  for (const std::string &Source : *Sources) {
+    std::string RulesPath =
+        Opts.RulesFile.empty() ? findRulesFileFor(Source) : Opts.RulesFile;
+    if (RulesPath.empty())
+      continue;
+    Expected<RuleSet *> Loaded = Rules.loadForOthers(RulesPath);
+    if (!Loaded) {
+      consumeError(Loaded.takeError());
+      P.OthersUnplanned.push_back(Source);
+      continue;
+    }
+    addTUs(Whole, P, All, **Loaded, Source, Listed);
+  }
+  llvm::erase_if(All, [&P](const TUJob &Other) {
+    return llvm::any_of(P.TUs, [&Other](const TUJob &Mine) {
+      return Mine.ReportOnly.empty() && sameParse(Mine, Other);
+    });
+  });
+  P.Others = std::move(All);
 }
 
 /// A proxy TU for a header is redundant when that TU is analysed whole.
@@ -354,13 +415,15 @@ Expected<Project> planProject(const PlanRequest &Request) {
       P.NotSelectable.push_back(Source);
       continue;
     }
-    addTUs(Opts, P, *Slot, Source, Listed);
+    addTUs(Opts, P, P.TUs, *Slot, Source, Listed);
   }
   dropRedundantProxies(P.TUs);
   if (P.TUs.empty() && P.NotSelectable.empty())
     return usageError("no source in '" + Opts.BuildDir +
                       "' has a .apistamp.yaml above it; pass --rules FILE");
   P.TUs = shardOf(std::move(P.TUs), Opts.ShardIndex, Opts.ShardCount);
+  if ((!Opts.Sources.empty() || Opts.ShardCount > 1) && !Opts.CompilerArgs)
+    planOthers(Opts, P, Rules);
   return P;
 }
 

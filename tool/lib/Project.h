@@ -33,6 +33,10 @@ struct TUJob {
   /// through this TU (which includes it): only what lies in it is reported.
   /// Empty: everything the TU reaches.
   std::string ReportOnly;
+  /// A TU of the database outside this run, analysed only because it reads
+  /// these files (sorted), which this run's TUs read too: only what lies in
+  /// them is taken, so that they are judged from every TU that reads them.
+  std::vector<std::string> Completes;
 };
 
 /// What a run works on.
@@ -59,6 +63,16 @@ struct Project {
   /// Named files skipped unparsed because no rule's `files` and
   /// `exclude_files` let it select anything in them.
   std::vector<std::string> NotSelectable;
+  /// In a run on a part of the database (named files, a shard): the
+  /// database's other TUs, as a whole-project run plans them, in TUs'
+  /// order. They are analysed only for the files that every TU reading them
+  /// must judge (ViewCompletion.h).
+  std::vector<TUJob> Others;
+  /// Sources of the database whose rules did not load: the files they read
+  /// cannot be judged whole by a run on a part of it.
+  std::vector<std::string> OthersUnplanned;
+  /// The rules files only Others use.
+  llvm::StringMap<std::unique_ptr<RuleSet>> OtherRuleSets;
 
   /// The rules files in use, by path.
   std::vector<const RuleSet *> sortedRuleSets() const;

@@ -3,6 +3,7 @@
 #include "ProjectAnalysis.h"
 #include "ResultCache.h"
 #include "SiteDecision.h"
+#include "ViewCompletion.h"
 #include "WorkerPool.h"
 #include "apistamp/Analysis.h"
 #include "apistamp/Paths.h"
@@ -13,6 +14,7 @@
 #include <csignal>
 #include <cstdlib>
 #include <mutex>
+#include <numeric>
 
 using namespace llvm;
 
@@ -114,47 +116,77 @@ void countRuleUsage(const Site &S, RuleUsage &Usage) {
     Usage.ShadowedBy[Loser].insert(S.RuleId);
 }
 
-/// Whether \p S, found by \p TU, may be read by TUs this run did not analyse
-/// (\p PartialView): only a header can be.
-bool seenFromPartialView(const TUJob &TU, const Site &S, bool PartialView) {
-  return PartialView && S.File != TU.Source;
+/// The TUs whose results are merged, and how much of the project they see.
+struct MergeView {
+  ArrayRef<TUJob> Jobs; ///< One per result.
+  /// The TUs are a part of the database (ProjectAnalysisOptions).
+  bool PartialView = false;
+  /// Files that every TU of the database that reads them was analysed for.
+  const std::set<std::string> &WholeFiles;
+
+  /// Whether \p S, found by TU \p I, may be read by TUs this run did not
+  /// analyse: only a header can be.
+  bool seesPartly(size_t I, const Site &S) const {
+    return PartialView && S.File != Jobs[I].Source && !WholeFiles.count(S.File);
+  }
+};
+
+/// A definition as merged so far: decided as the TU it was first seen
+/// through saw it.
+struct MergedSite {
+  Site Decided;
+  const RuleSet *Rules;
+  std::string Through; ///< That TU's source, as findings name it.
+};
+using SiteMap = std::map<std::pair<std::string, unsigned>, MergedSite>;
+
+/// \p TU's source, relative to its rules' root where it is under it.
+std::string throughName(const TUJob &TU) {
+  std::optional<StringRef> Relative = pathUnder(TU.Source, TU.Rules->Root);
+  return Relative ? Relative->str() : TU.Source;
 }
 
-using SiteMap = std::map<std::pair<std::string, unsigned>, Site>;
-
 /// Adds the sites of TU \p I (result \p R) to \p Sites. Each definition is
-/// decided once, as the first TU that parsed it saw it; the others only count
-/// which rules selected it. But a TU that selects a definition wins over one
-/// that found it stale: a verdict must not depend on the order of the TUs.
-void mergeSites(const Project &P, size_t I, TUResult &R, bool PartialView,
+/// decided once, as the first TU that parsed it saw it; the others count
+/// which rules selected it, and must agree with it on the event and the
+/// include (reconcileReach). But a TU that selects a definition wins over
+/// one that found it stale: a verdict must not depend on the order of the
+/// TUs.
+void mergeSites(const Project &P, const MergeView &View, size_t I, TUResult &R,
                 SiteMap &Sites, RuleUsage &Usage,
                 std::vector<PublicHeaderEdit> &Warnings) {
-  const RuleSet &Rules = *P.TUs[I].Rules;
+  const TUJob &TU = View.Jobs[I];
+  const RuleSet &Rules = *TU.Rules;
   for (Site &S : R.Sites) {
-    auto Found = Sites.find({S.File, S.Offset});
+    std::pair<std::string, unsigned> Key{S.File, S.Offset};
+    auto Found = Sites.find(Key);
     bool Overrides = Found != Sites.end() &&
-                     Found->second.Status == SiteStatus::Stale &&
-                     !Found->second.Suppressed && !S.RuleId.empty();
+                     Found->second.Decided.Status == SiteStatus::Stale &&
+                     !Found->second.Decided.Suppressed && !S.RuleId.empty();
     if (Found == Sites.end() || Overrides) {
       if (!decideMergedSite(P, Rules, S, R.FileContents, Warnings,
-                            seenFromPartialView(P.TUs[I], S, PartialView)))
+                            View.seesPartly(I, S)))
         continue;
       if (Overrides)
         Sites.erase(Found);
-      Found = Sites.try_emplace({S.File, S.Offset}, std::move(S)).first;
-      countRuleUsage(Found->second, Usage);
-    } else if (Found->second.Status != SiteStatus::Stale) {
+      Found = Sites
+                  .try_emplace(std::move(Key), MergedSite{std::move(S), &Rules,
+                                                          throughName(TU)})
+                  .first;
+      countRuleUsage(Found->second.Decided, Usage);
+    } else if (Found->second.Decided.Status != SiteStatus::Stale) {
       countRuleUsage(S, Usage);
+      MergedSite &M = Found->second;
+      reconcileReach(M.Decided, *M.Rules, M.Through, S, Rules, throughName(TU));
     }
   }
 }
 
 /// Merges the per-TU results, consuming them: nothing reads a TUResult
 /// after this, so no order of later steps can see it half-moved.
-AnalysisResult merge(const Project &P, std::vector<TUResult> &&Results,
-                     bool PartialView) {
+AnalysisResult merge(const Project &P, const MergeView &View,
+                     std::vector<TUResult> &&Results) {
   AnalysisResult Merged;
-  Merged.TUs = Results.size();
   SiteMap Sites;
   std::map<std::pair<std::string, unsigned>, Suppression> Suppressions;
   std::map<std::pair<std::string, unsigned>, Explanation> Explanations;
@@ -162,15 +194,17 @@ AnalysisResult merge(const Project &P, std::vector<TUResult> &&Results,
   for (size_t I = 0; I < Results.size(); ++I) {
     TUResult &R = Results[I];
     Merged.SkippedBodies += R.SkippedBodies;
+    const TUJob &TU = View.Jobs[I];
+    Merged.TUs += TU.Completes.empty();
     if (R.ParseFailed) {
-      Merged.Failed.push_back(
-          {P.TUs[I].Source, std::move(R.Diagnostics), P.TUs[I].Rules});
+      Merged.Failed.push_back({TU.Source, std::move(R.Diagnostics), TU.Rules});
       continue;
     }
-    // A TU analysed for a named header reports what lies in that header.
-    StringRef Only = P.TUs[I].ReportOnly;
-    auto Reported = [Only](StringRef File) {
-      return Only.empty() || File == Only;
+    // A TU analysed for a named header reports what lies in that header; one
+    // that completes the view, what lies in the files it completes.
+    auto Reported = [&TU](StringRef File) {
+      return (TU.ReportOnly.empty() || File == TU.ReportOnly) &&
+             (TU.Completes.empty() || llvm::is_contained(TU.Completes, File));
     };
     llvm::erase_if(R.Sites, [&](const Site &S) { return !Reported(S.File); });
     llvm::erase_if(R.Suppressions,
@@ -179,12 +213,10 @@ AnalysisResult merge(const Project &P, std::vector<TUResult> &&Results,
                    [&](const Expectation &E) { return !Reported(E.File); });
     llvm::erase_if(R.Explanations,
                    [&](const Explanation &E) { return !Reported(E.File); });
-    const RuleSet &Rules = *P.TUs[I].Rules;
+    const RuleSet &Rules = *TU.Rules;
     RuleUsage &Usage = Merged.Usage[&Rules];
-    auto Partial = [&](const Site &S) {
-      return seenFromPartialView(P.TUs[I], S, PartialView);
-    };
-    mergeSites(P, I, R, PartialView, Sites, Usage, Merged.PublicHeaderEdits);
+    auto Partial = [&](const Site &S) { return View.seesPartly(I, S); };
+    mergeSites(P, View, I, R, Sites, Usage, Merged.PublicHeaderEdits);
     for (Suppression &S : R.Suppressions) {
       auto [It, New] = Suppressions.try_emplace({S.File, S.Offset}, S);
       It->second.Used |= S.Used;
@@ -208,30 +240,38 @@ AnalysisResult merge(const Project &P, std::vector<TUResult> &&Results,
   }
   for (const std::string &Path : Merged.Inconsistent)
     Merged.ParsedContents.erase(Path);
+  // One decision, one answer: explain says what the merge decided.
+  for (auto &Entry : Explanations) {
+    Explanation &E = Entry.second;
+    if (E.SelectedSite) {
+      auto Found = Sites.find({E.SelectedSite->File, E.SelectedSite->Offset});
+      if (Found != Sites.end())
+        E.SelectedSite = Found->second.Decided;
+    }
+    Merged.Explanations.push_back(std::move(E));
+  }
   for (auto &Entry : Sites)
-    Merged.Sites.push_back(std::move(Entry.second));
+    Merged.Sites.push_back(std::move(Entry.second.Decided));
   for (auto &Entry : Suppressions)
     Merged.Suppressions.push_back(std::move(Entry.second));
-  for (auto &Entry : Explanations)
-    Merged.Explanations.push_back(std::move(Entry.second));
   return Merged;
 }
 
 } // namespace
 
-AnalysisResult analyseProject(const Project &P,
-                              const ProjectAnalysisOptions &Options) {
-  std::vector<TUResult> Results(P.TUs.size());
+/// Analyses \p Jobs on the run's threads; \p Finished(I) after each.
+static std::vector<TUResult> analyseJobs(ArrayRef<TUJob> Jobs,
+                                         const ProjectAnalysisOptions &Options,
+                                         function_ref<void(size_t)> Finished) {
+  std::vector<TUResult> Results(Jobs.size());
   std::mutex FinishedMutex;
   auto Run = [&](size_t I) {
-    Results[I] = analyseJob(P.TUs[I], Options);
-    if (Options.Finished) {
-      std::lock_guard<std::mutex> Lock(FinishedMutex);
-      Options.Finished(P.TUs[I].Source);
-    }
+    Results[I] = analyseJob(Jobs[I], Options);
+    std::lock_guard<std::mutex> Lock(FinishedMutex);
+    Finished(I);
   };
   unsigned Threads =
-      std::max(1u, std::min<unsigned>(Options.Threads, P.TUs.size()));
+      std::max(1u, std::min<unsigned>(Options.Threads, Jobs.size()));
   // Long-lived workers rather than a thread per TU: a fresh thread per TU
   // cost about 10% (its allocations start cold).
   std::atomic<size_t> Next{0};
@@ -241,11 +281,71 @@ AnalysisResult analyseProject(const Project &P,
   runWorkers(
       Threads,
       [&](unsigned) {
-        for (size_t I = Next++; I < P.TUs.size(); I = Next++)
+        for (size_t I = Next++; I < Jobs.size(); I = Next++)
           Run(I);
       },
       Workers);
-  AnalysisResult Merged = merge(P, std::move(Results), Options.PartialView);
+  return Results;
+}
+
+/// The order of a whole-project run's plan: by source, then command.
+static bool planOrder(const TUJob &L, const TUJob &R) {
+  if (L.Source != R.Source)
+    return L.Source < R.Source;
+  if (L.Command.has_value() != R.Command.has_value())
+    return !L.Command.has_value();
+  if (!L.Command)
+    return false;
+  return std::tie(L.Command->Directory, L.Command->CommandLine) <
+         std::tie(R.Command->Directory, R.Command->CommandLine);
+}
+
+AnalysisResult analyseProject(const Project &P,
+                              const ProjectAnalysisOptions &Options) {
+  std::vector<TUJob> Jobs = P.TUs;
+  std::vector<TUResult> Results = analyseJobs(Jobs, Options, [&](size_t I) {
+    if (Options.Finished)
+      Options.Finished(Jobs[I].Source);
+  });
+  // A part of the database: the files whose verdict depends on the other
+  // TUs are judged from every TU that reads them.
+  std::set<std::string> WholeFiles;
+  ViewCompletion Completion;
+  if (Options.PartialView && !P.Others.empty()) {
+    std::set<std::string> Needed = filesNeedingWholeView(Jobs, Results);
+    if (!Needed.empty()) {
+      Completion = completeView(P.Others, P.TUs, Needed, Options.Threads);
+      std::vector<TUResult> More =
+          analyseJobs(Completion.Jobs, Options, [](size_t) {});
+      // Merged in the whole run's order: the same TU decides first.
+      std::vector<size_t> Order(Jobs.size() + More.size());
+      std::iota(Order.begin(), Order.end(), 0);
+      auto JobAt = [&](size_t I) -> const TUJob & {
+        return I < Jobs.size() ? Jobs[I] : Completion.Jobs[I - Jobs.size()];
+      };
+      std::stable_sort(Order.begin(), Order.end(), [&](size_t L, size_t R) {
+        return planOrder(JobAt(L), JobAt(R));
+      });
+      std::vector<TUJob> SortedJobs;
+      std::vector<TUResult> SortedResults;
+      for (size_t I : Order) {
+        SortedJobs.push_back(JobAt(I));
+        SortedResults.push_back(I < Jobs.size()
+                                    ? std::move(Results[I])
+                                    : std::move(More[I - Jobs.size()]));
+      }
+      Jobs = std::move(SortedJobs);
+      Results = std::move(SortedResults);
+      if (Completion.Unreadable.empty() && P.OthersUnplanned.empty())
+        WholeFiles = std::move(Needed);
+    }
+  }
+  AnalysisResult Merged = merge(
+      P, MergeView{Jobs, Options.PartialView, WholeFiles}, std::move(Results));
+  Merged.JudgedWhole.assign(WholeFiles.begin(), WholeFiles.end());
+  for (const TUJob &Job : Completion.Jobs)
+    Merged.CompletingTUs.push_back(Job.Source);
+  Merged.Unreadable = std::move(Completion.Unreadable);
   if (Options.Cache) {
     Merged.UsedCache = true;
     Merged.CacheHits = Options.Cache->hits();

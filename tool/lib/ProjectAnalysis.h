@@ -80,6 +80,10 @@ struct AnalysisResult {
   /// Edits in public headers that the rules warn about (the default); with
   /// `public_header_edits: forbid` such sites are Skipped instead.
   std::vector<PublicHeaderEdit> PublicHeaderEdits;
+  /// A part of the database: the files judged from every TU that reads
+  /// them, the other TUs analysed for them (sources), and the other TUs that
+  /// did not preprocess (so that nothing could be judged whole).
+  std::vector<std::string> JudgedWhole, CompletingTUs, Unreadable;
   bool UsedCache = false;
   unsigned CacheHits = 0, CacheMisses = 0;
   std::string CacheWriteError; ///< The first failed cache write, if any.

@@ -59,6 +59,11 @@ static void siteFindings(const Site &S, bool Verbose,
     Add(S.NotJudged ? Severity::Note : Severity::Warning,
         "stale API usage event '" + S.Event + "': " + S.SkipReason);
     break;
+  case SiteStatus::Conflict:
+    Add(Severity::Warning,
+        "conflicting API usage events: TUs reach this body with " +
+            S.SkipReason + "; nothing is written here");
+    break;
   }
 }
 
@@ -138,6 +143,8 @@ StringRef statusName(SiteStatus Status) {
     return "suppressed";
   case SiteStatus::Stale:
     return "stale";
+  case SiteStatus::Conflict:
+    return "conflict";
   }
   llvm_unreachable("unknown SiteStatus");
 }
@@ -212,6 +219,9 @@ SiteCounts countSites(ArrayRef<Site> Sites) {
       // One not judged (a partial view) is a note, and not counted.
       Counts.Stale += !S.NotJudged;
       Counts.StaleKept += S.Edits.empty() && !S.NotJudged;
+      break;
+    case SiteStatus::Conflict:
+      ++Counts.Conflict;
       break;
     }
   }

@@ -69,6 +69,8 @@ struct SiteCounts {
   unsigned Stale = 0; ///< Events in definitions no longer selected.
   /// Stale calls fix cannot remove: not what apistamp writes.
   unsigned StaleKept = 0;
+  /// Bodies TUs reach with different events or include needs.
+  unsigned Conflict = 0;
   /// Skipped sites per reason, the reason without its details ("body comes
   /// from macro", "constexpr function").
   std::map<std::string, unsigned> SkippedByReason;

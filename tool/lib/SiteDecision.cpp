@@ -297,4 +297,62 @@ bool decideSite(Site &S, StringRef Code, const RuleSet &Rules,
   return true;
 }
 
+/// What a TU needs for the call in \p S to compile, in words; two TUs that
+/// need different things cannot share the body.
+static std::string includeNeed(const Site &S, const RuleSet &Rules) {
+  if (Rules.Include.empty())
+    return "macro '" + Rules.Macro + "', no #include";
+  std::string Header = Rules.IncludeAngled ? "<" + Rules.Include + ">"
+                                           : "\"" + Rules.Include + "\"";
+  return "macro '" + Rules.Macro + "' from #include " + Header +
+         (S.IncludeFile.empty() ? " in the file itself"
+                                : " in the file that includes it");
+}
+
+void reconcileReach(Site &Decided, const RuleSet &DecidedRules,
+                    StringRef DecidedThrough, const Site &Other,
+                    const RuleSet &OtherRules, StringRef OtherThrough) {
+  // A body nothing is written into (skipped, suppressed, stale) serves
+  // every TU alike.
+  if (Decided.RuleId.empty() || Other.RuleId.empty() ||
+      Decided.Status == SiteStatus::Stale ||
+      Decided.Status == SiteStatus::Skipped ||
+      Decided.Status == SiteStatus::Suppressed)
+    return;
+  std::string Need = includeNeed(Decided, DecidedRules);
+  std::string OtherNeed = includeNeed(Other, OtherRules);
+  bool Fixes = Decided.Status == SiteStatus::Missing ||
+               Decided.Status == SiteStatus::Wrong;
+  if (Other.Event == Decided.Event && (Need == OtherNeed || !Fixes)) {
+    bool AddsInclude = llvm::any_of(Decided.Edits, [](const TextEdit &E) {
+      return E.Kind == TextEdit::AddInclude;
+    });
+    TextEdit Include = TextEdit::addInclude(
+        Other.IncludeFile.empty() ? Other.File : Other.IncludeFile,
+        OtherRules.Include, OtherRules.IncludeAngled);
+    if (AddsInclude && !llvm::is_contained(Decided.Edits, Include))
+      Decided.Edits.push_back(std::move(Include));
+    return;
+  }
+  std::string Mine =
+      Other.Event == Decided.Event ? Need : "'" + Decided.Event + "'";
+  std::string Theirs =
+      Other.Event == Decided.Event ? OtherNeed : "'" + Other.Event + "'";
+  std::string Also = Theirs + " through " + OtherThrough.str() +
+                     (OtherThrough == DecidedThrough ? ", included again" : "");
+  if (Decided.Status == SiteStatus::Conflict) {
+    if (!StringRef(Decided.SkipReason).contains(Also))
+      Decided.SkipReason += "; " + Also;
+    return;
+  }
+  Decided.Status = SiteStatus::Conflict;
+  Decided.Edits.clear();
+  Decided.ReportLine = Decided.Line;
+  Decided.ReportColumn = Decided.Column;
+  Decided.SkipReason =
+      std::string(Other.Event == Decided.Event ? "different include needs"
+                                               : "different events") +
+      ": " + Mine + " through " + DecidedThrough.str() + "; " + Also;
+}
+
 } // namespace apistamp

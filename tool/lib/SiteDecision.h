@@ -40,6 +40,19 @@ std::pair<unsigned, unsigned> lineAndColumn(llvm::StringRef Code,
 bool decideSite(Site &S, llvm::StringRef Code, const RuleSet &Rules,
                 llvm::StringRef PublicHeaderWhy = "", bool PartialView = false);
 
+/// One more TU reaches the body of \p Decided (decided as the TU it was
+/// first seen through, \p DecidedThrough, saw it under \p DecidedRules) and
+/// selects it too: \p Other, its facts there, under \p OtherRules, through
+/// \p OtherThrough. The same event and include needs: a fix's #include goes
+/// to Other's includer too (a fragment included inside a namespace by
+/// several files needs it in each). A different event, macro or include, or
+/// an include needed in the fragment by one TU and in its includer by
+/// another: one body cannot serve both, so Decided becomes a Conflict that
+/// names both, and nothing is written there. Neither selected: no change.
+void reconcileReach(Site &Decided, const RuleSet &DecidedRules,
+                    llvm::StringRef DecidedThrough, const Site &Other,
+                    const RuleSet &OtherRules, llvm::StringRef OtherThrough);
+
 /// The call that makes \p S stale when it is not selected: the first
 /// expansion of the macro in its block, if that is the block's first
 /// statement and logs a literal event the rules do not keep; else null.

@@ -60,10 +60,37 @@ void StageNotes::endProgress() {
   ShowProgress = false;
 }
 
+/// "a.h, b.h and c.h", as displayed.
+static std::string listed(ArrayRef<std::string> Paths,
+                          const PathDisplay &Display) {
+  std::string List;
+  for (size_t I = 0; I < Paths.size(); ++I)
+    List += (I == 0                  ? ""
+             : I + 1 == Paths.size() ? " and "
+                                     : ", ") +
+            ("'" + Display(Paths[I]) + "'");
+  return List;
+}
+
+void StageNotes::completedView(const AnalysisResult &Result) {
+  if (!Result.JudgedWhole.empty() && !Result.CompletingTUs.empty())
+    Err << "apistamp: note: " << listed(Result.JudgedWhole, Display)
+        << " judged from every TU that reads "
+        << (Result.JudgedWhole.size() == 1 ? "it" : "them")
+        << ": also analysed " << listed(Result.CompletingTUs, Display)
+        << " for " << (Result.JudgedWhole.size() == 1 ? "it" : "them") << "\n";
+  if (!Result.Unreadable.empty())
+    Err << "apistamp: note: " << listed(Result.Unreadable, Display)
+        << (Result.Unreadable.size() == 1 ? " does" : " do")
+        << " not preprocess: the headers this run shares with other TUs are "
+           "seen from a partial view\n";
+}
+
 void StageNotes::analysed(const AnalysisResult &Result) {
   if (!Result.CacheWriteError.empty())
     Err << "apistamp: warning: the result cache could not be written ("
         << Result.CacheWriteError << "); results are not affected\n";
+  completedView(Result);
   std::set<std::string> IncludesNoted;
   for (const FailedTU &F : Result.Failed) {
     Err << F.Diagnostics << "apistamp: error: '" << Display(F.Source)

@@ -37,6 +37,10 @@ public:
   /// (with a hint when the rules' include was not found).
   void analysed(const AnalysisResult &Result);
 
+  /// In a run on a part of the database: which shared files were judged
+  /// from every TU that reads them, and through which other TUs.
+  void completedView(const AnalysisResult &Result);
+
   /// A warning per edit proposed in a public header, by location.
   void publicHeaderEdits(std::vector<PublicHeaderEdit> Edits);
 

@@ -57,7 +57,8 @@ static json::Object countsObject(const ReportInput &In) {
                       {"skipped", In.Counts.Skipped},
                       {"skipped_by_reason", std::move(Skipped)},
                       {"suppressed", In.Counts.Suppressed},
-                      {"stale", In.Counts.Stale}};
+                      {"stale", In.Counts.Stale},
+                      {"conflict", In.Counts.Conflict}};
 }
 
 void printJsonReport(raw_ostream &OS, const ReportInput &In,

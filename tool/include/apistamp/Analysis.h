@@ -40,10 +40,12 @@ analyseTU(const clang::tooling::CompileCommand &Command,
 
 /// Preprocesses the TU of \p Command (no parse) and returns the canonical
 /// paths of every file it reads, the source included, sorted. A TU that
-/// does not preprocess returns the files read until the error.
+/// does not preprocess returns the files read until the error, and sets
+/// \p Failed if given.
 std::vector<std::string>
 filesReachedBy(const clang::tooling::CompileCommand &Command,
-               llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS = nullptr);
+               llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS = nullptr,
+               bool *Failed = nullptr);
 
 } // namespace apistamp
 

@@ -87,6 +87,11 @@ enum class SiteStatus {
   /// statement logs an event: the event keeps firing. Event is that event,
   /// SkipReason says why it is stale; the fix removes the call.
   Stale,
+  /// Selected, but TUs reach the body with different events or include
+  /// needs (a fragment included in two namespaces, an X-macro file included
+  /// twice): one body cannot log both. SkipReason says which, through
+  /// which TU; no fix.
+  Conflict,
 };
 
 /// A definition that a rule selects, or whose first statement logs an

@@ -66,7 +66,12 @@ int runCheck(CommandContext &Ctx) {
                          << Counts.Wrong << " wrong, " << Counts.Duplicate
                          << " duplicate, " << Counts.Skipped << " skipped, "
                          << Counts.Suppressed << " suppressed, " << Counts.Stale
-                         << " stale" << Ctx.Notes << "\n";
+                         << " stale"
+                         << (Counts.Conflict
+                                 ? ", " + std::to_string(Counts.Conflict) +
+                                       " conflicting"
+                                 : "")
+                         << Ctx.Notes << "\n";
     printSkipReasons(Ctx.summary(Ctx.Out), Counts);
   }
   Ctx.Out.flush();

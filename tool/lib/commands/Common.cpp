@@ -122,11 +122,13 @@ ChangeSet prepareChanges(const CommandContext &Ctx, bool &Errors) {
       FileFixes[C.Path] = C.Replacements;
     Errors |= !exportFixes(Ctx, collectFindings(Sites, {}, false), FileFixes);
   }
-  std::vector<Site> Duplicates;
-  llvm::copy_if(Sites, std::back_inserter(Duplicates), [](const Site &S) {
-    return S.Status == SiteStatus::Duplicate;
+  // What no edit fixes is said where the fix is reported.
+  std::vector<Site> Unfixable;
+  llvm::copy_if(Sites, std::back_inserter(Unfixable), [](const Site &S) {
+    return S.Status == SiteStatus::Duplicate ||
+           S.Status == SiteStatus::Conflict;
   });
-  printFindings(Ctx.Err, collectFindings(Duplicates, {}, /*Verbose=*/false),
+  printFindings(Ctx.Err, collectFindings(Unfixable, {}, /*Verbose=*/false),
                 Ctx.Display);
   return Changes;
 }

@@ -54,6 +54,9 @@ static std::string outcome(const Explanation &E) {
            (S.Edits.empty() ? "': a stale event that fix leaves; remove it "
                               "by hand, or keep it (keep_events)"
                             : "': a stale event; fix removes it");
+  case SiteStatus::Conflict:
+    return Event + "conflict: TUs reach this body with " + S.SkipReason +
+           "; nothing is written here";
   }
   llvm_unreachable("unknown SiteStatus");
 }

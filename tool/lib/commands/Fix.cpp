@@ -37,7 +37,8 @@ int runFix(CommandContext &Ctx) {
   if (!narrowToChangedLines(Ctx))
     return ExitBadUsage;
   SiteCounts Counts = countSites(Ctx.Result.Sites);
-  bool Errors = false;
+  // A conflict cannot be fixed by any edit apistamp knows: it fails.
+  bool Errors = Counts.Conflict > 0;
   ChangeSet Changes = prepareChanges(Ctx, Errors);
   removeLeftoverTemporaries(Ctx);
   WriteResult Written = writeChanges(Changes.Changes);
@@ -61,6 +62,9 @@ int runFix(CommandContext &Ctx) {
       << (Counts.StaleKept ? "; " + std::to_string(Counts.StaleKept) +
                                  " stale events need a manual fix"
                            : "")
+      << (Counts.Conflict ? "; " + std::to_string(Counts.Conflict) +
+                                " conflicting bodies left as they were"
+                          : "")
       << (Written.Problems.empty()
               ? ""
               : "; " + std::to_string(Written.Problems.size()) +
