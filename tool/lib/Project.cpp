@@ -347,6 +347,7 @@ void planOthers(const PlanRequest &Opts, Project &P, RulesFiles &Rules) {
     }
     addTUs(Whole, P, All, **Loaded, Source, Listed);
   }
+  P.OthersPlanned = true;
   llvm::erase_if(All, [&P](const TUJob &Other) {
     return llvm::any_of(P.TUs, [&Other](const TUJob &Mine) {
       return Mine.ReportOnly.empty() && sameParse(Mine, Other);

@@ -71,6 +71,10 @@ struct Project {
   /// Sources of the database whose rules did not load: the files they read
   /// cannot be judged whole by a run on a part of it.
   std::vector<std::string> OthersUnplanned;
+  /// Others was planned (a run on a part of a database that lists its
+  /// sources): empty Others and OthersUnplanned then mean that this run
+  /// analyses every TU.
+  bool OthersPlanned = false;
   /// The rules files only Others use.
   llvm::StringMap<std::unique_ptr<RuleSet>> OtherRuleSets;
 

@@ -311,7 +311,10 @@ AnalysisResult analyseProject(const Project &P,
   // TUs are judged from every TU that reads them.
   std::set<std::string> WholeFiles;
   ViewCompletion Completion;
-  if (Options.PartialView && !P.Others.empty()) {
+  bool PartialView =
+      Options.PartialView &&
+      !(P.OthersPlanned && P.Others.empty() && P.OthersUnplanned.empty());
+  if (PartialView && !P.Others.empty()) {
     std::set<std::string> Needed = filesNeedingWholeView(Jobs, Results);
     if (!Needed.empty()) {
       Completion = completeView(P.Others, P.TUs, Needed, Options.Threads);
@@ -340,8 +343,8 @@ AnalysisResult analyseProject(const Project &P,
         WholeFiles = std::move(Needed);
     }
   }
-  AnalysisResult Merged = merge(
-      P, MergeView{Jobs, Options.PartialView, WholeFiles}, std::move(Results));
+  AnalysisResult Merged =
+      merge(P, MergeView{Jobs, PartialView, WholeFiles}, std::move(Results));
   Merged.JudgedWhole.assign(WholeFiles.begin(), WholeFiles.end());
   for (const TUJob &Job : Completion.Jobs)
     Merged.CompletingTUs.push_back(Job.Source);

@@ -30,11 +30,14 @@ static void siteFindings(const Site &S, bool Verbose,
   };
   switch (S.Status) {
   case SiteStatus::Missing:
-    Add(Severity::Warning, "missing API usage event '" + S.Event + "'");
+    Add(S.NotJudged ? Severity::Note : Severity::Warning,
+        "missing API usage event '" + S.Event + "'" +
+            (S.NotJudged ? "; " + S.SkipReason : ""));
     break;
   case SiteStatus::Wrong:
-    Add(Severity::Warning, "wrong API usage event '" + S.FoundEvents.front() +
-                               "', expected '" + S.Event + "'");
+    Add(S.NotJudged ? Severity::Note : Severity::Warning,
+        "wrong API usage event '" + S.FoundEvents.front() + "', expected '" +
+            S.Event + "'" + (S.NotJudged ? "; " + S.SkipReason : ""));
     break;
   case SiteStatus::Duplicate:
     Add(Severity::Warning, "duplicate API usage events " +
@@ -199,11 +202,12 @@ SiteCounts countSites(ArrayRef<Site> Sites) {
     case SiteStatus::Present:
       ++Counts.Present;
       break;
+    // One not judged (a partial view) is a note, and not counted.
     case SiteStatus::Missing:
-      ++Counts.Missing;
+      Counts.Missing += !S.NotJudged;
       break;
     case SiteStatus::Wrong:
-      ++Counts.Wrong;
+      Counts.Wrong += !S.NotJudged;
       break;
     case SiteStatus::Duplicate:
       ++Counts.Duplicate;

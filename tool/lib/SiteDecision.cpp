@@ -294,6 +294,15 @@ bool decideSite(Site &S, StringRef Code, const RuleSet &Rules,
     return false; // A block without braces: facts no analysis records.
   decideBlock(S, Code, Rules);
   forbidPublicHeaderEdits(S, Rules, PublicHeaderWhy);
+  if (PartialView && !S.IncludeFile.empty() && !S.Edits.empty()) {
+    // A fragment's other includers, not analysed, would need the #include
+    // too, and may need another event.
+    S.Edits.clear();
+    S.NotJudged = true;
+    S.SkipReason = "not written: seen from a partial view (other files that "
+                   "include the fragment were not analysed); run over the "
+                   "whole project to fix it";
+  }
   return true;
 }
 

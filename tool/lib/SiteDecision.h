@@ -36,7 +36,9 @@ std::pair<unsigned, unsigned> lineAndColumn(llvm::StringRef Code,
 /// \p PartialView: TUs that were not analysed may read S.File (a header in a
 /// run on named files or a shard); a definition this view does not select
 /// may be selected there, so its first-statement event is not judged: a
-/// Stale site with NotJudged set, no edit, and a note.
+/// Stale site with NotJudged set, no edit, and a note. A fragment's fix is
+/// not judged either (its other includers need the #include too): NotJudged,
+/// no edit.
 bool decideSite(Site &S, llvm::StringRef Code, const RuleSet &Rules,
                 llvm::StringRef PublicHeaderWhy = "", bool PartialView = false);
 

@@ -33,10 +33,11 @@ static std::string outcome(const Explanation &E) {
   case SiteStatus::Present:
     return Event + "present";
   case SiteStatus::Missing:
-    return Event + "missing; fix inserts it";
+    return Event + "missing; " +
+           (S.NotJudged ? S.SkipReason : "fix inserts it");
   case SiteStatus::Wrong:
-    return Event + "wrong, '" + S.FoundEvents.front() +
-           "' is there; fix corrects it";
+    return Event + "wrong, '" + S.FoundEvents.front() + "' is there; " +
+           (S.NotJudged ? S.SkipReason : "fix corrects it");
   case SiteStatus::Duplicate:
     return Event + "called more than once; remove the extra calls";
   case SiteStatus::Skipped:
