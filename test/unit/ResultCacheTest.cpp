@@ -349,4 +349,46 @@ TEST_F(ResultCacheTest, BracesAndCallsMustBeTokens) {
   EXPECT_FALSE(Calls.lookup("key", Rules));
 }
 
+TEST_F(ResultCacheTest, BracesMustBeAFunctionBodys) {
+  // Brace tokens that are no function's body: a class's, a lambda's, an
+  // initializer list's, a member initializer's, a namespace's. An entry
+  // that says so is a miss: an insertion there would change program data.
+  const std::string Code = "namespace lib {\n"
+                           "struct S { int m; S() : m{1} { g(); } };\n"
+                           "void f() { auto l = [] { g(); }; int a[] = {1}; }\n"
+                           "}\n";
+  write(Source, Code);
+  TUResult R;
+  R.Dependencies = {{Source, llvm::xxh3_64bits(Code)}};
+  R.FileContents[Source] = Code;
+  auto EntryWithBody = [&](unsigned Decl, llvm::StringRef LBraceAfter) {
+    size_t L = Code.find(LBraceAfter) + LBraceAfter.size() - 1;
+    // The matching '}', by nesting.
+    int Depth = 0;
+    size_t Rb = L;
+    for (; Rb < Code.size(); ++Rb) {
+      Depth += Code[Rb] == '{';
+      Depth -= Code[Rb] == '}';
+      if (Depth == 0)
+        break;
+    }
+    Site S = wrongSite();
+    S.Calls.clear();
+    S.Body = BodyLocation{Decl, unsigned(L), unsigned(Rb)};
+    TUResult Entry = R;
+    Entry.Sites = {S};
+    ResultCache Cache((Dir + "/cache-" + std::to_string(L)).str());
+    Cache.store("key", Entry);
+    return Cache.lookup("key", Rules).has_value();
+  };
+  unsigned Ctor = Code.find("S() :"), F = Code.find("void f");
+  EXPECT_TRUE(EntryWithBody(Ctor, "m{1} {"));  // The constructor's body.
+  EXPECT_TRUE(EntryWithBody(F, "void f() {")); // f's body.
+  EXPECT_FALSE(EntryWithBody(Ctor, "m{"));     // A member initializer.
+  EXPECT_FALSE(EntryWithBody(Code.find("struct"), "struct S {")); // A class.
+  EXPECT_FALSE(EntryWithBody(F, "[] {"));            // A lambda in f.
+  EXPECT_FALSE(EntryWithBody(F, "= {"));             // An initializer list.
+  EXPECT_FALSE(EntryWithBody(0, "namespace lib {")); // A namespace.
+}
+
 } // namespace

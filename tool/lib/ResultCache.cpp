@@ -288,6 +288,10 @@ static unsigned nestingDepth(StringRef Text) {
 /// literal or a comment is no brace.
 struct LexedFile {
   llvm::DenseSet<unsigned> LBraces, RBraces, MacroNames;
+  /// Every token, in order: what a body's braces must be preceded by.
+  std::vector<std::pair<unsigned, clang::tok::TokenKind>> Tokens;
+  /// Each '{' token's matching '}' (by token nesting).
+  llvm::DenseMap<unsigned, unsigned> MatchingBrace;
 
   /// \p Code is a std::string: clang's lexer needs the NUL after it.
   LexedFile(const std::string &Code, StringRef Macro) {
@@ -296,18 +300,87 @@ struct LexedFile {
     clang::Lexer Lex(clang::SourceLocation(), Cxx, Code.data(), Code.data(),
                      Code.data() + Code.size());
     clang::Token Tok;
+    std::vector<unsigned> Open;
     do {
       Lex.LexFromRawLexer(Tok);
       unsigned Offset =
           unsigned(Lex.getBufferLocation() - Code.data()) - Tok.getLength();
-      if (Tok.is(clang::tok::l_brace))
+      Tokens.push_back({Offset, Tok.getKind()});
+      if (Tok.is(clang::tok::l_brace)) {
         LBraces.insert(Offset);
-      else if (Tok.is(clang::tok::r_brace))
+        Open.push_back(Offset);
+      } else if (Tok.is(clang::tok::r_brace)) {
         RBraces.insert(Offset);
-      else if (Tok.is(clang::tok::raw_identifier) &&
-               Tok.getRawIdentifier() == Macro)
+        if (!Open.empty())
+          MatchingBrace[Open.back()] = Offset;
+        if (!Open.empty())
+          Open.pop_back();
+      } else if (Tok.is(clang::tok::raw_identifier) &&
+                 Tok.getRawIdentifier() == Macro) {
         MacroNames.insert(Offset);
+      }
     } while (Tok.isNot(clang::tok::eof));
+  }
+
+  /// Whether the braces of \p B delimit a function's body as tokens read:
+  /// they match each other, and from the start of the definition the '{' is
+  /// the first brace at nesting depth 0 after a parameter list that is not
+  /// a member initializer's, with no ';' before it (a class body, a lambda
+  /// or an initializer list is none).
+  bool isFunctionBody(const BodyLocation &B) const {
+    auto Match = MatchingBrace.find(B.LBraceOffset);
+    if (Match == MatchingBrace.end() || Match->second != B.RBraceOffset)
+      return false;
+    auto Begin = llvm::partition_point(
+        Tokens, [&](const auto &T) { return T.first < B.DeclOffset; });
+    if (B.DeclOffset == B.LBraceOffset) // The head is in another file.
+      return Begin != Tokens.begin() &&
+             (std::prev(Begin)->second == clang::tok::r_paren ||
+              std::prev(Begin)->second == clang::tok::r_brace);
+    int Depth = 0;
+    bool Parameters = false, Initializers = false;
+    for (auto T = Begin; T != Tokens.end() && T->first <= B.LBraceOffset; ++T) {
+      using namespace clang::tok;
+      TokenKind Previous = T == Tokens.begin() ? unknown : std::prev(T)->second;
+      switch (T->second) {
+      case l_paren:
+      case l_square:
+        ++Depth;
+        break;
+      case r_paren:
+        Parameters |= Depth == 1;
+        --Depth;
+        break;
+      case r_square:
+        --Depth;
+        break;
+      case colon:
+        Initializers |= Depth == 0 && Parameters;
+        break;
+      case semi:
+        if (Depth == 0)
+          return false;
+        break;
+      case l_brace:
+        if (Depth == 0 && T->first == B.LBraceOffset)
+          // After the initializers `m{1}` and `Base<T>{x}`, the body's '{'
+          // follows a ')', a '}' or a '...'.
+          return Parameters && (!Initializers || Previous == r_paren ||
+                                Previous == r_brace || Previous == ellipsis);
+        if (Depth == 0 && !Initializers)
+          return false; // A body or a class before it.
+        ++Depth;
+        break;
+      case r_brace:
+        --Depth;
+        break;
+      default:
+        break;
+      }
+      if (Depth < 0)
+        return false;
+    }
+    return false;
   }
 };
 
@@ -323,7 +396,7 @@ static bool plausibleBody(const Site &S, StringRef Code,
   if (S.Shape != BodyShape::Block ||
       !(B.DeclOffset <= B.LBraceOffset && B.LBraceOffset < B.RBraceOffset &&
         B.RBraceOffset < Code.size() && Lexed.LBraces.count(B.LBraceOffset) &&
-        Lexed.RBraces.count(B.RBraceOffset)))
+        Lexed.RBraces.count(B.RBraceOffset) && Lexed.isFunctionBody(B)))
     return false;
   return llvm::all_of(S.Calls, [&](const MacroUse &U) {
     return B.LBraceOffset < U.Offset && U.Offset < B.RBraceOffset &&
