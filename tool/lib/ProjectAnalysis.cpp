@@ -100,11 +100,13 @@ bool decideMergedSite(const Project &P, const RuleSet &Rules, Site &S,
     Why = publicHeaderReason(P, Rules, S.File);
   if (!decideSite(S, Code->second, Rules, Why, PartialView))
     return false;
+  bool Edited = !S.Edits.empty() && (S.Status == SiteStatus::Missing ||
+                                     S.Status == SiteStatus::Wrong);
+  bool There = S.Status == SiteStatus::Present;
   if (Rules.PublicHeaderEdits == RuleSet::PublicHeaderPolicy::Warn &&
-      !Why.empty() && !S.Edits.empty() &&
-      (S.Status == SiteStatus::Missing || S.Status == SiteStatus::Wrong))
+      !Why.empty() && (Edited || There))
     Warnings.push_back(
-        {S.File, S.ReportLine, S.ReportColumn, S.Event, S.RuleId, Why});
+        {There, S.File, S.ReportLine, S.ReportColumn, S.Event, S.RuleId, Why});
   return true;
 }
 

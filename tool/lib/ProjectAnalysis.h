@@ -49,8 +49,12 @@ struct RuleUsage {
   llvm::StringMap<std::set<std::string>> ShadowedBy;
 };
 
-/// An insertion or correction proposed in a header the library installs.
+/// An insertion or correction proposed in a header the library installs, or
+/// an event already there (with `public_header_edits: warn`).
 struct PublicHeaderEdit {
+  /// The event is there already (an earlier fix, or by hand): said on
+  /// every run, so that the dependency it gives users is not forgotten.
+  bool AlreadyThere = false;
   std::string File;
   unsigned Line = 0, Column = 0;
   std::string Event, RuleId;

@@ -237,10 +237,14 @@ Finding publicHeaderFinding(const PublicHeaderEdit &E) {
           E.Line,
           E.Column,
           Severity::Warning,
-          "the API usage event '" + E.Event + "' goes into a public header (" +
-              E.Why +
-              "): every user of the library would need the rules' include; "
-              "exclude the header, or set 'public_header_edits: forbid'",
+          "the API usage event '" + E.Event +
+              (E.AlreadyThere ? "' is in a public header ("
+                              : "' goes into a public header (") +
+              E.Why + "): every user of the library " +
+              (E.AlreadyThere ? "needs" : "would need") +
+              " the rules' include; exclude the header, or drop "
+              "'public_header_edits: warn' (the default, forbid, makes no "
+              "edit there)",
           E.RuleId,
           nullptr};
 }

@@ -110,9 +110,10 @@ struct RuleSet {
   std::vector<PathGlob> PublicHeaders;
   /// `public_header_edits`: what an insertion or correction in a public
   /// header does. Every user of the library would then need the header
-  /// that provides the macro.
+  /// that provides the macro: by default no edit is made there (Forbid);
+  /// Warn makes it and says so on every run; Allow makes it silently.
   enum class PublicHeaderPolicy { Warn, Forbid, Allow };
-  PublicHeaderPolicy PublicHeaderEdits = PublicHeaderPolicy::Warn;
+  PublicHeaderPolicy PublicHeaderEdits = PublicHeaderPolicy::Forbid;
   /// `compile_commands`: the directory of compile_commands.json, absolute
   /// (resolved against the rules file's directory); "" if not set. -p wins.
   std::string CompileCommandsDir;
