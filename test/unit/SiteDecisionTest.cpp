@@ -120,7 +120,7 @@ TEST(SiteDecisionTest, AnUnselectedBodyIsNoSiteUnlessItStartsWithAnEvent) {
   Function.Calls.front().FunctionCall = true;
   EXPECT_FALSE(decideSite(Function, Code, Rules));
   // Nor is an event the rules keep.
-  Rules.KeepEvents.push_back("x");
+  Rules.KeepEvents.push_back(llvm::cantFail(EventGlob::create("x")));
   Site Kept = unselected(Code);
   EXPECT_FALSE(decideSite(Kept, Code, Rules));
 }
@@ -166,8 +166,7 @@ TEST(SiteDecisionTest, ABodyThatCannotTakeACallIsSkippedWithItsReason) {
   S.Shape = BodyShape::Unrecognised;
   EXPECT_EQ(Reason(), "unrecognised function body");
   S.Constexpr = ConstexprKind::Consteval; // Said before the shape.
-  EXPECT_EQ(Reason(),
-            "consteval function: a static local is ill-formed there");
+  EXPECT_EQ(Reason(), "consteval function: a static local is ill-formed there");
 }
 
 TEST(SiteDecisionTest, PublicHeadersTakeNoFixWhenTheRulesForbidIt) {
@@ -192,7 +191,8 @@ TEST(SiteDecisionTest, PublicHeadersTakeNoFixWhenTheRulesForbidIt) {
 // duplicate.
 TEST(SiteDecisionTest, KeptEventsAreNeverRewrittenOrDuplicates) {
   RuleSet Rules = logRules();
-  Rules.KeepEvents.push_back("lib.*.zip_format");
+  Rules.KeepEvents.push_back(
+      llvm::cantFail(EventGlob::create("lib.*.zip_format")));
   llvm::StringRef Branch =
       "void f() {\n  if (zip)\n    LOG(\"lib.load.zip_format\");\n}\n";
   Site Alone = unselected(Branch);
@@ -265,8 +265,7 @@ TEST(SiteDecisionTest, OneBodyReachedWithAnotherEventIsAConflict) {
   Site Third = fragmentSite(Code, "lib3.f", "c.cpp");
   reconcileReach(First, Rules, "a.cpp", Third, Rules, "c.cpp");
   reconcileReach(First, Rules, "a.cpp", Third, Rules, "c.cpp");
-  EXPECT_THAT(First.SkipReason,
-              testing::EndsWith("; 'lib3.f' through c.cpp"));
+  EXPECT_THAT(First.SkipReason, testing::EndsWith("; 'lib3.f' through c.cpp"));
 }
 
 TEST(SiteDecisionTest, EveryIncluderOfAFragmentGetsTheInclude) {
@@ -288,7 +287,8 @@ TEST(SiteDecisionTest, EveryIncluderOfAFragmentGetsTheInclude) {
   EXPECT_THAT(Includers, testing::ElementsAre("a.cpp", "b.cpp"));
 }
 
-TEST(SiteDecisionTest, DifferentIncludeNeedsConflictOnlyWhenSomethingIsWritten) {
+TEST(SiteDecisionTest,
+     DifferentIncludeNeedsConflictOnlyWhenSomethingIsWritten) {
   RuleSet Rules;
   Rules.Macro = "LOG";
   Rules.Include = "log.h";
@@ -297,8 +297,8 @@ TEST(SiteDecisionTest, DifferentIncludeNeedsConflictOnlyWhenSomethingIsWritten) 
   llvm::StringRef Code = "int f() { return 1; }\n";
   Site First = fragmentSite(Code, "f", "");
   ASSERT_TRUE(decideSite(First, Code, Rules));
-  reconcileReach(First, Rules, "c.cpp", fragmentSite(Code, "f", "d.cpp"),
-                 Rules, "d.cpp");
+  reconcileReach(First, Rules, "c.cpp", fragmentSite(Code, "f", "d.cpp"), Rules,
+                 "d.cpp");
   EXPECT_EQ(First.Status, SiteStatus::Conflict);
   EXPECT_THAT(First.SkipReason,
               testing::StartsWith("different include needs: macro 'LOG' "
@@ -349,8 +349,7 @@ TEST(SiteDecisionTest, FirstStatementIsTheFirstTokenAfterTheBrace) {
 
 TEST(SiteDecisionTest, RemovingACallTakesItsLineOrOnlyTheStatement) {
   auto Remove = [](llvm::StringRef Code) {
-    std::optional<TextEdit> E =
-        callRemoval("f.cpp", Code, callAt(Code), "LOG");
+    std::optional<TextEdit> E = callRemoval("f.cpp", Code, callAt(Code), "LOG");
     return E ? valueOrFail(applyEdits("f.cpp", Code, {*E})) : "(none)";
   };
   EXPECT_EQ(Remove("{\n  LOG(\"e\");\n  g();\n}\n"), "{\n  g();\n}\n");
@@ -360,8 +359,7 @@ TEST(SiteDecisionTest, RemovingACallTakesItsLineOrOnlyTheStatement) {
   // Not a plain "LOG(...);": left alone.
   EXPECT_EQ(Remove("{ LOG(\"e\"), g(); }"), "(none)");
   // Line breaks and comments between the tokens are the lexer's business.
-  EXPECT_EQ(Remove("{\n  LOG(\"e\"\n    );\n  g();\n}\n"),
-            "{\n  g();\n}\n");
+  EXPECT_EQ(Remove("{\n  LOG(\"e\"\n    );\n  g();\n}\n"), "{\n  g();\n}\n");
   EXPECT_EQ(Remove("{ LOG /* c */ (\"e\"); }"), "{ }");
 }
 

@@ -74,8 +74,12 @@ bool PathGlob::matches(StringRef RelativePath) const {
   return matchFrom(0, Parts);
 }
 
-Expected<GlobPattern> eventGlob(StringRef Pattern) {
-  return GlobPattern::create(Pattern, MaxGlobSubPatterns);
+Expected<EventGlob> EventGlob::create(StringRef Pattern) {
+  auto Text = std::make_shared<const std::string>(Pattern.str());
+  Expected<GlobPattern> Glob = GlobPattern::create(*Text, MaxGlobSubPatterns);
+  if (!Glob)
+    return Glob.takeError();
+  return EventGlob(std::move(Text), std::move(*Glob));
 }
 
 } // namespace apistamp

@@ -144,14 +144,7 @@ void FileParser::include(const YAML::Node &Value, RuleSet &Rules) {
 }
 
 void FileParser::keepEvents(const YAML::Node &Value, RuleSet &Rules) {
-  P.eachString(
-      Value, "keep_events",
-      [](StringRef Glob) -> Expected<std::string> {
-        if (Expected<GlobPattern> Valid = eventGlob(Glob); !Valid)
-          return Valid.takeError();
-        return Glob.str();
-      },
-      Rules.KeepEvents);
+  P.eachString(Value, "keep_events", &EventGlob::create, Rules.KeepEvents);
 }
 
 void FileParser::excludeFiles(const YAML::Node &Value, RuleSet &Rules) {

@@ -22,9 +22,21 @@ namespace apistamp {
 /// limit llvm::GlobPattern does not expand braces at all.
 constexpr size_t MaxGlobSubPatterns = 1024;
 
-/// A glob over event names ('*', '?', '[..]', '{a,b}'), as keep_events
-/// takes them.
-llvm::Expected<llvm::GlobPattern> eventGlob(llvm::StringRef Pattern);
+/// A compiled glob over event names ('*', '?', '[..]', '{a,b}'), as
+/// keep_events takes them; compiled once, when the rules are loaded.
+class EventGlob {
+public:
+  static llvm::Expected<EventGlob> create(llvm::StringRef Pattern);
+  bool matches(llvm::StringRef Event) const { return Glob.match(Event); }
+  const std::string &pattern() const { return *Text; }
+
+private:
+  EventGlob(std::shared_ptr<const std::string> Text, llvm::GlobPattern Glob)
+      : Text(std::move(Text)), Glob(std::move(Glob)) {}
+  /// GlobPattern refers into its pattern text: keep it alive and in place.
+  std::shared_ptr<const std::string> Text;
+  llvm::GlobPattern Glob;
+};
 
 /// A compiled path glob.
 class PathGlob {

@@ -99,9 +99,8 @@ struct RuleSet {
   bool IncludeAngled = false;
   std::vector<Rule> Rules;
   /// `keep_events`: globs of events placed by hand on purpose, outside any
-  /// rule; they are never stale. Validated when loaded. (Kept as text: an
-  /// llvm::GlobPattern refers to its pattern's characters.)
-  std::vector<std::string> KeepEvents;
+  /// rule; they are never stale.
+  std::vector<EventGlob> KeepEvents;
   /// Top-level `exclude_files`: no rule selects anything in these files
   /// (added to every rule's ExcludeFiles when loaded).
   std::vector<PathGlob> ExcludeFiles;
@@ -120,13 +119,8 @@ struct RuleSet {
 
   /// Whether \p Event matches one of KeepEvents.
   bool keeps(llvm::StringRef Event) const {
-    return llvm::any_of(KeepEvents, [Event](const std::string &Keep) {
-      llvm::Expected<llvm::GlobPattern> Glob = eventGlob(Keep);
-      if (!Glob) {
-        llvm::consumeError(Glob.takeError());
-        return false;
-      }
-      return Glob->match(Event);
+    return llvm::any_of(KeepEvents, [Event](const EventGlob &Keep) {
+      return Keep.matches(Event);
     });
   }
 };
