@@ -10,6 +10,7 @@
 #include "PlanAndAnalyse.h"
 #include "ResultCache.h"
 #include "StageNotes.h"
+#include "Suggestions.h"
 #include "apistamp/CommandTable.h"
 #include "commands/Commands.h"
 
@@ -58,7 +59,7 @@ bool wantsColor(ColorMode Mode, raw_ostream &Stream) {
 int runOnProject(const Options &Opts, raw_ostream &Out, raw_ostream &Err) {
   Expected<AnalysedRun> Run = planAndAnalyse(Opts, Err);
   if (!Run) {
-    Err << toString(Run.takeError()) << "\n";
+    Err << printableLines(toString(Run.takeError())) << "\n";
     return ExitBadUsage;
   }
   const CommandInfo &Command = commandInfo(Opts.RunMode);

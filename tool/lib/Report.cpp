@@ -2,6 +2,7 @@
 
 #include "Report.h"
 #include "Csv.h"
+#include "Suggestions.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/Format.h"
@@ -114,11 +115,12 @@ unsigned countProblems(ArrayRef<Finding> Findings) {
 
 void printFindings(raw_ostream &OS, ArrayRef<Finding> Findings,
                    const PathDisplay &Display) {
+  // A message quotes events and names from the sources: escaped whole.
   for (const Finding &F : Findings) {
-    OS << Display(F.File) << ":" << F.Line << ":" << F.Column << ": "
-       << severityName(F.Level) << ": " << F.Message;
+    OS << printableLine(Display(F.File)) << ":" << F.Line << ":" << F.Column
+       << ": " << severityName(F.Level) << ": " << printableLine(F.Message);
     if (F.FromSite)
-      OS << " [" << F.RuleId << "]";
+      OS << " [" << printableLine(F.RuleId) << "]";
     OS << "\n";
   }
 }
@@ -176,14 +178,19 @@ void printCatalog(raw_ostream &OS, ArrayRef<Site> Sites,
          << csvField(S.QualifiedName) << "\n";
     return;
   }
+  // Events ({file}, {path}) and files are escaped, and padded as printed.
+  std::vector<std::string> Events;
   size_t Width = 5;
-  for (const Site &S : Sites)
-    Width = std::max(Width, S.Event.size());
-  for (const Site &S : Sites)
-    OS << left_justify(S.Event, Width) << "  "
+  for (const Site &S : Sites) {
+    Events.push_back(printableLine(S.Event));
+    Width = std::max(Width, Events.back().size());
+  }
+  for (auto [S, Event] : zip_equal(Sites, Events))
+    OS << left_justify(Event, Width) << "  "
        << left_justify(statusName(S.Status), 10) << "  "
-       << left_justify(kindName(S.Kind), 11) << "  " << Display(S.File) << ":"
-       << S.Line << "  [" << S.RuleId << "]\n";
+       << left_justify(kindName(S.Kind), 11) << "  "
+       << printableLine(Display(S.File)) << ":" << S.Line << "  ["
+       << printableLine(S.RuleId) << "]\n";
 }
 
 /// "body comes from macro 'X'" -> "body comes from macro".

@@ -2,6 +2,7 @@
 
 #include "StageNotes.h"
 #include "Report.h"
+#include "Suggestions.h"
 #include <cstdlib>
 #include <set>
 
@@ -11,31 +12,31 @@ namespace apistamp {
 
 void StageNotes::planned(const Project &P) {
   if (P.DatabaseOutsideRoot)
-    Err << "apistamp: note: '" << P.DatabaseOutsideRoot->second
+    Err << "apistamp: note: '" << printableLine(P.DatabaseOutsideRoot->second)
         << "' names a compilation database outside its root ('"
-        << P.DatabaseOutsideRoot->first
+        << printableLine(P.DatabaseOutsideRoot->first)
         << "'): its compile commands are trusted to read files (options that "
            "write or load code are dropped)\n";
   if (!Verbose)
     return;
   for (const std::string &Source : P.WithoutRules)
-    Err << "apistamp: note: skipping '" << Source
+    Err << "apistamp: note: skipping '" << printableLine(Source)
         << "': no .apistamp.yaml above it\n";
   for (const std::string &Source : P.NotSelectable)
-    Err << "apistamp: note: skipping '" << Source
+    Err << "apistamp: note: skipping '" << printableLine(Source)
         << "': no rule's 'files' and 'exclude_files' let it select "
            "anything in it; it is not parsed\n";
   for (size_t I = 0; I < P.TUs.size(); ++I)
     if (!P.TUs[I].ReportOnly.empty() &&
         (I == 0 || P.TUs[I - 1].ReportOnly != P.TUs[I].ReportOnly))
-      Err << "apistamp: note: '" << P.TUs[I].ReportOnly
+      Err << "apistamp: note: '" << printableLine(P.TUs[I].ReportOnly)
           << "' is not in the compilation database; analysed through '"
-          << P.TUs[I].Source << "', which includes it\n";
+          << printableLine(P.TUs[I].Source) << "', which includes it\n";
   for (size_t I = 0; I < P.TUs.size(); ++I)
     if (P.TUs[I].Configurations > 1 &&
         (I == 0 || P.TUs[I - 1].Source != P.TUs[I].Source))
-      Err << "apistamp: note: '" << Display(P.TUs[I].Source) << "' has "
-          << P.TUs[I].Configurations
+      Err << "apistamp: note: '" << printableLine(Display(P.TUs[I].Source))
+          << "' has " << P.TUs[I].Configurations
           << " configurations (compile commands); each is analysed\n";
 }
 
@@ -50,7 +51,8 @@ void StageNotes::finished(StringRef Source) {
   if (!ShowProgress)
     return;
   ++Done;
-  Err << "\r\x1b[K[" << Done << "/" << Total << "] " << Display(Source);
+  Err << "\r\x1b[K[" << Done << "/" << Total << "] "
+      << printableLine(Display(Source));
   Err.flush();
 }
 
@@ -60,7 +62,7 @@ void StageNotes::endProgress() {
   ShowProgress = false;
 }
 
-/// "a.h, b.h and c.h", as displayed.
+/// "a.h, b.h and c.h", as displayed (escaped).
 static std::string listed(ArrayRef<std::string> Paths,
                           const PathDisplay &Display) {
   std::string List;
@@ -68,7 +70,7 @@ static std::string listed(ArrayRef<std::string> Paths,
     List += (I == 0                  ? ""
              : I + 1 == Paths.size() ? " and "
                                      : ", ") +
-            ("'" + Display(Paths[I]) + "'");
+            ("'" + printableLine(Display(Paths[I])) + "'");
   return List;
 }
 
@@ -89,18 +91,21 @@ void StageNotes::completedView(const AnalysisResult &Result) {
 void StageNotes::analysed(const AnalysisResult &Result) {
   if (!Result.CacheWriteError.empty())
     Err << "apistamp: warning: the result cache could not be written ("
-        << Result.CacheWriteError << "); results are not affected\n";
+        << printableLine(Result.CacheWriteError)
+        << "); results are not affected\n";
   completedView(Result);
   std::set<std::string> IncludesNoted;
   for (const FailedTU &F : Result.Failed) {
-    Err << F.Diagnostics << "apistamp: error: '" << Display(F.Source)
+    // Clang's diagnostics quote file names (its snippets escape the rest).
+    Err << printableLines(F.Diagnostics) << "apistamp: error: '"
+        << printableLine(Display(F.Source))
         << "' failed to parse; nothing in it was checked or changed\n";
     // Said once per header, not once per TU that misses it.
     if (F.Rules && !F.Rules->Include.empty() &&
         !IncludesNoted.count(F.Rules->Include) &&
         StringRef(F.Diagnostics)
             .contains("'" + F.Rules->Include + "' file not found")) {
-      Err << "apistamp: note: '" << F.Rules->Include
+      Err << "apistamp: note: '" << printableLine(F.Rules->Include)
           << "', the rules' include, is not on the include path: pass "
              "--extra-arg=-I<dir> (for the runtime, the 'include' directory "
              "of its installation), or link apistamp::runtime and "
@@ -117,8 +122,9 @@ void StageNotes::publicHeaderEdits(std::vector<PublicHeaderEdit> Edits) {
   });
   for (const PublicHeaderEdit &E : Edits) {
     Finding F = publicHeaderFinding(E);
-    Err << Display(F.File) << ":" << F.Line << ":" << F.Column
-        << ": warning: " << F.Message << " [" << F.RuleId << "]\n";
+    Err << printableLine(Display(F.File)) << ":" << F.Line << ":" << F.Column
+        << ": warning: " << printableLine(F.Message) << " ["
+        << printableLine(F.RuleId) << "]\n";
   }
 }
 

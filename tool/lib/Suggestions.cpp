@@ -99,4 +99,22 @@ std::string printable(llvm::StringRef Text, size_t MaxLength) {
   return Result;
 }
 
+std::string printableLine(llvm::StringRef Text) {
+  if (findUnprintable(Text) == llvm::StringRef::npos) // The usual case.
+    return Text.str();
+  return printable(Text, std::string::npos);
+}
+
+std::string printableLines(llvm::StringRef Text) {
+  std::string Result;
+  while (!Text.empty()) {
+    auto [Line, Rest] = Text.split('\n');
+    Result += printableLine(Line);
+    if (Line.size() < Text.size())
+      Result += '\n';
+    Text = Rest;
+  }
+  return Result;
+}
+
 } // namespace apistamp

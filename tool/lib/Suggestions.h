@@ -42,12 +42,35 @@ bool isControl(uint32_t CodePoint);
 size_t findUnprintable(llvm::StringRef Text, bool AllowWhitespace = false);
 
 /// \p Text with everything that could upset a terminal escaped, for quoting
-/// a value in a message: control characters as \n, \r, \t, \xNN (C0, DEL)
-/// or \uNNNN (the others), and bytes that are not valid UTF-8 as \xNN.
-/// Backslashes are kept as they are, so escaping twice changes nothing.
-/// Text longer than \p MaxLength bytes is cut there (at a character
-/// boundary) and ends in "...".
+/// a value in a message:
+/// - C0 controls (U+0000 to U+001F) and DEL: line feed, carriage return and
+///   tab as \n, \r and \t, the others as \xNN (ESC is \x1b). Tab too: it
+///   can line up forged columns, and it reads as spaces that the value does
+///   not have;
+/// - C1 controls (U+0080 to U+009F written in UTF-8), the bidirectional-text
+///   controls (U+061C, U+200E, U+200F, U+202A to U+202E, U+2066 to U+2069)
+///   and the line and paragraph separators (U+2028, U+2029) as \uNNNN;
+/// - every byte that is not part of valid UTF-8, a lone 0x80 to 0x9F (a C1
+///   control to some terminals) included, as \xNN.
+/// Everything else, other characters of valid UTF-8 included, is kept.
+/// Backslashes are kept as they are, so escaping twice changes nothing (a
+/// whole message may be escaped again); a value's exact bytes are in the
+/// JSON outputs. Text longer than \p MaxLength bytes is cut there (at a
+/// character boundary) and ends in "...".
 std::string printable(llvm::StringRef Text, size_t MaxLength = 200);
+
+/// \p Text whole (never cut), escaped as printable() escapes it: for a value
+/// from an input (an event name or a time from a log or a source, a file
+/// name, a rule id of a saved catalog, a message quoting them) in a line of
+/// text output that a person or a CI log reads. It holds no line break, so it
+/// cannot start a line of its own (a forged summary, or a CI system's
+/// workflow command such as "::error::"), and no terminal control sequence.
+std::string printableLine(llvm::StringRef Text);
+
+/// \p Text, lines that end in '\n' (a compiler's diagnostics, an error that
+/// spans lines), with each line escaped as printableLine() escapes it and the
+/// line feeds between them kept.
+std::string printableLines(llvm::StringRef Text);
 
 } // namespace apistamp
 

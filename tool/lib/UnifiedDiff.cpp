@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "apistamp/UnifiedDiff.h"
+#include "Suggestions.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
 #include <algorithm>
@@ -84,6 +85,42 @@ void printLine(std::string &Out, char Prefix, StringRef Line) {
     Out += "\n\\ No newline at end of file\n";
 }
 
+/// \p Path as the "---"/"+++" lines name it: as it is, or, if it has a
+/// character printable() escapes (a control, a bidirectional-text control,
+/// a byte that is not UTF-8), a double quote or a backslash, quoted as git
+/// quotes paths ("x\tb.cpp"), which git apply and patch read back: \", \\,
+/// \a, \b, \t, \n, \v, \f and \r, and each byte of any other such
+/// character as \NNN (octal). Other UTF-8 is kept, as git keeps it with
+/// core.quotePath off.
+std::string headerPath(StringRef Path) {
+  if (findUnprintable(Path) == StringRef::npos &&
+      Path.find_first_of("\"\\") == StringRef::npos)
+    return Path.str();
+  constexpr StringLiteral Controls("\a\b\t\n\v\f\r"), Letters("abtnvfr");
+  std::string Quoted = "\"";
+  for (size_t Pos = 0; Pos < Path.size();) {
+    DecodedChar C = decodeUTF8(Path.substr(Pos));
+    size_t Letter = Controls.find(Path[Pos]);
+    if (C.Valid && !isControl(C.CodePoint)) {
+      if (Path[Pos] == '"' || Path[Pos] == '\\')
+        Quoted += '\\';
+      Quoted += Path.substr(Pos, C.Length);
+    } else if (Letter != StringRef::npos) {
+      Quoted += '\\';
+      Quoted += Letters[Letter];
+    } else {
+      for (unsigned char Byte : Path.substr(Pos, C.Length)) {
+        Quoted += '\\';
+        Quoted += char('0' + (Byte >> 6));
+        Quoted += char('0' + ((Byte >> 3) & 7));
+        Quoted += char('0' + (Byte & 7));
+      }
+    }
+    Pos += C.Length;
+  }
+  return Quoted + "\"";
+}
+
 std::string range(int Start, int Length) {
   // Line numbers are 1-based; an empty range names the line before it.
   int First = Length == 0 ? Start : Start + 1;
@@ -99,7 +136,8 @@ std::string unifiedDiff(StringRef Before, StringRef After, StringRef Label,
     return "";
   std::vector<StringRef> A = splitLines(Before), B = splitLines(After);
   std::vector<Step> Steps = diffLines(A, B);
-  std::string Out = "--- " + Label.str() + "\n+++ " + Label.str() + "\n";
+  std::string Out =
+      "--- " + headerPath(Label) + "\n+++ " + headerPath(Label) + "\n";
   const int C = Context, Size = Steps.size();
   int I = 0;
   while (I < Size) {

@@ -3,6 +3,7 @@
 #include "Commands.h"
 #include "SafeWrite.h"
 #include "StructuredReport.h"
+#include "Suggestions.h"
 #include "apistamp/ChangedLines.h"
 #include "llvm/Support/FileOutputBuffer.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -18,7 +19,8 @@ bool narrowToChangedLines(CommandContext &Ctx) {
   Expected<ChangedLines> Changed = changedLinesSince(
       Ref, Ctx.WorkingDirectory.empty() ? "." : Ctx.WorkingDirectory);
   if (!Changed) {
-    Ctx.Err << "apistamp: error: " << toString(Changed.takeError()) << "\n";
+    Ctx.Err << "apistamp: error: "
+            << printableLines(toString(Changed.takeError())) << "\n";
     return false;
   }
   std::vector<Site> &Sites = Ctx.Result.Sites;
@@ -45,7 +47,8 @@ void printSkipReasons(raw_ostream &OS, const SiteCounts &Counts) {
       ByCount, [](const auto &L, const auto &R) { return L.first > R.first; });
   OS << "apistamp: skipped:";
   for (size_t I = 0; I < ByCount.size(); ++I)
-    OS << (I ? ", " : " ") << ByCount[I].first << " " << ByCount[I].second;
+    OS << (I ? ", " : " ") << ByCount[I].first << " "
+       << printableLine(ByCount[I].second);
   OS << "\n";
 }
 
@@ -70,18 +73,19 @@ void printFileProblems(const CommandContext &Ctx,
     Ctx.Err << "apistamp: error: ";
     switch (P.Kind) {
     case FileProblem::ChangedDuringRun:
-      Ctx.Err << "'" << Ctx.Display(P.Path)
+      Ctx.Err << "'" << printableLine(Ctx.Display(P.Path))
               << "' changed while apistamp ran; it was not changed";
       break;
     case FileProblem::ChangedBeforeWrite:
-      Ctx.Err << "'" << Ctx.Display(P.Path)
+      Ctx.Err << "'" << printableLine(Ctx.Display(P.Path))
               << "' changed while apistamp ran; it was not written";
       break;
     case FileProblem::BadEdits:
-      Ctx.Err << P.Message;
+      Ctx.Err << printableLine(P.Message);
       break;
     case FileProblem::CannotWrite:
-      Ctx.Err << "cannot write '" << Ctx.Display(P.Path) << "': " << P.Message;
+      Ctx.Err << "cannot write '" << printableLine(Ctx.Display(P.Path))
+              << "': " << printableLine(P.Message);
       break;
     }
     Ctx.Err << "\n";
@@ -99,8 +103,9 @@ bool exportFixes(
   printExportedFixes(OS, In, Ctx.WorkingDirectory);
   OS.flush();
   if (Error Written = writeFileAtomically(Ctx.Opts.ExportFixes, Text)) {
-    Ctx.Err << "apistamp: error: cannot write '" << Ctx.Opts.ExportFixes
-            << "': " << toString(std::move(Written)) << "\n";
+    Ctx.Err << "apistamp: error: cannot write '"
+            << printableLine(Ctx.Opts.ExportFixes)
+            << "': " << printableLine(toString(std::move(Written))) << "\n";
     return false;
   }
   return true;

@@ -1,6 +1,7 @@
 //===- Explain.cpp - apistamp explain: why a definition is instrumented ---===//
 
 #include "Commands.h"
+#include "Suggestions.h"
 
 using namespace llvm;
 
@@ -77,28 +78,31 @@ int runExplain(CommandContext &Ctx) {
   }
   if (Found.empty()) {
     Ctx.Err << "apistamp: error: no definition "
-            << (Target.QualifiedName.empty()
-                    ? "at " + Ctx.Display(Target.File) + ":" +
-                          std::to_string(Target.Line)
-                    : "named '" + Target.QualifiedName + "'")
+            << printableLine(Target.QualifiedName.empty()
+                                 ? "at " + Ctx.Display(Target.File) + ":" +
+                                       std::to_string(Target.Line)
+                                 : "named '" + Target.QualifiedName + "'")
             << "\n";
     return Ctx.exitCode(ExitBadUsage);
   }
+  // Names, events and files come from the sources: escaped.
   raw_ostream &Out = Ctx.Out;
   for (const Explanation *E : Found) {
-    Out << Ctx.Display(E->File) << ":" << E->Line << ":" << E->Column << ": "
-        << E->QualifiedName << (E->Kind.empty() ? "" : " (" + E->Kind + ")")
+    Out << printableLine(Ctx.Display(E->File)) << ":" << E->Line << ":"
+        << E->Column << ": "
+        << printableLine(E->QualifiedName +
+                         (E->Kind.empty() ? "" : " (" + E->Kind + ")"))
         << "\n";
     bool Won = false;
     for (const Explanation::RuleLine &R : E->Rules) {
-      Out << "  rule '" << R.Id << "' (line " << R.Line << "): ";
+      Out << "  rule '" << printableLine(R.Id) << "' (line " << R.Line << "): ";
       if (!R.Rejection.empty())
-        Out << "rejects: " << R.Rejection << "\n";
+        Out << "rejects: " << printableLine(R.Rejection) << "\n";
       else
         Out << (Won ? "selects, but an earlier rule won" : "selects") << "\n";
       Won |= R.Rejection.empty();
     }
-    Out << "  => " << outcome(*E) << "\n";
+    Out << "  => " << printableLine(outcome(*E)) << "\n";
   }
   return Ctx.exitCode(ExitClean);
 }

@@ -2,6 +2,7 @@
 
 #include "Commands.h"
 #include "SafeWrite.h"
+#include "Suggestions.h"
 #include "llvm/ADT/StringSet.h"
 
 namespace apistamp {
@@ -24,11 +25,11 @@ static void listWrittenEvents(const CommandContext &Ctx,
                                                        : nullptr;
     if (!What)
       continue;
-    Ctx.Err << Ctx.Display(S.File) << ":" << S.ReportLine << ":"
+    Ctx.Err << printableLine(Ctx.Display(S.File)) << ":" << S.ReportLine << ":"
             << S.ReportColumn << ": note: " << What << " API usage event '"
-            << S.Event << "'";
+            << printableLine(S.Event) << "'";
     if (!S.RuleId.empty())
-      Ctx.Err << " [" << S.RuleId << "]";
+      Ctx.Err << " [" << printableLine(S.RuleId) << "]";
     Ctx.Err << "\n";
   }
 }

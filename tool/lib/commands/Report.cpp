@@ -3,6 +3,7 @@
 #include "../Catalog.h"
 #include "../PlanAndAnalyse.h"
 #include "../SafeWrite.h"
+#include "../Suggestions.h"
 #include "../usage/UsageReport.h"
 #include "Commands.h"
 
@@ -29,7 +30,7 @@ Expected<std::vector<CatalogEvent>> loadCatalog(const Options &Opts,
   };
   Expected<AnalysedRun> Run = planAndAnalyse(Catalog, Err);
   if (!Run) {
-    Err << toString(Run.takeError()) << "\n";
+    Err << printableLines(toString(Run.takeError())) << "\n";
     return Failed(ExitBadUsage);
   }
   if (!Run->Result.Failed.empty())
@@ -54,14 +55,16 @@ Expected<UsageCounts> loadCounts(const Options &Opts, raw_ostream &Err) {
   std::vector<std::string> Files =
       expandLogInputs(Opts.Sources, Missing, Skipped);
   for (const std::string &M : Missing)
-    Err << "apistamp: warning: no such log file or directory: '" << M << "'\n";
+    Err << "apistamp: warning: no such log file or directory: '"
+        << printableLine(M) << "'\n";
   for (const std::string &S : Skipped)
-    Err << "apistamp: warning: " << S << "\n";
+    Err << "apistamp: warning: " << printableLine(S) << "\n";
   UsageCounts Counts =
       readUsageLogs(Files, LogWindow{R.Since, R.Until}, Opts.Jobs);
   if (Counts.Files == 0) {
     for (const LogFileProblems &P : Counts.Problems)
-      Err << P.File << ": error: cannot read: " << P.Error << "\n";
+      Err << printableLine(P.File)
+          << ": error: cannot read: " << printableLine(P.Error) << "\n";
     return createStringError(inconvertibleErrorCode(),
                              "apistamp: error: no log could be read");
   }
@@ -76,12 +79,12 @@ int runReport(const Options &Opts, raw_ostream &Out, raw_ostream &Err) {
   Expected<std::vector<CatalogEvent>> Catalog =
       loadCatalog(Opts, Err, CatalogExit);
   if (!Catalog) {
-    Err << toString(Catalog.takeError()) << "\n";
+    Err << printableLines(toString(Catalog.takeError())) << "\n";
     return CatalogExit;
   }
   Expected<UsageCounts> Counts = loadCounts(Opts, Err);
   if (!Counts) {
-    Err << toString(Counts.takeError()) << "\n";
+    Err << printableLines(toString(Counts.takeError())) << "\n";
     return ExitBadUsage;
   }
   UsageReport Report = buildReport(*Catalog, std::move(*Counts));
@@ -93,8 +96,8 @@ int runReport(const Options &Opts, raw_ostream &Out, raw_ostream &Err) {
   raw_string_ostream Rendered(Text);
   printReport(Rendered, Report, R.Format, R.By, Opts.Verbose);
   if (Error E = writeFileAtomically(R.Output, Text)) {
-    Err << "apistamp: error: cannot write '" << R.Output
-        << "': " << toString(std::move(E)) << "\n";
+    Err << "apistamp: error: cannot write '" << printableLine(R.Output)
+        << "': " << printableLine(toString(std::move(E))) << "\n";
     return ExitFindings;
   }
   return ExitClean;

@@ -2,6 +2,7 @@
 
 #include "apistamp/Verify.h"
 #include "Commands.h"
+#include "Suggestions.h"
 #include <set>
 
 namespace apistamp {
@@ -14,8 +15,8 @@ int runVerify(CommandContext &Ctx) {
   std::vector<VerifyMismatch> Mismatches =
       verifyExpectations(Selected, Expectations);
   for (const VerifyMismatch &M : Mismatches)
-    Ctx.Out << Ctx.Display(M.File) << ":" << M.Line << ":" << M.Column
-            << ": error: " << M.Message << "\n";
+    Ctx.Out << printableLine(Ctx.Display(M.File)) << ":" << M.Line << ":"
+            << M.Column << ": error: " << printableLine(M.Message) << "\n";
   std::set<std::pair<std::string, unsigned>> Comments;
   for (const Expectation &E : Expectations)
     Comments.insert({E.File, E.Line});

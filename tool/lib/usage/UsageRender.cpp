@@ -2,15 +2,19 @@
 //
 // Renders a UsageReport as computed by buildReport (UsageReport.cpp): the
 // text a person reads, CSV, JSON (a versioned contract: docs/report.md) and
-// Markdown; the HTML page is UsageHtml.cpp's.
+// Markdown; the HTML page is UsageHtml.cpp's. Logs, saved catalogs and file
+// names are untrusted: text and Markdown print what they say escaped
+// (printableLine), CSV and JSON quote it as their formats do.
 //
 //===----------------------------------------------------------------------===//
 
 #include "../Csv.h"
+#include "../Suggestions.h"
 #include "UsageReport.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
+#include <algorithm>
 
 using namespace llvm;
 
@@ -21,16 +25,21 @@ namespace {
 /// The widest the text tables' event column is padded to.
 constexpr size_t MaxEventColumn = 80;
 
-/// \p Text in a Markdown table cell: its markup escaped, on one line.
+/// \p Text in a Markdown table cell: its markup escaped, on one line, and
+/// the other controls escaped as printableLine() does.
 std::string markdownCell(StringRef Text) {
+  // A line break would end the table row (and a CR starts one for some
+  // renderers): a space.
+  std::string OneLine = Text.str();
+  std::replace_if(
+      OneLine.begin(), OneLine.end(),
+      [](char C) { return C == '\n' || C == '\r'; }, ' ');
   std::string Out;
-  for (char C : Text) {
+  for (char C : printableLine(OneLine)) {
     if (C == '|' || C == '\\' || C == '`' || C == '*' || C == '_' || C == '<' ||
         C == '>')
       Out += '\\';
-    // A line break would end the table row (and a CR starts one for some
-    // renderers): a space.
-    Out += C == '\n' || C == '\r' ? ' ' : C;
+    Out += C;
   }
   return Out;
 }
@@ -108,7 +117,7 @@ json::Value reportJson(const UsageReport &R) {
       {"rules", std::move(Rules)}};
 }
 
-/// Where \p E is placed, "file:line", or "".
+/// Where \p E is placed, "file:line", or "" (not escaped).
 std::string location(const ReportEvent &E) {
   if (!E.Placed || E.Placed->File.empty())
     return "";
@@ -120,19 +129,22 @@ std::string location(const ReportEvent &E) {
 void printProblems(raw_ostream &OS, const UsageReport &R, bool Verbose,
                    StringRef Prefix) {
   for (const LogFileProblems &P : R.Inputs.Problems) {
+    std::string File = printableLine(P.File);
     if (P.Unreadable) {
-      OS << Prefix << P.File << ": error: cannot read: " << P.Error << "\n";
+      OS << Prefix << File << ": error: cannot read: " << printableLine(P.Error)
+         << "\n";
       continue;
     }
     if (!P.Error.empty())
-      OS << Prefix << P.File << ": warning: " << P.Error
+      OS << Prefix << File << ": warning: " << printableLine(P.Error)
          << (P.Truncated ? "" : "; the rest of the file was not read") << "\n";
     if (P.Malformed)
-      OS << Prefix << P.File << ": warning: " << P.Malformed
+      OS << Prefix << File << ": warning: " << P.Malformed
          << " malformed lines skipped\n";
     if (Verbose)
       for (const auto &[Line, Why] : P.First)
-        OS << Prefix << P.File << ":" << Line << ": note: " << Why << "\n";
+        OS << Prefix << File << ":" << Line << ": note: " << printableLine(Why)
+           << "\n";
   }
 }
 
@@ -142,8 +154,8 @@ void printTextGroups(raw_ostream &OS, const UsageReport &R, ReportGrouping By) {
                 By == ReportGrouping::Rule ? "rule" : "file", "events", "used",
                 "coverage", "jobs");
   for (const GroupCoverage &G : groupCoverage(R, By))
-    OS << formatv("{0,-40}  {1,6}  {2,6}  {3,7}%  {4,8}\n", G.Key, G.Events,
-                  G.Used, G.Percent, G.Jobs);
+    OS << formatv("{0,-40}  {1,6}  {2,6}  {3,7}%  {4,8}\n",
+                  printableLine(G.Key), G.Events, G.Used, G.Percent, G.Jobs);
 }
 
 /// A table of events titled \p Title, with their counts when
@@ -151,24 +163,28 @@ void printTextGroups(raw_ostream &OS, const UsageReport &R, ReportGrouping By) {
 void printTextTable(raw_ostream &OS, StringRef Title,
                     ArrayRef<ReportEvent> Rows, bool WithCounts) {
   OS << "\n" << Title << "\n";
-  // Padded to the longest name, up to MaxEventColumn: a longer one
-  // overflows its own row, and does not pad every other row to it.
+  // Padded to the longest name as printed, up to MaxEventColumn: a longer
+  // one overflows its own row, and does not pad every other row to it.
+  std::vector<std::string> Events;
   size_t Width = 5;
-  for (const ReportEvent &E : Rows)
-    Width = std::max(Width, std::min(E.Event.size(), MaxEventColumn));
+  for (const ReportEvent &E : Rows) {
+    Events.push_back(printableLine(E.Event));
+    Width = std::max(Width, std::min(Events.back().size(), MaxEventColumn));
+  }
   if (WithCounts)
     OS << formatv("  {0,6}  {1,9}  {2,5}  ", "jobs", "processes", "hosts")
        << left_justify("event", Width) << "  last seen\n";
-  for (const ReportEvent &E : Rows) {
+  for (auto [E, Event] : zip_equal(Rows, Events)) {
     OS << "  ";
     if (WithCounts)
       OS << formatv("{0,6}  {1,9}  {2,5}  ", E.Counts.Jobs, E.Counts.Processes,
                     E.Counts.Hosts);
-    OS << left_justify(E.Event, Width);
+    OS << left_justify(Event, Width);
     if (WithCounts)
-      OS << "  " << E.Counts.LastSeen;
+      OS << "  " << printableLine(E.Counts.LastSeen);
     if (E.Placed)
-      OS << "  [" << E.Placed->Rule << "] " << location(E);
+      OS << "  [" << printableLine(E.Placed->Rule) << "] "
+         << printableLine(location(E));
     OS << "\n";
   }
 }
@@ -226,8 +242,8 @@ void printText(raw_ostream &OS, const UsageReport &R, ReportGrouping By,
                    Unknown, true);
   OS << "\nrules:\n";
   for (const RuleCoverage &C : R.Rules)
-    OS << formatv("  {0,-30} {1} of {2} events used ({3}%)\n", C.Id, C.Used,
-                  C.Events, C.Percent);
+    OS << formatv("  {0,-30} {1} of {2} events used ({3}%)\n",
+                  printableLine(C.Id), C.Used, C.Events, C.Percent);
 }
 
 /// One CSV row per event (or group).
