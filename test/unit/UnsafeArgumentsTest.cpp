@@ -8,13 +8,11 @@ using Args = clang::tooling::CommandLineArguments;
 
 namespace {
 
-Args adjusted(Args In) {
-  return dropWritingAndLoadingArguments()(In, "a.cpp");
-}
+Args adjusted(Args In) { return dropWritingAndLoadingArguments()(In, "a.cpp"); }
 
 TEST(UnsafeArgumentsTest, DriverOptionsThatWriteOrLoadAreDropped) {
-  Args Kept = {"clang++", "-std=c++17", "-Iinclude", "-DX=1",
-               "-include", "config.h", "-c", "a.cpp"};
+  Args Kept = {"clang++",  "-std=c++17", "-Iinclude", "-DX=1",
+               "-include", "config.h",   "-c",        "a.cpp"};
   for (Args Unsafe : {
            Args{"--serialize-diagnostics", "/tmp/x"},
            Args{"-MD", "-MF", "dep.d", "-MT", "t", "-MQ", "q"},
@@ -34,20 +32,64 @@ TEST(UnsafeArgumentsTest, DriverOptionsThatWriteOrLoadAreDropped) {
 }
 
 TEST(UnsafeArgumentsTest, FrontendOptionsBehindXclangAreDroppedWithValues) {
-  Args In = {"clang++", "-Xclang", "-stats-file=/tmp/s",
-             "-Xclang", "-dependency-file", "-Xclang", "/tmp/d",
-             "-Xclang", "-header-include-file", "-Xclang", "/tmp/h",
-             "-Xclang", "-load", "-Xclang", "/tmp/evil.so",
-             "-Xclang", "-add-plugin", "-Xclang", "evil",
-             "-Xclang", "-plugin-arg-evil", "-Xclang", "x",
-             "-Xclang", "-fno-color-diagnostics", "a.cpp"};
+  Args In = {"clang++",
+             "-Xclang",
+             "-stats-file=/tmp/s",
+             "-Xclang",
+             "-dependency-file",
+             "-Xclang",
+             "/tmp/d",
+             "-Xclang",
+             "-header-include-file",
+             "-Xclang",
+             "/tmp/h",
+             "-Xclang",
+             "-load",
+             "-Xclang",
+             "/tmp/evil.so",
+             "-Xclang",
+             "-add-plugin",
+             "-Xclang",
+             "evil",
+             "-Xclang",
+             "-plugin-arg-evil",
+             "-Xclang",
+             "x",
+             "-Xclang",
+             "-fno-color-diagnostics",
+             "a.cpp"};
   EXPECT_EQ(adjusted(In),
             (Args{"clang++", "-Xclang", "-fno-color-diagnostics", "a.cpp"}));
 }
 
+TEST(UnsafeArgumentsTest, AliasesAndPassThroughFormsAreDropped) {
+  // As clang's driver reads them: --write-dependencies is -MD, -Wp, and
+  // -Xpreprocessor hand options to the preprocessor (13a2ccd kept these:
+  // -Wp,-MD,F and --write-dependencies wrote dependency files), and a
+  // front-end action behind -Xclang would replace -fsyntax-only.
+  Args Kept = {"clang++", "-Wp,-DX=1", "a.cpp"};
+  for (Args Unsafe : {
+           Args{"-Wp,-MD,/tmp/wp.d"},
+           Args{"-Wp,-MF,/tmp/f.d,-MD"},
+           Args{"--write-dependencies"},
+           Args{"--write-user-dependencies", "--user-dependencies"},
+           Args{"--dependencies"},
+           Args{"-Xpreprocessor", "-MF", "-Xpreprocessor", "/tmp/x.d"},
+           Args{"-Xclang", "-emit-pch"},
+           Args{"-Xclang", "-o", "-Xclang", "/tmp/out"},
+       }) {
+    Args In = {"clang++"};
+    In.insert(In.end(), Unsafe.begin(), Unsafe.end());
+    In.insert(In.end(), {"-Wp,-DX=1", "a.cpp"});
+    EXPECT_EQ(adjusted(In), Kept) << Unsafe.front();
+  }
+}
+
 TEST(UnsafeArgumentsTest, LookAlikesAreKept) {
-  Args In = {"clang++", "-ftime-trace-granularity=0", "-fplugins", "-Mfoo",
-             "-MG", "-o", "a.o", "a.cpp"};
+  Args In = {"clang++",   "-ftime-trace-granularity=0",
+             "-fplugins", "-Mfoo",
+             "-MG",       "-o",
+             "a.o",       "a.cpp"};
   // -o is the output adjuster's business; -MG only changes how missing
   // headers are treated.
   EXPECT_EQ(adjusted(In), In);

@@ -197,12 +197,14 @@ private:
 /// plugins (a compilation database is untrusted input), our resource
 /// directory, headers as C++ headers, no warnings.
 ArgumentsAdjuster frontendAdjuster() {
+  // First: LibTooling's adjusters read "-MF" or "-o" without their
+  // context, and would take "-Xclang -o -Xclang F" apart.
   return combineAdjusters(
-      combineAdjusters(getClangStripOutputAdjuster(),
-                       getClangStripDependencyFileAdjuster()),
-      combineAdjusters(combineAdjusters(getClangSyntaxOnlyAdjuster(),
-                                        dropWritingAndLoadingArguments()),
-                       analysisAdjuster()));
+      dropWritingAndLoadingArguments(),
+      combineAdjusters(
+          combineAdjusters(getClangStripOutputAdjuster(),
+                           getClangStripDependencyFileAdjuster()),
+          combineAdjusters(getClangSyntaxOnlyAdjuster(), analysisAdjuster())));
 }
 
 } // namespace
