@@ -51,8 +51,11 @@ TEST(PrintableTest, KeepsPrintableTextWhole) {
         "\xF0\x9F\x98\x80",
         "a\xC2\xA0"
         "b",
-        "::error::x", "a\\nb"})
+        "a::error::x", "a\\nb"})
     EXPECT_EQ(printableLine(Kept), Kept);
+  // A value cannot start a line with a CI workflow command.
+  EXPECT_EQ(printableLine("::error::x"), "\\x3a:error::x");
+  EXPECT_EQ(printableLine(":a"), ":a");
   // Never cut, unlike printable().
   EXPECT_EQ(printableLine(std::string(5000, 'x')), std::string(5000, 'x'));
   // Escaping twice changes nothing.

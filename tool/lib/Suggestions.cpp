@@ -100,9 +100,14 @@ std::string printable(llvm::StringRef Text, size_t MaxLength) {
 }
 
 std::string printableLine(llvm::StringRef Text) {
+  std::string Start;
+  if (Text.starts_with("::")) {
+    Start = "\\x3a";
+    Text = Text.drop_front();
+  }
   if (findUnprintable(Text) == llvm::StringRef::npos) // The usual case.
-    return Text.str();
-  return printable(Text, std::string::npos);
+    return Start + Text.str();
+  return Start + printable(Text, std::string::npos);
 }
 
 std::string printableLines(llvm::StringRef Text) {

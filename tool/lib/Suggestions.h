@@ -65,6 +65,9 @@ std::string printable(llvm::StringRef Text, size_t MaxLength = 200);
 /// text output that a person or a CI log reads. It holds no line break, so it
 /// cannot start a line of its own (a forged summary, or a CI system's
 /// workflow command such as "::error::"), and no terminal control sequence.
+/// Nor does it start with "::" (its first ':' is written "\x3a"): a value
+/// that starts an output line (a file name, the catalog's event column)
+/// would otherwise be a workflow command itself.
 std::string printableLine(llvm::StringRef Text);
 
 /// \p Text, lines that end in '\n' (a compiler's diagnostics, an error that
