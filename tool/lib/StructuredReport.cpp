@@ -102,9 +102,12 @@ void printExportedFixes(raw_ostream &OS, const ReportInput &In,
     const std::vector<TextEdit> &Fix = Fixes[I];
     if (Fix.empty())
       continue;
-    clang::tooling::Diagnostic D("apistamp-" + F.RuleId,
-                                 clang::tooling::Diagnostic::Warning,
-                                 BuildDirectory);
+    // "apistamp-<rule>", as clang-tidy names a check; the stale-event
+    // finding's name has the prefix already.
+    StringRef Rule = F.RuleId;
+    clang::tooling::Diagnostic D(
+        Rule.starts_with("apistamp-") ? Rule.str() : "apistamp-" + Rule.str(),
+        clang::tooling::Diagnostic::Warning, BuildDirectory);
     D.Message.Message = F.Message;
     D.Message.FilePath = F.File;
     D.Message.FileOffset = F.FromSite->Offset;
