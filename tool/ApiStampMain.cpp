@@ -199,8 +199,18 @@ cl::opt<std::string> ReportOutput("o",
                                   cl::desc("Write the report to this file"),
                                   cl::value_desc("file"), cl::cat(Category),
                                   on(Mode::Report));
-cl::list<std::string> Sources(cl::Positional, cl::desc("<source>..."),
-                              cl::cat(Category), OnAll);
+/// One positional list per command, named as its row says: sources, logs or
+/// an explain target.
+std::vector<std::unique_ptr<cl::list<std::string>>> makePositionals() {
+  std::vector<std::unique_ptr<cl::list<std::string>>> Lists;
+  for (size_t I = 0; I < apistamp::commandTable().size(); ++I)
+    Lists.push_back(std::make_unique<cl::list<std::string>>(
+        cl::Positional, cl::desc(apistamp::commandTable()[I].Arguments),
+        cl::cat(Category), cl::sub(*Subcommands[I])));
+  return Lists;
+}
+std::vector<std::unique_ptr<cl::list<std::string>>> Positionals =
+    makePositionals();
 
 /// The command chosen on the command line, if any.
 const CommandInfo *chosenCommand() {
@@ -233,6 +243,8 @@ bool readOptions(const CommandInfo &Command, apistamp::Options &Opts) {
   Opts.Verbose = Verbose;
   Opts.Quiet = Quiet;
   Opts.Color = Color;
+  const cl::list<std::string> &Sources =
+      *Positionals[&Command - apistamp::commandTable().data()];
   Opts.Sources.assign(Sources.begin(), Sources.end());
   Opts.ExplainName = ExplainName;
   Opts.ExtraArgs.assign(ExtraArgs.begin(), ExtraArgs.end());
@@ -283,7 +295,7 @@ int main(int argc, const char **argv) {
           "  apistamp check|fix|diff|catalog|verify [options] [<source>...] "
           "[-- <compiler args>]\n"
           "  apistamp explain [options] <source>:<line> | --name <name> "
-          "[-- <compiler args>]\n"
+          "<source>... [-- <compiler args>]\n"
           "  apistamp report [options] <log>... | --aggregates <file.csv>\n\n"
           "Exit codes: 0 clean or done, 1 check found something, verify a "
           "mismatch, fix could not write a file or (with --fail-on-change) "
