@@ -10,6 +10,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 #include <cstdlib>
 #include <functional>
@@ -232,6 +233,48 @@ std::string commandNames() {
   return Names;
 }
 
+/// The options each command takes, by name (llvm::cl's tables), for hints
+/// about one it does not take.
+std::vector<apistamp::CommandOptions> commandOptions() {
+  std::vector<apistamp::CommandOptions> Result;
+  for (size_t I = 0; I < Subcommands.size(); ++I) {
+    apistamp::CommandOptions Command{apistamp::commandTable()[I].Name, {}};
+    for (const auto &Entry : cl::getRegisteredOptions(*Subcommands[I]))
+      if (Entry.second->getOptionHiddenFlag() != cl::ReallyHidden)
+        Command.Options.push_back(Entry.first());
+    Result.push_back(std::move(Command));
+  }
+  return Result;
+}
+
+/// Prints \p Errors, what llvm::cl said about the command line of
+/// \p Command ("" if none was named) as \p Program, with apistamp's hint
+/// after an unknown option instead of cl's "Did you mean", which names the
+/// nearest option however far ('--root=json' for diff's '--format=json',
+/// '-p' for '-Q').
+void printParseErrors(StringRef Errors, StringRef Program, StringRef Command) {
+  std::string Unknown = (Program + ": Unknown command line argument '").str();
+  std::string DidYouMean = (Program + ": Did you mean '").str();
+  bool AfterUnknown = false;
+  while (!Errors.empty()) {
+    auto [Line, Rest] = Errors.split('\n');
+    Errors = Rest;
+    if (AfterUnknown && Line.starts_with(DidYouMean)) {
+      AfterUnknown = false;
+      continue;
+    }
+    errs() << Line << "\n";
+    AfterUnknown = Line.consume_front(Unknown);
+    if (!AfterUnknown)
+      continue;
+    StringRef Arg = Line.take_front(Line.rfind("'.  Try: '"));
+    std::string Hint =
+        apistamp::unknownOptionHint(Arg, Command, commandOptions());
+    if (!Hint.empty())
+      errs() << Program << ": " << Hint << "\n";
+  }
+}
+
 /// The parsed command line as the library's Options; false (after saying
 /// why) if --shard cannot be read.
 bool readOptions(const CommandInfo &Command, apistamp::Options &Opts) {
@@ -288,6 +331,8 @@ int main(int argc, const char **argv) {
   cl::SetVersionPrinter([](raw_ostream &OS) {
     OS << "apistamp " APISTAMP_VERSION " (LLVM " LLVM_VERSION_STRING ")\n";
   });
+  std::string Errors;
+  raw_string_ostream ErrorStream(Errors);
   if (!cl::ParseCommandLineOptions(
           argc, argv,
           "apistamp: insert API usage events where policy rules say they "
@@ -301,8 +346,16 @@ int main(int argc, const char **argv) {
           "mismatch, fix could not write a file or (with --fail-on-change) "
           "changed one, 2 bad usage or bad rules file, 3 a source failed to "
           "parse.\n",
-          &errs()))
+          &ErrorStream)) {
+    StringRef Named = argc > 1 ? argv[1] : "";
+    bool IsCommand =
+        llvm::any_of(apistamp::commandTable(),
+                     [&](const CommandInfo &C) { return C.Name == Named; });
+    printParseErrors(Errors, sys::path::filename(argv[0]),
+                     IsCommand ? Named : "");
     return apistamp::ExitBadUsage;
+  }
+  errs() << Errors; // Warnings, if any.
 
   const CommandInfo *Command = chosenCommand();
   if (!Command) {
