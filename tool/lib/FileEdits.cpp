@@ -2,6 +2,7 @@
 
 #include "apistamp/FileEdits.h"
 #include "clang/Format/Format.h"
+#include "clang/Lex/Lexer.h"
 #include "clang/Tooling/Core/Replacement.h"
 #include "clang/Tooling/Inclusions/HeaderIncludes.h"
 
@@ -98,6 +99,21 @@ sortedInsertion(const format::FormatStyle &Style, StringRef Path,
   return {Offset, Line.str()};
 }
 
+/// Whether \p Code, as clang's lexer reads it, has a token \p Name:
+/// comments do not count, a string literal is a token of its own.
+static bool namesIdentifier(StringRef Code, StringRef Name) {
+  LangOptions Cxx;
+  Cxx.CPlusPlus = Cxx.CPlusPlus11 = Cxx.CPlusPlus17 = true;
+  std::string Copy = Code.str(); // The lexer reads up to a NUL after it.
+  Lexer Lex(SourceLocation(), Cxx, Copy.data(), Copy.data(),
+            Copy.data() + Copy.size());
+  Token Tok;
+  while (!Lex.LexFromRawLexer(Tok))
+    if (Tok.is(tok::raw_identifier) && Tok.getRawIdentifier() == Name)
+      return true;
+  return Tok.is(tok::raw_identifier) && Tok.getRawIdentifier() == Name;
+}
+
 /// The include to insert for \p Header, unless \p Code includes it already
 /// (with either spelling): in the include block HeaderIncludes chooses, where
 /// clang-format's include sorting would keep it.
@@ -154,6 +170,18 @@ Expected<std::vector<TextEdit>> fileReplacements(StringRef Path, StringRef Code,
                                "conflicting edits in '" + Path +
                                    "': " + toString(std::move(Err)) +
                                    "; the file is left unchanged");
+  }
+  for (const TextEdit &E : Edits) {
+    if (E.Kind != TextEdit::RemoveInclude || E.Offset + E.Length > Code.size())
+      continue;
+    Expected<std::string> After = tooling::applyAllReplacements(Code, Replaces);
+    if (!After) {
+      consumeError(After.takeError());
+      continue;
+    }
+    if (!namesIdentifier(*After, E.Text))
+      consumeError(Replaces.add(tooling::Replacement(Path, E.Offset, E.Length,
+                                                     ""))); // Kept if not.
   }
   for (const TextEdit &E : Edits) {
     if (E.Kind != TextEdit::AddInclude)
