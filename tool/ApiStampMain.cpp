@@ -10,6 +10,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 #include <cstdlib>
 #include <functional>
@@ -199,8 +200,18 @@ cl::opt<std::string> ReportOutput("o",
                                   cl::desc("Write the report to this file"),
                                   cl::value_desc("file"), cl::cat(Category),
                                   on(Mode::Report));
-cl::list<std::string> Sources(cl::Positional, cl::desc("<source>..."),
-                              cl::cat(Category), OnAll);
+/// One positional list per command, named as its row says: sources, logs or
+/// an explain target.
+std::vector<std::unique_ptr<cl::list<std::string>>> makePositionals() {
+  std::vector<std::unique_ptr<cl::list<std::string>>> Lists;
+  for (size_t I = 0; I < apistamp::commandTable().size(); ++I)
+    Lists.push_back(std::make_unique<cl::list<std::string>>(
+        cl::Positional, cl::desc(apistamp::commandTable()[I].Arguments),
+        cl::cat(Category), cl::sub(*Subcommands[I])));
+  return Lists;
+}
+std::vector<std::unique_ptr<cl::list<std::string>>> Positionals =
+    makePositionals();
 
 /// The command chosen on the command line, if any.
 const CommandInfo *chosenCommand() {
@@ -222,6 +233,48 @@ std::string commandNames() {
   return Names;
 }
 
+/// The options each command takes, by name (llvm::cl's tables), for hints
+/// about one it does not take.
+std::vector<apistamp::CommandOptions> commandOptions() {
+  std::vector<apistamp::CommandOptions> Result;
+  for (size_t I = 0; I < Subcommands.size(); ++I) {
+    apistamp::CommandOptions Command{apistamp::commandTable()[I].Name, {}};
+    for (const auto &Entry : cl::getRegisteredOptions(*Subcommands[I]))
+      if (Entry.second->getOptionHiddenFlag() != cl::ReallyHidden)
+        Command.Options.push_back(Entry.first());
+    Result.push_back(std::move(Command));
+  }
+  return Result;
+}
+
+/// Prints \p Errors, what llvm::cl said about the command line of
+/// \p Command ("" if none was named) as \p Program, with apistamp's hint
+/// after an unknown option instead of cl's "Did you mean", which names the
+/// nearest option however far ('--root=json' for diff's '--format=json',
+/// '-p' for '-Q').
+void printParseErrors(StringRef Errors, StringRef Program, StringRef Command) {
+  std::string Unknown = (Program + ": Unknown command line argument '").str();
+  std::string DidYouMean = (Program + ": Did you mean '").str();
+  bool AfterUnknown = false;
+  while (!Errors.empty()) {
+    auto [Line, Rest] = Errors.split('\n');
+    Errors = Rest;
+    if (AfterUnknown && Line.starts_with(DidYouMean)) {
+      AfterUnknown = false;
+      continue;
+    }
+    errs() << Line << "\n";
+    AfterUnknown = Line.consume_front(Unknown);
+    if (!AfterUnknown)
+      continue;
+    StringRef Arg = Line.take_front(Line.rfind("'.  Try: '"));
+    std::string Hint =
+        apistamp::unknownOptionHint(Arg, Command, commandOptions());
+    if (!Hint.empty())
+      errs() << Program << ": " << Hint << "\n";
+  }
+}
+
 /// The parsed command line as the library's Options; false (after saying
 /// why) if --shard cannot be read.
 bool readOptions(const CommandInfo &Command, apistamp::Options &Opts) {
@@ -233,6 +286,8 @@ bool readOptions(const CommandInfo &Command, apistamp::Options &Opts) {
   Opts.Verbose = Verbose;
   Opts.Quiet = Quiet;
   Opts.Color = Color;
+  const cl::list<std::string> &Sources =
+      *Positionals[&Command - apistamp::commandTable().data()];
   Opts.Sources.assign(Sources.begin(), Sources.end());
   Opts.ExplainName = ExplainName;
   Opts.ExtraArgs.assign(ExtraArgs.begin(), ExtraArgs.end());
@@ -276,6 +331,8 @@ int main(int argc, const char **argv) {
   cl::SetVersionPrinter([](raw_ostream &OS) {
     OS << "apistamp " APISTAMP_VERSION " (LLVM " LLVM_VERSION_STRING ")\n";
   });
+  std::string Errors;
+  raw_string_ostream ErrorStream(Errors);
   if (!cl::ParseCommandLineOptions(
           argc, argv,
           "apistamp: insert API usage events where policy rules say they "
@@ -283,14 +340,22 @@ int main(int argc, const char **argv) {
           "  apistamp check|fix|diff|catalog|verify [options] [<source>...] "
           "[-- <compiler args>]\n"
           "  apistamp explain [options] <source>:<line> | --name <name> "
-          "[-- <compiler args>]\n"
+          "<source>... [-- <compiler args>]\n"
           "  apistamp report [options] <log>... | --aggregates <file.csv>\n\n"
           "Exit codes: 0 clean or done, 1 check found something, verify a "
           "mismatch, fix could not write a file or (with --fail-on-change) "
           "changed one, 2 bad usage or bad rules file, 3 a source failed to "
           "parse.\n",
-          &errs()))
+          &ErrorStream)) {
+    StringRef Named = argc > 1 ? argv[1] : "";
+    bool IsCommand =
+        llvm::any_of(apistamp::commandTable(),
+                     [&](const CommandInfo &C) { return C.Name == Named; });
+    printParseErrors(Errors, sys::path::filename(argv[0]),
+                     IsCommand ? Named : "");
     return apistamp::ExitBadUsage;
+  }
+  errs() << Errors; // Warnings, if any.
 
   const CommandInfo *Command = chosenCommand();
   if (!Command) {

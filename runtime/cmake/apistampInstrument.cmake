@@ -22,7 +22,11 @@
 # project's package configuration file must call find_dependency(apistamp)
 # (CONFIG_DEPENDENCY_VAR receives that line) and its .pc file must say
 # "Requires.private: apistamp" (PKG_CONFIG_REQUIRES_PRIVATE_VAR receives
-# "apistamp"). For shared libraries both variables are set to "". The symbol
+# "apistamp"). A project that also installs a shared library should export
+# the static one in an export set of its own and run that line only for a
+# component that asks for it, or every consumer needs apistamp (README,
+# "A project that installs both a shared and a static library"). For shared
+# libraries both variables are set to "". The symbol
 # options are accepted and ignored for static libraries and executables: the
 # final link decides.
 

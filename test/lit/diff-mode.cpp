@@ -14,8 +14,8 @@ rules:
 
 //--- a.cpp
 #include "other.h"
-// CHECK:      {{^}}--- {{.*}}a.cpp{{$}}
-// CHECK-NEXT: {{^}}+++ {{.*}}a.cpp{{$}}
+// CHECK:      {{^}}--- a/a.cpp{{$}}
+// CHECK-NEXT: {{^}}+++ b/a.cpp{{$}}
 // CHECK-NEXT: {{^}}@@ -[[#]],6 +[[#]],7 @@{{$}}
 // CHECK:      {{^}} #include "other.h"{{$}}
 // CHECK-NEXT: {{^}}+#include <c10/util/Logging.h>{{$}}

@@ -105,6 +105,46 @@ TEST(ValidateOptionsTest, ResolvesTheNumberOfJobsOnce) {
   EXPECT_EQ(Three.Jobs, 3u);
 }
 
+/// The options apistamp's commands take, as far as these tests need them.
+std::vector<CommandOptions> someCommands() {
+  std::vector<llvm::StringRef> Shared = {"rules",   "p",     "root", "j",
+                                         "verbose", "quiet", "q",    "help"};
+  auto With = [&](std::vector<llvm::StringRef> More) {
+    More.insert(More.end(), Shared.begin(), Shared.end());
+    return More;
+  };
+  return {{"check", With({"format", "export-fixes"})},
+          {"diff", With({"export-fixes"})},
+          {"catalog", With({"format"})},
+          {"report", With({"format", "o", "since"})}};
+}
+
+TEST(UnknownOptionHintTest, AnOptionOfOtherCommandsSaysWhichTakeIt) {
+  // llvm::cl said "did you mean '--root=json'?".
+  EXPECT_EQ(unknownOptionHint("--format=json", "diff", someCommands()),
+            "'--format' is not an option of 'diff'; it is one of check, "
+            "catalog and report");
+  EXPECT_EQ(unknownOptionHint("-o", "check", someCommands()),
+            "'-o' is not an option of 'check'; it is one of report");
+}
+
+TEST(UnknownOptionHintTest, OnlyLikelyTyposAreSuggested) {
+  // llvm::cl suggested '-p' for '-Q': any option one edit away.
+  EXPECT_EQ(unknownOptionHint("-Q", "check", someCommands()),
+            "did you mean '-q'?");
+  EXPECT_EQ(unknownOptionHint("-x", "check", someCommands()), "");
+  EXPECT_EQ(unknownOptionHint("--pp", "check", someCommands()), "");
+  EXPECT_EQ(unknownOptionHint("--xyz", "check", someCommands()), "");
+  EXPECT_EQ(unknownOptionHint("--fromat=json", "check", someCommands()),
+            "did you mean '--format=json'?");
+  EXPECT_EQ(unknownOptionHint("--verbos", "diff", someCommands()),
+            "did you mean '--verbose'?");
+  EXPECT_EQ(unknownOptionHint("--ROOT=x", "diff", someCommands()),
+            "did you mean '--root=x'?");
+  EXPECT_EQ(unknownOptionHint("--nothing-like-it", "diff", someCommands()), "");
+  EXPECT_EQ(unknownOptionHint("stray.cpp", "diff", someCommands()), "");
+}
+
 } // namespace
 
 namespace {

@@ -404,4 +404,55 @@ TEST(SiteDecisionTest, AStaleCallIsRemovedOnlyIfApistampCouldHaveWrittenIt) {
             "void f() {\n  g();\n}\n");
 }
 
+// The #include apistamp added stayed after its last call was removed.
+TEST(SiteDecisionTest, RemovingTheLastCallTakesTheIncludeApistampWrote) {
+  RuleSet Rules = logRules();
+  Rules.Include = "log.h";
+  auto Fix = [&](llvm::StringRef Code) {
+    Site S = unselected(Code);
+    EXPECT_TRUE(decideSite(S, Code, Rules));
+    return valueOrFail(applyEdits("f.cpp", Code, S.Edits));
+  };
+  llvm::StringRef Body = "void f() {\n  LOG(\"old\");\n  g();\n}\n";
+  std::string Removed = "void f() {\n  g();\n}\n";
+  EXPECT_EQ(Fix(("#include \"log.h\"\n" + Body).str()), Removed);
+  EXPECT_EQ(Fix(("#include \"a.h\"\n#include \"log.h\"\n" + Body).str()),
+            "#include \"a.h\"\n" + Removed);
+  EXPECT_EQ(Fix("#include \"log.h\"\r\nvoid f() {\r\n  LOG(\"old\");\r\n}\r\n"),
+            "void f() {\r\n}\r\n");
+  // A comment that names the macro is no use of it.
+  EXPECT_EQ(
+      Fix(("#include \"log.h\"\n// the LOG macro is ours\n" + Body).str()),
+      "// the LOG macro is ours\n" + Removed);
+  // Another use of the macro keeps it; a string literal is no use of it.
+  std::string Other = "void h() { g(); LOG(\"x\"); }\n";
+  EXPECT_EQ(Fix(("#include \"log.h\"\n" + Body + Other).str()),
+            "#include \"log.h\"\n" + Removed + Other);
+  std::string Name = "const char *Name = \"LOG\";\n";
+  EXPECT_EQ(Fix(("#include \"log.h\"\n" + Name + Body).str()), Name + Removed);
+  // Not the line apistamp writes: another spelling, indented, a comment
+  // after it, written twice, inside a comment.
+  for (const char *Include :
+       {"#include <log.h>\n", "  #include \"log.h\"\n",
+        "#include \"log.h\" // logging\n", "#  include \"log.h\"\n",
+        "#include \"log.h\"\n#include \"log.h\"\n",
+        "/*\n#include \"log.h\"\n*/\n"})
+    EXPECT_EQ(Fix((Include + Body).str()), Include + Removed) << Include;
+}
+
+TEST(SiteDecisionTest, IncludeLineIsTheDirectiveApistampWrites) {
+  using Range = std::optional<std::pair<unsigned, unsigned>>;
+  EXPECT_EQ(includeLine("#include \"a.h\"\n#include \"log.h\"\nint x;\n",
+                        "log.h", false),
+            Range({15, 17}));
+  EXPECT_EQ(includeLine("#include <log.h>", "log.h", true), Range({0, 16}));
+  EXPECT_EQ(includeLine("#include <log.h>\r\n", "log.h", true), Range({0, 18}));
+  EXPECT_EQ(includeLine("#include <log.h>\n", "log.h", false), std::nullopt);
+  EXPECT_EQ(includeLine("#include \"log.hpp\"\n", "log.h", false),
+            std::nullopt);
+  EXPECT_EQ(includeLine("R\"(\n#include \"log.h\"\n)\";\n", "log.h", false),
+            std::nullopt);
+  EXPECT_EQ(includeLine("#include \"\"\n", "", false), std::nullopt);
+}
+
 } // namespace

@@ -2,6 +2,7 @@
 
 #include "apistamp/FileEdits.h"
 #include "clang/Format/Format.h"
+#include "clang/Lex/Lexer.h"
 #include "clang/Tooling/Core/Replacement.h"
 #include "clang/Tooling/Inclusions/HeaderIncludes.h"
 
@@ -18,24 +19,126 @@ static StringRef lineEnding(StringRef Code) {
   return Break + 1 < Code.size() && Code[Break + 1] == '\n' ? "\r\n" : "\r";
 }
 
+/// Whether clang-format's include sorting (\p Style) leaves \p Line, an
+/// #include line, where it is when it is inserted at \p Offset of \p Code.
+/// Its sorted block, if it moves it, in \p Sorted.
+static bool staysSorted(const format::FormatStyle &Style, StringRef Path,
+                        StringRef Code, unsigned Offset, StringRef Line,
+                        std::optional<tooling::Replacement> *Sorted = nullptr) {
+  std::string New =
+      (Code.take_front(Offset) + Line + Code.drop_front(Offset)).str();
+  tooling::Replacements Sorting = format::sortIncludes(
+      Style, New, {tooling::Range(Offset, Line.size())}, Path);
+  for (const tooling::Replacement &R : Sorting)
+    if (Sorted && R.getOffset() <= Offset &&
+        Offset < R.getOffset() + R.getLength())
+      *Sorted = R;
+  return Sorting.empty();
+}
+
+/// The start of the line after the line of \p Code[\p Begin, \p End) whose
+/// text is \p Text (\p After), or of that line; nullopt if there is none.
+static std::optional<unsigned> besideLine(StringRef Code, unsigned Begin,
+                                          unsigned End, StringRef Text,
+                                          bool After) {
+  for (unsigned Pos = Begin; Pos < End;) {
+    size_t Break = Code.find('\n', Pos);
+    unsigned Next = Break == StringRef::npos ? Code.size() : Break + 1;
+    if (Code.slice(Pos, Next).rtrim("\r\n") == Text)
+      return After ? Next : Pos;
+    Pos = Next;
+  }
+  return std::nullopt;
+}
+
+/// Where and how to insert \p Line, an #include line, into \p Code so that
+/// clang-format's include sorting (\p Style) leaves it as it is: at
+/// \p Offset, HeaderIncludes' choice, if sorting keeps it there.
+/// HeaderIncludes takes a header outside the first include block for the
+/// main header (priority 0), which clang-format does not, and orders by
+/// priority and case where a style may sort by SortPriority or ignoring
+/// case; it never adds the blank line that regrouping (IncludeBlocks:
+/// Regroup) puts between categories. Then the line goes after the include
+/// that sorting puts before it, or before the one it puts after it, with a
+/// blank line before or after it if regrouping wants one; where sorting
+/// keeps it. In a block that was not sorted, nothing keeps it: \p Offset.
+static std::pair<unsigned, std::string>
+sortedInsertion(const format::FormatStyle &Style, StringRef Path,
+                StringRef Code, unsigned Offset, StringRef Line) {
+  std::optional<tooling::Replacement> Sorted;
+  if (staysSorted(Style, Path, Code, Offset, Line, &Sorted) || !Sorted)
+    return {Offset, Line.str()};
+  // The block in Code, and its lines as sorting orders them.
+  unsigned Begin = Sorted->getOffset();
+  unsigned End = Begin + Sorted->getLength() - Line.size();
+  SmallVector<StringRef> Lines;
+  StringRef(Sorted->getReplacementText()).split(Lines, '\n');
+  StringRef Own = Line.rtrim("\r\n");
+  auto At =
+      llvm::find_if(Lines, [&](StringRef L) { return L.rtrim("\r") == Own; });
+  std::vector<unsigned> Offsets;
+  auto Beside = [&](auto From, auto To, bool After) {
+    for (auto I = From; I != To; ++I)
+      if (!I->rtrim("\r").empty()) {
+        if (std::optional<unsigned> Candidate =
+                besideLine(Code, Begin, End, I->rtrim("\r"), After))
+          Offsets.push_back(*Candidate);
+        return;
+      }
+  };
+  if (At != Lines.end()) {
+    Beside(std::make_reverse_iterator(At), Lines.rend(), /*After=*/true);
+    Beside(std::next(At), Lines.end(), /*After=*/false);
+  }
+  Offsets.push_back(Offset);
+  for (std::string Text : {Line.str(), "\n" + Line.str(), Line.str() + "\n"})
+    for (unsigned Candidate : Offsets)
+      if ((Candidate != Offset || Text != Line) &&
+          staysSorted(Style, Path, Code, Candidate, Text))
+        return {Candidate, Text};
+  return {Offset, Line.str()};
+}
+
+/// Whether \p Code, as clang's lexer reads it, has a token \p Name:
+/// comments do not count, a string literal is a token of its own.
+static bool namesIdentifier(StringRef Code, StringRef Name) {
+  LangOptions Cxx;
+  Cxx.CPlusPlus = Cxx.CPlusPlus11 = Cxx.CPlusPlus17 = true;
+  std::string Copy = Code.str(); // The lexer reads up to a NUL after it.
+  Lexer Lex(SourceLocation(), Cxx, Copy.data(), Copy.data(),
+            Copy.data() + Copy.size());
+  Token Tok;
+  while (!Lex.LexFromRawLexer(Tok))
+    if (Tok.is(tok::raw_identifier) && Tok.getRawIdentifier() == Name)
+      return true;
+  return Tok.is(tok::raw_identifier) && Tok.getRawIdentifier() == Name;
+}
+
 /// The include to insert for \p Header, unless \p Code includes it already
-/// (with either spelling).
+/// (with either spelling): in the include block HeaderIncludes chooses, where
+/// clang-format's include sorting would keep it.
 static std::optional<tooling::Replacement> includeInsertion(StringRef Path,
                                                             StringRef Code,
                                                             StringRef Header,
                                                             bool Angled) {
   Expected<format::FormatStyle> Style = format::getStyle(
       format::DefaultFormatStyle, Path, format::DefaultFallbackStyle, Code);
-  format::FormatStyle Fallback = format::getLLVMStyle();
-  if (!Style)
+  if (!Style) {
     consumeError(Style.takeError());
-  tooling::HeaderIncludes Includes(
-      Path, Code, Style ? Style->IncludeStyle : Fallback.IncludeStyle);
+    Style = format::getLLVMStyle();
+  }
+  tooling::HeaderIncludes Includes(Path, Code, Style->IncludeStyle);
   std::optional<tooling::Replacement> Insertion =
       Includes.insert(Header, Angled, tooling::IncludeDirective::Include);
   if (!Insertion ||
       !Includes.insert(Header, !Angled, tooling::IncludeDirective::Include))
     return std::nullopt;
+  std::string Line = Insertion->getReplacementText().str();
+  if (StringRef(Line).starts_with("#include")) {
+    auto [Offset, Text] =
+        sortedInsertion(*Style, Path, Code, Insertion->getOffset(), Line);
+    Insertion = tooling::Replacement(Path, Offset, 0, Text);
+  }
   StringRef Ending = lineEnding(Code);
   if (Ending == "\n")
     return Insertion;
@@ -67,6 +170,18 @@ Expected<std::vector<TextEdit>> fileReplacements(StringRef Path, StringRef Code,
                                "conflicting edits in '" + Path +
                                    "': " + toString(std::move(Err)) +
                                    "; the file is left unchanged");
+  }
+  for (const TextEdit &E : Edits) {
+    if (E.Kind != TextEdit::RemoveInclude || E.Offset + E.Length > Code.size())
+      continue;
+    Expected<std::string> After = tooling::applyAllReplacements(Code, Replaces);
+    if (!After) {
+      consumeError(After.takeError());
+      continue;
+    }
+    if (!namesIdentifier(*After, E.Text))
+      consumeError(Replaces.add(tooling::Replacement(Path, E.Offset, E.Length,
+                                                     ""))); // Kept if not.
   }
   for (const TextEdit &E : Edits) {
     if (E.Kind != TextEdit::AddInclude)

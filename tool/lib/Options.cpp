@@ -1,6 +1,7 @@
 //===- Options.cpp - Check a run's options against the command table ------===//
 
 #include "apistamp/Options.h"
+#include "Suggestions.h"
 #include "apistamp/CommandTable.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Regex.h"
@@ -24,6 +25,46 @@ Expected<Shard> parseShard(StringRef Text) {
                       "not '" +
                       Text + "'");
   return S;
+}
+
+/// "--name" for a long option, "-n" for a one-letter one, as llvm::cl
+/// prints them.
+static std::string dashed(StringRef Name) {
+  return (Name.size() == 1 ? "-" : "--") + Name.str();
+}
+
+std::string unknownOptionHint(StringRef Arg, StringRef Command,
+                              ArrayRef<CommandOptions> Commands) {
+  if (!Arg.starts_with("-"))
+    return "";
+  auto [Name, Value] = Arg.ltrim('-').split('=');
+  if (Name.empty())
+    return "";
+  std::vector<StringRef> Takers;
+  const CommandOptions *Own = nullptr;
+  for (const CommandOptions &C : Commands) {
+    if (C.Command == Command)
+      Own = &C;
+    else if (is_contained(C.Options, Name))
+      Takers.push_back(C.Command);
+  }
+  if (!Takers.empty()) {
+    std::string Hint = "'" + dashed(Name) + "' is not an option of '" +
+                       Command.str() + "'; it is one of ";
+    for (size_t I = 0; I < Takers.size(); ++I)
+      Hint += (I == 0                   ? ""
+               : I + 1 == Takers.size() ? " and "
+                                        : ", ") +
+              Takers[I].str();
+    return Hint;
+  }
+  if (!Own)
+    return "";
+  std::string Closest = closestOption(Name, Own->Options);
+  if (Closest.empty())
+    return "";
+  return "did you mean '" + dashed(Closest) +
+         (Arg.contains('=') ? "=" + Value.str() : "") + "'?";
 }
 
 StringRef formatName(OutputFormat Format) {

@@ -184,6 +184,30 @@ void mergeSites(const Project &P, const MergeView &View, size_t I, TUResult &R,
   }
 }
 
+/// A stale call's removal takes the rules' #include with it (a
+/// RemoveInclude edit) only where no file this run did not see may need it:
+/// not in a header seen from a partial view (TUs not analysed read it, and
+/// may rely on its #include; one judged from every TU that reads it is
+/// treated as a whole run treats it), nor in a file whose #include a
+/// fragment's call uses (a .inl included inside a namespace or class).
+void keepIncludesOthersMayNeed(const Project &P, const MergeView &View,
+                               std::vector<Site> &Sites) {
+  StringSet<> Keep;
+  for (const Site &S : Sites)
+    if (!S.IncludeFile.empty() && S.IncludeFile != S.File)
+      Keep.insert(S.IncludeFile);
+  StringSet<> Sources;
+  for (const TUJob &TU : P.TUs)
+    Sources.insert(TU.Source);
+  for (Site &S : Sites)
+    if (Keep.contains(S.File) ||
+        (View.PartialView && !Sources.contains(S.File) &&
+         !View.WholeFiles.count(S.File)))
+      llvm::erase_if(S.Edits, [](const TextEdit &E) {
+        return E.Kind == TextEdit::RemoveInclude;
+      });
+}
+
 /// Merges the per-TU results, consuming them: nothing reads a TUResult
 /// after this, so no order of later steps can see it half-moved.
 AnalysisResult merge(const Project &P, const MergeView &View,
@@ -254,6 +278,7 @@ AnalysisResult merge(const Project &P, const MergeView &View,
   }
   for (auto &Entry : Sites)
     Merged.Sites.push_back(std::move(Entry.second.Decided));
+  keepIncludesOthersMayNeed(P, View, Merged.Sites);
   for (auto &Entry : Suppressions)
     Merged.Suppressions.push_back(std::move(Entry.second));
   return Merged;

@@ -151,12 +151,50 @@ const MacroUse *staleCall(const Site &S, StringRef Code, const RuleSet &Rules) {
   return &*First;
 }
 
+std::optional<std::pair<unsigned, unsigned>>
+includeLine(StringRef Code, StringRef Header, bool Angled) {
+  if (Header.empty())
+    return std::nullopt;
+  std::string Directive = ("#include " + Twine(Angled ? '<' : '"') + Header +
+                           Twine(Angled ? '>' : '"'))
+                              .str();
+  clang::LangOptions Cxx;
+  Cxx.CPlusPlus = Cxx.CPlusPlus11 = Cxx.CPlusPlus17 = true;
+  // The lexer reads up to a NUL after the bytes: a copy has one.
+  std::string Copy = Code.str();
+  clang::Lexer Lex(clang::SourceLocation(), Cxx, Copy.data(), Copy.data(),
+                   Copy.data() + Copy.size());
+  std::optional<std::pair<unsigned, unsigned>> Found;
+  clang::Token Tok;
+  while (!Lex.LexFromRawLexer(Tok)) {
+    if (!Tok.is(clang::tok::hash) || !Tok.isAtStartOfLine())
+      continue;
+    unsigned Begin = Lex.getBufferLocation() - Tok.getLength() - Copy.data();
+    StringRef Rest = Code.substr(Begin);
+    if (!Rest.starts_with(Directive))
+      continue;
+    StringRef After = Rest.drop_front(Directive.size());
+    unsigned Ending = After.starts_with("\r\n")                            ? 2
+                      : After.starts_with("\n") || After.starts_with("\r") ? 1
+                                                                           : 0;
+    if (Ending == 0 && !After.empty())
+      continue;
+    if ((Begin > 0 && Code[Begin - 1] != '\n' && Code[Begin - 1] != '\r') ||
+        Found)
+      return std::nullopt; // Indented, or written twice: not apistamp's.
+    Found = {Begin, unsigned(Directive.size()) + Ending};
+  }
+  return Found;
+}
+
 /// A stale call is removed only if it is what apistamp writes,
 /// "MACRO(\"event\");", as the file's bytes show: anything else (side
 /// effects in the argument, a call inside an expression) is reported, with
-/// the reason, and left alone.
+/// the reason, and left alone. A removal also takes the rules' #include, as
+/// apistamp writes it, if nothing else in the file names the macro then
+/// (fileReplacements decides, over all the file's edits).
 static void decideStale(Site &S, StringRef Code, const MacroUse &Call,
-                        std::string Why, StringRef Macro) {
+                        std::string Why, const RuleSet &Rules) {
   S.Status = SiteStatus::Stale;
   S.Event = Call.Event;
   S.RuleId.clear();
@@ -165,10 +203,16 @@ static void decideStale(Site &S, StringRef Code, const MacroUse &Call,
   reportAt(S, Code, Call.Offset);
   std::string WhyNot;
   if (std::optional<TextEdit> Removal =
-          callRemoval(S.File, Code, Call, Macro, &WhyNot))
+          callRemoval(S.File, Code, Call, Rules.Macro, &WhyNot)) {
     S.Edits.push_back(std::move(*Removal));
-  else
+    if (std::optional<std::pair<unsigned, unsigned>> Include =
+            includeLine(Code, Rules.Include, Rules.IncludeAngled);
+        Include && (S.IncludeFile.empty() || S.IncludeFile == S.File))
+      S.Edits.push_back(TextEdit::removeInclude(S.File, Include->first,
+                                                Include->second, Rules.Macro));
+  } else {
     Why += "; not removed: " + WhyNot;
+  }
   S.SkipReason = std::move(Why);
 }
 
@@ -267,7 +311,7 @@ bool decideSite(Site &S, StringRef Code, const RuleSet &Rules,
       if (!Selected && PartialView) {
         // Another TU, not analysed, may select it (declared_in): whether it
         // is stale depends on what this view did not see.
-        decideStale(S, Code, *Call, Why, Rules.Macro);
+        decideStale(S, Code, *Call, Why, Rules);
         S.Edits.clear();
         S.NotJudged = true;
         S.SkipReason = Why +
@@ -276,7 +320,7 @@ bool decideSite(Site &S, StringRef Code, const RuleSet &Rules,
                        "project to judge it";
         return true;
       }
-      decideStale(S, Code, *Call, std::move(Why), Rules.Macro);
+      decideStale(S, Code, *Call, std::move(Why), Rules);
       return true;
     }
     if (!Selected)

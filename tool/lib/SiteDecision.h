@@ -23,7 +23,10 @@ std::pair<unsigned, unsigned> lineAndColumn(llvm::StringRef Code,
 /// Status, SkipReason, FoundEvents, report location and Edits.
 /// - Not selected, or suppressed, and its first statement a call of the
 ///   macro with a literal event the rules do not keep: Stale (the fix
-///   removes the call; Event becomes the call's, RuleId is cleared).
+///   removes the call, and the rules' #include as apistamp writes it if
+///   nothing else in the file names the macro then: a RemoveInclude edit
+///   that fileReplacements decides; Event becomes the call's, RuleId is
+///   cleared).
 /// - Otherwise not selected: no site; returns false, and the caller drops
 ///   it. Suppressed: Suppressed. A body it cannot instrument: Skipped.
 /// - A block: no call is Missing (the fix inserts the call), one with the
@@ -74,6 +77,14 @@ bool isFirstStatement(llvm::StringRef Code, unsigned LBraceOffset,
 std::optional<TextEdit> callRemoval(llvm::StringRef File, llvm::StringRef Code,
                                     const MacroUse &Use, llvm::StringRef Macro,
                                     std::string *WhyNot = nullptr);
+
+/// The line of \p Code that is the #include of \p Header as apistamp writes
+/// it (`#include "Header"`, or `<Header>` if \p Angled, alone on its line
+/// and not indented), as offset and length with its line break; none if
+/// there is no such directive (comments and string literals do not count)
+/// or more than one. What a stale call's removal may take with it.
+std::optional<std::pair<unsigned, unsigned>>
+includeLine(llvm::StringRef Code, llvm::StringRef Header, bool Angled);
 
 } // namespace apistamp
 

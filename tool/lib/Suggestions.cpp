@@ -24,6 +24,26 @@ std::string closestWord(llvm::StringRef Word,
   return Best;
 }
 
+std::string closestOption(llvm::StringRef Word,
+                          llvm::ArrayRef<llvm::StringRef> Candidates) {
+  for (llvm::StringRef Candidate : Candidates)
+    if (Word.equals_insensitive(Candidate))
+      return Candidate.str();
+  if (Word.size() < 3)
+    return "";
+  std::string Best, Lower = Word.lower();
+  unsigned BestDistance = (Word.size() + 1) / 3 + 1;
+  for (llvm::StringRef Candidate : Candidates) {
+    unsigned Distance = llvm::StringRef(Lower).edit_distance(
+        Candidate.lower(), /*AllowReplacements=*/true, BestDistance);
+    if (Distance < BestDistance) {
+      BestDistance = Distance;
+      Best = Candidate.str();
+    }
+  }
+  return Best;
+}
+
 DecodedChar decodeUTF8(llvm::StringRef Text) {
   DecodedChar Result;
   auto *Begin = reinterpret_cast<const llvm::UTF8 *>(Text.data());

@@ -1,7 +1,7 @@
 //===- Suggestions.h - Text for diagnostics ---------------------*- C++ -*-===//
 //
-// "did you mean ...?" for near-miss words, and values from input files made
-// safe to print in a message.
+// "did you mean ...?" for near-miss words and options, and values from input
+// files made safe to print in a message.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,6 +20,13 @@ namespace apistamp {
 /// |Word|), else "".
 std::string closestWord(llvm::StringRef Word,
                         llvm::ArrayRef<llvm::StringRef> Candidates);
+
+/// The candidate that \p Word, a name on the command line, is a likely typo
+/// of: one that differs only in case; else, for a word of three characters
+/// or more, the closest within one edit per three characters (a one-letter
+/// option is a different option, not a typo). "" if there is none.
+std::string closestOption(llvm::StringRef Word,
+                          llvm::ArrayRef<llvm::StringRef> Candidates);
 
 /// One character decoded from UTF-8.
 struct DecodedChar {

@@ -130,14 +130,15 @@ std::string range(int Start, int Length) {
 
 } // namespace
 
-std::string unifiedDiff(StringRef Before, StringRef After, StringRef Label,
+std::string unifiedDiff(StringRef Before, StringRef After, StringRef Path,
                         unsigned Context) {
   if (Before == After)
     return "";
   std::vector<StringRef> A = splitLines(Before), B = splitLines(After);
   std::vector<Step> Steps = diffLines(A, B);
-  std::string Out =
-      "--- " + headerPath(Label) + "\n+++ " + headerPath(Label) + "\n";
+  // git's a/ and b/ prefixes: `git apply` and `patch -p1` strip them.
+  std::string Out = "--- " + headerPath("a/" + Path.str()) + "\n+++ " +
+                    headerPath("b/" + Path.str()) + "\n";
   const int C = Context, Size = Steps.size();
   int I = 0;
   while (I < Size) {

@@ -24,6 +24,8 @@ struct CommandInfo {
   Mode RunMode;
   llvm::StringLiteral Name;
   llvm::StringLiteral Description;
+  /// Its positional arguments, as --help's usage line names them.
+  llvm::StringLiteral Arguments;
   /// Formats --format offers it, the default first; empty: no --format.
   llvm::ArrayRef<OutputFormat> Formats;
   /// Runs over a project or a part of it: takes --changed-since and

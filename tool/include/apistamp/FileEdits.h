@@ -18,7 +18,9 @@ namespace apistamp {
 /// The replacements that \p Edits (all for \p Path, possibly with
 /// duplicates) make of \p Code: deduplicated and sorted, each AddInclude
 /// turned into the insertion of its #include unless \p Code has it (in
-/// either spelling). Conflicting edits are an error.
+/// either spelling), each RemoveInclude into the removal of its line if no
+/// token of its macro is left once the other replacements are made.
+/// Conflicting edits are an error.
 llvm::Expected<std::vector<TextEdit>>
 fileReplacements(llvm::StringRef Path, llvm::StringRef Code,
                  std::vector<TextEdit> Edits);

@@ -10,6 +10,7 @@
 #ifndef APISTAMP_OPTIONS_H
 #define APISTAMP_OPTIONS_H
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include <optional>
@@ -108,6 +109,22 @@ llvm::StringRef formatName(OutputFormat Format);
 /// a field (2026, 2026-11, 2026-11-16, 2026-11-16T12:00, ...) with a month
 /// and day that exist: what report's --since and --until take.
 bool isTimePrefix(llvm::StringRef Time);
+
+/// The option names of one command (without dashes), for hints about an
+/// option it does not take.
+struct CommandOptions {
+  llvm::StringRef Command;
+  std::vector<llvm::StringRef> Options;
+};
+
+/// What to say about \p Arg (as written: "--format=json", "-Q"), an option
+/// that \p Command does not take: that other commands of \p Commands take
+/// it ("'--format' is not an option of 'diff'; it is one of check, catalog
+/// and report"), or the option of \p Command it is a likely typo of ("did
+/// you mean '--format=json'?"); "" if neither. llvm::cl's own suggestion is
+/// the nearest option however far, '--root=json' for '--format=json'.
+std::string unknownOptionHint(llvm::StringRef Arg, llvm::StringRef Command,
+                              llvm::ArrayRef<CommandOptions> Commands);
 
 /// Checks \p Opts against the command table (formats, the arguments each
 /// command needs) and resolves what the command line leaves open: the

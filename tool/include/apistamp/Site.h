@@ -24,9 +24,12 @@ namespace apistamp {
 /// An edit of one file, as a value: a replacement of
 /// File[Offset, Offset+Length) by Text, or (like Transformer's AddInclude)
 /// the #include of header Text, placed by clang's HeaderIncludes when the
-/// file's edits are applied, unless the file includes it already.
+/// file's edits are applied, unless the file includes it already; or the
+/// removal of the #include line File[Offset, Offset+Length) that follows the
+/// removal of a stale call, made only if no token of the macro Text is left
+/// in the file once its other edits are made.
 struct TextEdit {
-  enum KindType { Replace, AddInclude };
+  enum KindType { Replace, AddInclude, RemoveInclude };
   std::string File; ///< Canonical absolute path.
   unsigned Offset = 0;
   unsigned Length = 0;
@@ -39,6 +42,13 @@ struct TextEdit {
                              bool Angled) {
     return TextEdit{std::move(File),   0,          0,
                     std::move(Header), AddInclude, Angled};
+  }
+  /// The removal of the #include line \p File[\p Offset, \p Offset +
+  /// \p Length) if nothing in \p File names \p Macro any more.
+  static TextEdit removeInclude(std::string File, unsigned Offset,
+                                unsigned Length, std::string Macro) {
+    return TextEdit{std::move(File),  Offset,        Length,
+                    std::move(Macro), RemoveInclude, false};
   }
 
   friend bool operator<(const TextEdit &L, const TextEdit &R) {

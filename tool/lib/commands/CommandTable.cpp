@@ -23,15 +23,18 @@ constexpr OutputFormat CheckFormats[] = {OutputFormat::Text, OutputFormat::Json,
 constexpr OutputFormat CatalogFormats[] = {
     OutputFormat::Text, OutputFormat::Csv, OutputFormat::Json};
 
-// Columns: formats, project options (--changed-since, --shard), cache,
-// proposes edits, reads every named file, prints data, run, run alone.
+// Columns: name, description, positional arguments, formats, project options
+// (--changed-since, --shard), cache, proposes edits, reads every named file,
+// prints data, run, run alone.
 constexpr CommandInfo Commands[] = {
     {Mode::Check, "check",
      "Report missing or wrong API usage events; exit 1 if there are any",
-     CheckFormats, true, true, true, false, false, runCheck, nullptr},
+     "[<source>...]", CheckFormats, true, true, true, false, false, runCheck,
+     nullptr},
     {Mode::Fix,
      "fix",
      "Insert or correct API usage events in place",
+     "[<source>...]",
      {},
      true,
      true,
@@ -43,6 +46,7 @@ constexpr CommandInfo Commands[] = {
     {Mode::Diff,
      "diff",
      "Print the changes fix would make as a unified diff; write nothing",
+     "[<source>...]",
      {},
      true,
      true,
@@ -55,6 +59,7 @@ constexpr CommandInfo Commands[] = {
      "explain",
      "Explain rule by rule why the definition at <source>:<line> (or "
      "--name) is or is not instrumented",
+     "<source>:<line> | --name <name> <source>...",
      {},
      false,
      false,
@@ -66,12 +71,14 @@ constexpr CommandInfo Commands[] = {
     {Mode::Catalog, "catalog",
      "List every event the rules select, one per definition, with its "
      "rule, file, line, kind and status",
-     CatalogFormats, true, true, false, false, true, runCatalog, nullptr},
+     "[<source>...]", CatalogFormats, true, true, false, false, true,
+     runCatalog, nullptr},
     {Mode::Verify,
      "verify",
      "Test rules: compare what they select with the '// expect-event: "
      "<event>', '// expect-no-event' and '// expect-skipped: <reason>' "
      "comments in the sources; exit 1 on any mismatch",
+     "<source>...",
      {},
      false,
      true,
@@ -82,9 +89,11 @@ constexpr CommandInfo Commands[] = {
      nullptr},
     {Mode::Report,
      "report",
-     "Compare the events the rules place with API usage logs: which are "
+     "Compare the events the rules place with API usage logs (files, "
+     "directories, - for stdin): which are "
      "used, by how many jobs, which are never used, and which logged events "
      "no rule places",
+     "<log>... | --aggregates <file.csv>",
      {},
      false,
      true,

@@ -5,7 +5,9 @@
 # against the installed mylib with find_package(mylib) and with pkg-config;
 # checks the events, the exported files and the dynamic symbols (nm -D).
 # First, the old README recipe (negative check): its static mylib cannot be
-# found by a consumer without apistamp.
+# found by a consumer without apistamp. Last, a project that installs both a
+# shared and a static library (mixed/): only consumers of the static one need
+# apistamp.
 # usage: run.sh BUILD_DIR WORK_DIR CXX
 set -eu
 build=$1 work=$2 cxx=$3
@@ -138,4 +140,63 @@ for variant in shared static tree-shared tree-static; do
   events "$work/$variant/events-pc.jsonl" $pccommon "$variant pkg-config"
   echo "$variant mylib: find_package and pkg-config consumers passed"
 done
+# A project that installs the library shared and static: in one export set
+# with find_dependency(apistamp), a consumer of the shared library needs
+# apistamp too (the negative check); with the static library in an export set
+# of its own, found for the component "static" only (runtime/README.md), it
+# does not, and the static component finds apistamp or fails to configure.
+# mixed RECIPE: builds and installs mixed/ into $work/mixed-RECIPE/prefix.
+mixed() {
+  dir=$work/mixed-$1
+  mkdir -p "$dir"
+  configure "$here/mixed" "$dir/build" "$dir/mixlib.log" \
+    -DCMAKE_PREFIX_PATH="$apistamp" -DMIXLIB_RECIPE="$1" \
+    -DCMAKE_INSTALL_PREFIX="$dir/prefix" -DCMAKE_INSTALL_LIBDIR=lib \
+    || { cat "$dir/mixlib.log"; fail "mixed $1: configure"; }
+  cmake --build "$dir/build" > "$dir/build.log" 2>&1 \
+    || { cat "$dir/build.log"; fail "mixed $1: build"; }
+  cmake --install "$dir/build" > /dev/null
+}
+# mixed_consumer RECIPE KIND NAME ARGS...: configures mixed-consumer/ for
+# KIND (shared or static) into $work/mixed-RECIPE/NAME, log NAME.log.
+mixed_consumer() {
+  dir=$work/mixed-$1 kind=$2 name=$3; shift 3
+  configure "$here/mixed-consumer" "$dir/$name" "$dir/$name.log" \
+    -DMIXLIB_KIND="$kind" "$@"
+}
+# mixed_run RECIPE NAME: builds and runs the consumer NAME, checks its events.
+mixed_run() {
+  dir=$work/mixed-$1
+  cmake --build "$dir/$2" > "$dir/$2-build.log" 2>&1 \
+    || { cat "$dir/$2-build.log"; fail "mixed $1 $2: consumer build"; }
+  APISTAMP_API_USAGE_LOG=$dir/$2.jsonl "$dir/$2/consumer"
+  for e in mylib.common mylib.f; do
+    [ "$(count "$dir/$2.jsonl" $e)" = 1 ] \
+      || { cat "$dir/$2.jsonl"; fail "mixed $1 $2: $e not logged once"; }
+  done
+}
+no_apistamp=-DCMAKE_DISABLE_FIND_PACKAGE_apistamp=ON
+mixed one-set
+if mixed_consumer one-set shared shared \
+     -DCMAKE_PREFIX_PATH="$work/mixed-one-set/prefix" $no_apistamp; then
+  fail "one export set: a consumer of the shared library configured without apistamp"
+fi
+grep -q "apistamp" "$work/mixed-one-set/shared.log" \
+  || { cat "$work/mixed-one-set/shared.log"; fail "one export set: unexpected error"; }
+echo "mixed, one export set: a consumer of the shared library needs apistamp, as expected"
+mixed components
+mixprefix=$work/mixed-components/prefix
+mixed_consumer components shared shared -DCMAKE_PREFIX_PATH="$mixprefix" $no_apistamp \
+  || { cat "$work/mixed-components/shared.log"; fail "components: the shared library's consumer needs apistamp"; }
+mixed_run components shared
+mixed_consumer components static static -DCMAKE_PREFIX_PATH="$mixprefix;$apistamp" \
+  || { cat "$work/mixed-components/static.log"; fail "components: static consumer configure"; }
+mixed_run components static
+if mixed_consumer components static static-without-apistamp \
+     -DCMAKE_PREFIX_PATH="$mixprefix" $no_apistamp; then
+  fail "components: the static component configured without apistamp"
+fi
+grep -Eq "(module|dependency) apistamp" "$work/mixed-components/static-without-apistamp.log" \
+  || { cat "$work/mixed-components/static-without-apistamp.log"; fail "components: unexpected error without apistamp"; }
+echo "mixed, components: the shared library needs no apistamp, the static component finds it"
 echo "instrument check passed"
