@@ -113,6 +113,10 @@ def tamper_cases(root):
             {"offset": SOURCE.index("return"), "event": "x", "hasArg": True,
              "argBegin": SOURCE.index("return") + 7,
              "argEnd": SOURCE.index("return") + 8, "functionCall": False}),
+        # Matching brace tokens, but no function's body: the namespace's.
+        "a body on a namespace's braces": lambda e: site(e).__setitem__(
+            "body", {"decl": 0, "lbrace": SOURCE.index("{"),
+                     "rbrace": SOURCE.rindex("}")}),
         "a 10 MB string": lambda e: site(e).__setitem__("name", "x" * 10_000_000),
         "stored edits that write outside the root": edits_outside_root,
         "not JSON": lambda e: "\x00\xff{",
