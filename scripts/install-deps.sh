@@ -9,7 +9,7 @@ packages=(clang-19 clang-tools-19 clang-format-19 libclang-19-dev llvm-19-dev ll
           libtorch-dev libbenchmark-dev pkgconf libjpeg-dev libpng-dev
           libavcodec-dev libavformat-dev libavutil-dev libswscale-dev
           libswresample-dev pre-commit libsimdjson-dev zlib1g-dev libzstd-dev
-          zstd sqlite3 jq chromium time acl)
+          zstd sqlite3 jq chromium time acl python3-torch python3-torchvision)
 # libtorch-dev: the runtime's test against the real c10 and the c10 variant of
 # its benchmark; libbenchmark-dev: runtime/bench; pkgconf: the runtime's
 # installed-package check (apistamp.pc); libjpeg, libpng and ffmpeg: the
@@ -20,7 +20,9 @@ packages=(clang-19 clang-tools-19 clang-format-19 libclang-19-dev llvm-19-dev ll
 # and zstd: apistamp report reads (compressed) JSON-lines logs; zstd, sqlite3,
 # jq and chromium: the report's tests (compressed logs, the warehouse SQL on
 # SQLite, the jq comparison of the benchmark, the HTML page rendered headless);
-# time: /usr/bin/time, the peak RSS in bench/report/run.sh.
+# time: /usr/bin/time, the peak RSS in bench/report/run.sh; python3-torch and
+# python3-torchvision: the c10 bridge's Python tests and the torchvision end
+# to end test (Debian's /usr/bin/python3 imports them).
 
 missing=()
 for p in "${packages[@]}"; do
