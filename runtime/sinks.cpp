@@ -393,9 +393,8 @@ void EnvSinks::writeStderr(const std::string &Event) const {
 
 std::string
 EnvSinks::jsonLine(const std::string &Event,
-                   const std::map<std::string, std::string> *Metadata,
-                   long Pid, std::size_t Limit,
-                   const std::string *Extra) const {
+                   const std::map<std::string, std::string> *Metadata, long Pid,
+                   std::size_t Limit, const std::string *Extra) const {
   std::string Middle = ",\"time\":\"" + isoTimeNow() + "\",\"pid\":";
   Middle += std::to_string(static_cast<long long>(Pid));
   std::string Line = "{\"event\":";
@@ -478,9 +477,8 @@ void EnvSinks::writeJson(const std::string &Event,
     // Lines to a pipe are at most PIPE_BUF bytes, the most that POSIX
     // writes to a pipe atomically: longer ones could interleave with other
     // writers' lines.
-    std::string Line =
-        jsonLine(Event, Metadata, Pid, Pipe ? PIPE_BUF : std::string::npos,
-                 Extra);
+    std::string Line = jsonLine(Event, Metadata, Pid,
+                                Pipe ? PIPE_BUF : std::string::npos, Extra);
     if (Regular && NeedsNewline.exchange(false, std::memory_order_relaxed))
       Line.insert(Line.begin(), '\n');
     if (!Regular) {

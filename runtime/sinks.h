@@ -46,8 +46,8 @@ public:
   /// \p Extra, if not null, is more members, already encoded, each with its
   /// leading comma (`,"ddp":{...}`), written after the fixed fields.
   void writeJson(const std::string &Event,
-                 const std::map<std::string, std::string> *Metadata,
-                 long Pid, const std::string *Extra = nullptr) const;
+                 const std::map<std::string, std::string> *Metadata, long Pid,
+                 const std::string *Extra = nullptr) const;
 
   /// The JSON line for \p Event, at most \p Limit bytes: a longer line has
   /// its event name cut (at a character boundary), only the metadata entries

@@ -296,8 +296,8 @@ unsigned long long loadCount() {
   unsigned long long Adds = 0;
   dl_iterate_phdr(
       [](struct dl_phdr_info *Info, std::size_t Size, void *Out) {
-        if (Size >= offsetof(struct dl_phdr_info, dlpi_adds) +
-                        sizeof(Info->dlpi_adds))
+        if (Size >=
+            offsetof(struct dl_phdr_info, dlpi_adds) + sizeof(Info->dlpi_adds))
           *static_cast<unsigned long long *>(Out) = Info->dlpi_adds;
         return 1;
       },

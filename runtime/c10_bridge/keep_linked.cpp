@@ -9,6 +9,6 @@
 #include "apistamp/c10_bridge.h"
 
 namespace {
-__attribute__((used)) const char *(*const ApistampKeepC10Bridge)(void) =
-    &apistamp_c10_bridge_mode;
+__attribute__((used))
+const char *(*const ApistampKeepC10Bridge)(void) = &apistamp_c10_bridge_mode;
 } // namespace

@@ -1,4 +1,4 @@
-//===- BridgeHelper.cpp - A program linked with libtorch and the c10 bridge ===//
+//===- BridgeHelper.cpp - A libtorch program with the c10 bridge ----------===//
 //
 // The c10 bridge's tests start this program and read the JSON lines it
 // leaves. It is built three times: with the bridge linked ahead of libc10

@@ -159,12 +159,12 @@ TEST(Linked, EachEventOnceWithTheProcessFields) {
   std::vector<JsonValue> Lines = readLog(Log);
   // "tensor.create" is logged by libc10 itself (TensorImpl), through its
   // own PLT: the bridge receives c10's internal events too.
-  EXPECT_EQ(events(Lines), sorted({"bridge.a", "bridge.b", "direct",
-                                   "tensor.create"}));
+  EXPECT_EQ(events(Lines),
+            sorted({"bridge.a", "bridge.b", "direct", "tensor.create"}));
   for (const JsonValue &Line : Lines) {
-    EXPECT_EQ(Line.keys(), (std::vector<std::string>{"event", "time", "pid",
-                                                     "host", "exe", "rank",
-                                                     "job_id"}));
+    EXPECT_EQ(Line.keys(),
+              (std::vector<std::string>{"event", "time", "pid", "host", "exe",
+                                        "rank", "job_id"}));
     EXPECT_EQ(field(Line, "pid"), pidOf(R));
     EXPECT_EQ(field(Line, "exe"), HelperFirst);
     EXPECT_NE(field(Line, "host"), "");
@@ -176,11 +176,11 @@ TEST(Linked, EachEventOnceWithTheProcessFields) {
 TEST(Linked, RankAndJobIdComeFromTheEnvironment) {
   TempDir Dir;
   std::string Log = Dir.file("events.jsonl");
-  ProcessResult R = run(withSteps(HelperFirst, {"a"}),
-                        {{"APISTAMP_API_USAGE_LOG", Log},
-                         {"RANK", "3"},
-                         {"LOCAL_RANK", "1"},
-                         {"SLURM_JOB_ID", "j7"}});
+  ProcessResult R =
+      run(withSteps(HelperFirst, {"a"}), {{"APISTAMP_API_USAGE_LOG", Log},
+                                          {"RANK", "3"},
+                                          {"LOCAL_RANK", "1"},
+                                          {"SLURM_JOB_ID", "j7"}});
   expectClean(R);
   std::vector<JsonValue> Lines = readLog(Log);
   ASSERT_EQ(Lines.size(), 1u);
@@ -212,10 +212,9 @@ TEST(Linked, ThreadsRacingLogEachEventOnce) {
 TEST(Linked, AForkedChildLogsAgainWithItsPid) {
   TempDir Dir;
   std::string Log = Dir.file("events.jsonl");
-  ProcessResult R = run(
-      withSteps(HelperFirst, {"log:parent", "a", "fork", "log:parent",
-                              "log:both", "a"}),
-      {{"APISTAMP_API_USAGE_LOG", Log}});
+  ProcessResult R = run(withSteps(HelperFirst, {"log:parent", "a", "fork",
+                                                "log:parent", "log:both", "a"}),
+                        {{"APISTAMP_API_USAGE_LOG", Log}});
   expectClean(R);
   std::vector<std::string> Done = linesStarting(R.Out, "done ");
   ASSERT_EQ(Done.size(), 2u) << R.Out;
@@ -260,9 +259,8 @@ TEST(Linked, StderrIsWhatC10PrintsWithoutTheBridge) {
   expectClean(R);
   EXPECT_EQ(R.Err, "PYTORCH_API_USAGE x\nPYTORCH_API_USAGE x\n"
                    "PYTORCH_API_USAGE bridge.a\n");
-  ProcessResult Plain =
-      run(withSteps(HelperNone, {"log:x", "log:x", "a", "a"}),
-          {{"PYTORCH_API_USAGE_STDERR", "1"}});
+  ProcessResult Plain = run(withSteps(HelperNone, {"log:x", "log:x", "a", "a"}),
+                            {{"PYTORCH_API_USAGE_STDERR", "1"}});
   expectClean(Plain);
   EXPECT_EQ(R.Err, Plain.Err);
   EXPECT_EQ(events(readLog(Log)), sorted({"x", "bridge.a"}));
@@ -277,9 +275,9 @@ TEST(Linked, ADDPRecordIsOneLineWithItsData) {
   std::vector<JsonValue> Lines = readLog(Log);
   ASSERT_EQ(Lines.size(), 2u) << "every record is a line";
   for (const JsonValue &Line : Lines) {
-    EXPECT_EQ(Line.keys(), (std::vector<std::string>{"event", "time", "pid",
-                                                     "host", "exe", "rank",
-                                                     "job_id", "ddp"}));
+    EXPECT_EQ(Line.keys(),
+              (std::vector<std::string>{"event", "time", "pid", "host", "exe",
+                                        "rank", "job_id", "ddp"}));
     EXPECT_EQ(field(Line, "event"), "c10.ddp_usage");
     EXPECT_EQ(field(Line, "pid"), pidOf(R));
     EXPECT_EQ(field(Line, "rank"), "1");
@@ -373,17 +371,17 @@ TEST(LinkedLate, StderrIsWhatC10PrintsWithoutTheBridge) {
 TEST(LinkedLate, AProgramLoggerInstalledAfterTheBridgeReplacesIt) {
   TempDir Dir;
   std::string Log = Dir.file("events.jsonl");
-  ProcessResult R = run(withSteps(HelperLate, {"log:before", "own", "log:x",
-                                               "a", "ddp"}),
-                        {{"APISTAMP_API_USAGE_LOG", Log}});
+  ProcessResult R =
+      run(withSteps(HelperLate, {"log:before", "own", "log:x", "a", "ddp"}),
+          {{"APISTAMP_API_USAGE_LOG", Log}});
   expectClean(R);
   // c10 keeps one logger: the last one set. The program's wins and the
   // bridge receives nothing after it.
   std::string Pid = pidOf(R);
-  EXPECT_EQ(linesStarting(R.Out, "own"),
-            (std::vector<std::string>{"own " + Pid + " x",
-                                      "own " + Pid + " bridge.a",
-                                      "own-ddp " + Pid + " gloo"}));
+  EXPECT_EQ(
+      linesStarting(R.Out, "own"),
+      (std::vector<std::string>{"own " + Pid + " x", "own " + Pid + " bridge.a",
+                                "own-ddp " + Pid + " gloo"}));
   EXPECT_EQ(events(readLog(Log)), std::vector<std::string>{"before"});
 }
 
@@ -406,17 +404,16 @@ TEST(LinkedLate, AForkedChildLogsAgainWithItsPid) {
 TEST(Preload, AProgramLinkedWithLibtorchIsBridged) {
   TempDir Dir;
   std::string Log = Dir.file("events.jsonl");
-  ProcessResult R = run(withSteps(HelperNone, {"mode", "a", "log:x", "log:x",
-                                               "tensor", "ddp"}),
-                        {{"LD_PRELOAD", Bridge},
-                         {"APISTAMP_API_USAGE_LOG", Log},
-                         {"APISTAMP_BRIDGE_TEST_STATIC_INIT", "1"}});
+  ProcessResult R = run(
+      withSteps(HelperNone, {"mode", "a", "log:x", "log:x", "tensor", "ddp"}),
+      {{"LD_PRELOAD", Bridge},
+       {"APISTAMP_API_USAGE_LOG", Log},
+       {"APISTAMP_BRIDGE_TEST_STATIC_INIT", "1"}});
   expectClean(R);
   EXPECT_EQ(R.Out, "mode interposed\ndone " + pidOf(R) + "\n");
   // Static initialisers' events included: nothing c10 delivers is lost.
-  EXPECT_EQ(events(readLog(Log)),
-            sorted({"bridge.static_init", "bridge.a", "x", "tensor.create",
-                    "c10.ddp_usage"}));
+  EXPECT_EQ(events(readLog(Log)), sorted({"bridge.static_init", "bridge.a", "x",
+                                          "tensor.create", "c10.ddp_usage"}));
 }
 
 // Preloaded into a program that links the bridge after libc10: the
@@ -496,11 +493,11 @@ TEST(Python, TorchAndTorchvisionEventsAreLoggedOnceEach) {
   REQUIRE_PYTHON_MODULES("torch, torchvision");
   TempDir Dir;
   std::string Log = Dir.file("events.jsonl");
-  ProcessResult R = run({python(), "-c", ModelScript},
-                        {{"LD_PRELOAD", Bridge},
-                         {"APISTAMP_API_USAGE_LOG", Log},
-                         {"RANK", "2"},
-                         {"SLURM_JOB_ID", "py1"}});
+  ProcessResult R =
+      run({python(), "-c", ModelScript}, {{"LD_PRELOAD", Bridge},
+                                          {"APISTAMP_API_USAGE_LOG", Log},
+                                          {"RANK", "2"},
+                                          {"SLURM_JOB_ID", "py1"}});
   expectClean(R);
   std::vector<JsonValue> Lines = readLog(Log);
   std::vector<std::string> Events = events(Lines);
@@ -528,17 +525,16 @@ TEST(Python, TheBridgeMissesNoEventC10Delivers) {
       run({python(), "-c", ModelScript}, {{"PYTORCH_API_USAGE_STDERR", "1"}});
   expectClean(Plain);
   std::set<std::string> FromC10;
-  for (const std::string &Line :
-       linesStarting(Plain.Err, "PYTORCH_API_USAGE "))
+  for (const std::string &Line : linesStarting(Plain.Err, "PYTORCH_API_USAGE "))
     FromC10.insert(Line.substr(18));
   ASSERT_FALSE(FromC10.empty()) << Plain.Err;
 
   TempDir Dir;
   std::string Log = Dir.file("events.jsonl");
-  ProcessResult R = run({python(), "-c", ModelScript},
-                        {{"LD_PRELOAD", Bridge},
-                         {"APISTAMP_API_USAGE_LOG", Log},
-                         {"PYTORCH_API_USAGE_STDERR", "1"}});
+  ProcessResult R =
+      run({python(), "-c", ModelScript}, {{"LD_PRELOAD", Bridge},
+                                          {"APISTAMP_API_USAGE_LOG", Log},
+                                          {"PYTORCH_API_USAGE_STDERR", "1"}});
   expectClean(R);
   std::vector<std::string> Events = events(readLog(Log));
   EXPECT_EQ(std::set<std::string>(Events.begin(), Events.end()), FromC10);
@@ -573,8 +569,9 @@ TEST(Python, DataLoaderWorkersLogTheirEventsWithTheirPids) {
       "torch._C._log_api_usage_once('parent.event')\n"
       "for batch in DataLoader(D(), num_workers=2, batch_size=2):\n"
       "    pass\n";
-  ProcessResult R = run({python(), "-c", Script},
-                        {{"LD_PRELOAD", Bridge}, {"APISTAMP_API_USAGE_LOG", Log}});
+  ProcessResult R =
+      run({python(), "-c", Script},
+          {{"LD_PRELOAD", Bridge}, {"APISTAMP_API_USAGE_LOG", Log}});
   expectClean(R);
   std::set<std::string> WorkerPids;
   std::vector<std::string> ParentEvent;
