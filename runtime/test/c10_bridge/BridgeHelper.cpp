@@ -17,6 +17,7 @@
 //   threads:T:N    T threads, started together, each call
 //                  c10::LogAPIUsage("thread.<i>") for i < N, twice
 //   ddp            c10::LogPyTorchDDPUsage with two strings and two ints
+//   ddp:big        the same with a module name of 6000 bytes
 //   own            install the program's own c10 loggers, which print
 //                  "own <pid> <event>" and "own-ddp <pid> <backend_name>"
 //   static         print "static-init library loaded" (EarlyLib.cpp, whose
@@ -77,10 +78,10 @@ void logFromThreads(int Threads, int Names) {
     T.join();
 }
 
-void logDDP() {
+void logDDP(bool Big) {
   c10::DDPLoggingData Data;
   Data.strs_map["backend_name"] = "gloo";
-  Data.strs_map["module_name"] = "Net \"q\"";
+  Data.strs_map["module_name"] = Big ? std::string(6000, 'N') : "Net \"q\"";
   Data.ints_map["world_size"] = 2;
   Data.ints_map["rank"] = -1;
   c10::LogPyTorchDDPUsage(Data);
@@ -121,8 +122,8 @@ int main(int Argc, char **Argv) {
     } else if (Step == "static") {
       if (bridge_test::earlyLibraryLoaded())
         std::printf("static-init library loaded\n");
-    } else if (Step == "ddp") {
-      logDDP();
+    } else if (Step == "ddp" || Step == "ddp:big") {
+      logDDP(Step == "ddp:big");
     } else if (Step == "own") {
       installOwnLoggers();
     } else if (Step == "fork") {

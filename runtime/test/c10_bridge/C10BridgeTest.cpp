@@ -16,6 +16,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <climits>
 #include <cstdlib>
 #include <map>
 #include <set>
@@ -296,6 +297,36 @@ TEST(Linked, ADDPRecordIsOneLineWithItsData) {
     EXPECT_EQ(field(*Ints, "rank"), "-1");
     EXPECT_EQ(field(*Ints, "world_size"), "2");
   }
+}
+
+// To a pipe a line is at most PIPE_BUF bytes (see the runtime's JSON sink):
+// a DDP record that does not fit loses its "ddp" member, not its fields.
+TEST(Linked, ADDPLineTooLongForAPipeDropsItsData) {
+  TempDir Dir;
+  std::string Fifo = Dir.file("fifo");
+  ASSERT_EQ(mkfifo(Fifo.c_str(), 0600), 0);
+  ProcessResult R;
+  std::string Received = apistamp::test::readFifoWhile(Fifo, [&] {
+    R = run(withSteps(HelperFirst, {"ddp:big", "ddp"}),
+            {{"APISTAMP_API_USAGE_LOG", Fifo}});
+  });
+  expectClean(R);
+  std::vector<std::string> Texts = apistamp::test::splitLines(Received);
+  ASSERT_EQ(Texts.size(), 2u) << Received.substr(0, 300);
+  std::vector<JsonValue> Lines;
+  for (const std::string &Text : Texts) {
+    EXPECT_LE(Text.size() + 1, static_cast<std::size_t>(PIPE_BUF));
+    JsonValue Value;
+    std::string Error;
+    ASSERT_TRUE(apistamp::test::parseJson(Text, Value, Error)) << Error;
+    Lines.push_back(Value);
+  }
+  EXPECT_EQ(Lines[0].keys(),
+            (std::vector<std::string>{"event", "time", "pid", "host", "exe",
+                                      "rank", "job_id", "truncated"}));
+  EXPECT_EQ(field(Lines[0], "event"), "c10.ddp_usage");
+  EXPECT_NE(Lines[1].get("ddp"), nullptr);
+  EXPECT_EQ(Lines[1].get("truncated"), nullptr);
 }
 
 TEST(Linked, TheRuntimeAndTheBridgeShareALogWithoutClash) {
