@@ -29,6 +29,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <dlfcn.h>
+#include <exception>
 #include <functional>
 #include <link.h>
 #include <mutex>
@@ -185,7 +186,8 @@ const EnvSinks &sinks() {
 }
 
 /// Writes \p Event to the JSON-lines sink if this process has not logged
-/// that name yet. Never throws.
+/// that name yet. Throws nothing but a thread cancellation's unwinding (the
+/// sink's open and write are cancellation points), which must go on.
 void logOnce(const std::string &Event) {
   if (InBridge)
     return;
@@ -201,7 +203,7 @@ void logOnce(const std::string &Event) {
       Sinks = &S.sinks();
     }
     Sinks->writeJson(Event, nullptr, currentPid());
-  } catch (...) {
+  } catch (const std::exception &) {
   }
 }
 
@@ -232,7 +234,7 @@ std::string ddpMembers(const c10::DDPLoggingData &Data) {
 }
 
 /// Writes one line for the DDP record \p Data (every record: they carry
-/// different data). Never throws.
+/// different data). Throws as logOnce.
 void logDDP(const c10::DDPLoggingData &Data) {
   if (InBridge)
     return;
@@ -243,7 +245,7 @@ void logDDP(const c10::DDPLoggingData &Data) {
     std::string Members = ddpMembers(Data);
     BridgeSection Section;
     Sinks.writeJson(DDPEvent, nullptr, currentPid(), &Members);
-  } catch (...) {
+  } catch (const std::exception &) {
   }
 }
 
@@ -256,7 +258,7 @@ void printLikeC10(const std::string &Event) {
     const EnvSinks &Sinks = sinks();
     if (Sinks.stderrEnabled())
       Sinks.writeStderr(Event);
-  } catch (...) {
+  } catch (const std::exception &) {
   }
 }
 
