@@ -393,8 +393,8 @@ void EnvSinks::writeStderr(const std::string &Event) const {
 
 std::string
 EnvSinks::jsonLine(const std::string &Event,
-                   const std::map<std::string, std::string> *Metadata,
-                   long Pid, std::size_t Limit) const {
+                   const std::map<std::string, std::string> *Metadata, long Pid,
+                   std::size_t Limit, const std::string *Extra) const {
   std::string Middle = ",\"time\":\"" + isoTimeNow() + "\",\"pid\":";
   Middle += std::to_string(static_cast<long long>(Pid));
   std::string Line = "{\"event\":";
@@ -414,6 +414,8 @@ EnvSinks::jsonLine(const std::string &Event,
     }
     Line += '}';
   }
+  if (Extra)
+    Line += *Extra;
   Line += "}\n";
   if (Line.size() <= Limit)
     return Line;
@@ -447,13 +449,15 @@ EnvSinks::jsonLine(const std::string &Event,
     if (Line.size() + 13 + Entries.size() + 1 + MarkSize <= Limit)
       Line += ",\"metadata\":{" + Entries + "}";
   }
+  if (Extra && Line.size() + Extra->size() + MarkSize <= Limit)
+    Line += *Extra;
   Line += Mark;
   return Line;
 }
 
 void EnvSinks::writeJson(const std::string &Event,
                          const std::map<std::string, std::string> *Metadata,
-                         long Pid) const {
+                         long Pid, const std::string *Extra) const {
   if (!LogEnabled)
     return;
   // Opened and closed per line: the host program never sees a descriptor
@@ -473,8 +477,8 @@ void EnvSinks::writeJson(const std::string &Event,
     // Lines to a pipe are at most PIPE_BUF bytes, the most that POSIX
     // writes to a pipe atomically: longer ones could interleave with other
     // writers' lines.
-    std::string Line =
-        jsonLine(Event, Metadata, Pid, Pipe ? PIPE_BUF : std::string::npos);
+    std::string Line = jsonLine(Event, Metadata, Pid,
+                                Pipe ? PIPE_BUF : std::string::npos, Extra);
     if (Regular && NeedsNewline.exchange(false, std::memory_order_relaxed))
       Line.insert(Line.begin(), '\n');
     if (!Regular) {

@@ -33,6 +33,9 @@ public:
   /// True if events should go to stderr while no handler is installed.
   bool stderrEnabled() const { return Stderr; }
 
+  /// True if there is a log file to write (writeJson does nothing otherwise).
+  bool logEnabled() const { return LogEnabled; }
+
   /// Prints "PYTORCH_API_USAGE <Event>" on stderr, as c10 does.
   void writeStderr(const std::string &Event) const;
 
@@ -40,16 +43,20 @@ public:
   /// the log file, if there is one: opens it, writes the whole line, closes
   /// it, so that no descriptor outlives the call. Errors are reported once
   /// on stderr, with the system's reason. \p Pid is the process's id.
+  /// \p Extra, if not null, is more members, already encoded, each with its
+  /// leading comma (`,"ddp":{...}`), written after the fixed fields.
   void writeJson(const std::string &Event,
-                 const std::map<std::string, std::string> *Metadata,
-                 long Pid) const;
+                 const std::map<std::string, std::string> *Metadata, long Pid,
+                 const std::string *Extra = nullptr) const;
 
   /// The JSON line for \p Event, at most \p Limit bytes: a longer line has
   /// its event name cut (at a character boundary), only the metadata entries
-  /// that fit, and "truncated":true. (Exposed for the tests.)
+  /// that fit, \p Extra only if it fits whole, and "truncated":true.
+  /// (Exposed for the tests.)
   std::string jsonLine(const std::string &Event,
                        const std::map<std::string, std::string> *Metadata,
-                       long Pid, std::size_t Limit) const;
+                       long Pid, std::size_t Limit,
+                       const std::string *Extra = nullptr) const;
 
   /// The log file's path, made absolute when the sink was created.
   const std::string &path() const { return Path; }

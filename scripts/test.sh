@@ -47,11 +47,17 @@ else
 fi
 # The runtime (runtime/): its gtest suites, the same under ThreadSanitizer and
 # AddressSanitizer+UBSan (runtime-only builds in $build-tsan, $build-asan), the
-# test against the real c10, and its checks (headers, installed package).
+# test against the real c10, the c10 bridge's, and its checks (headers,
+# installed package).
 echo "== runtime tests"
 runtime/test/run-gtest.sh runtime "$results" "$build/bin/apistampRuntimeTests" || status=1
 echo "== runtime tests against the real c10 (libtorch-dev)"
 runtime/test/run-gtest.sh runtime-c10 "$results" "$build/bin/apistampC10Tests" || status=1
+# The c10 bridge (libapistamp_c10bridge.so): linked and preloaded into
+# programs that use libtorch, preloaded into programs that do not; its Python
+# tests skip, with a message, if /usr/bin/python3 cannot import torch.
+echo "== the c10 bridge (libtorch-dev; LD_PRELOAD into C, C++ and Python)"
+runtime/test/run-gtest.sh runtime-c10-bridge "$results" "$build/bin/apistampC10BridgeTests" || status=1
 echo "== runtime checks (headers: g++/clang++, C++11-20, -fno-exceptions -fno-rtti; installed package; apistamp_instrument on an installed library)"
 ctest --test-dir "$build/runtime" -L runtime-check -j2 --output-on-failure \
   --output-junit "$(cd "$results" && pwd)/runtime-checks.xml" > "$results/runtime-checks.log" 2>&1 \

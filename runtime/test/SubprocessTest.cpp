@@ -329,34 +329,6 @@ TEST(Invisible, NoDescriptorThreadHandlerOrEnvironmentSurvivesACall) {
             5u);
 }
 
-/// Reads everything written to the FIFO \p Fifo while \p Run runs (and
-/// 300 ms after).
-template <typename F> std::string readFifoWhile(const std::string &Fifo, F Run) {
-  // Opened for reading and writing, so that the runtime closing its end
-  // after each line is not an end of file here.
-  int Reader = open(Fifo.c_str(), O_RDWR | O_NONBLOCK | O_CLOEXEC);
-  EXPECT_GE(Reader, 0);
-  std::string Received;
-  std::atomic<bool> Stop{false};
-  std::thread Drain([&] {
-    char Buffer[4096];
-    while (!Stop) {
-      struct pollfd Poll = {Reader, POLLIN, 0};
-      if (poll(&Poll, 1, 50) <= 0)
-        continue;
-      ssize_t N = read(Reader, Buffer, sizeof(Buffer));
-      if (N > 0)
-        Received.append(Buffer, static_cast<std::size_t>(N));
-    }
-  });
-  Run();
-  std::this_thread::sleep_for(std::chrono::milliseconds(300));
-  Stop = true;
-  Drain.join();
-  close(Reader);
-  return Received;
-}
-
 // Issue 24, item 21: a line to a pipe is at most PIPE_BUF bytes, the most
 // POSIX writes atomically; a longer one has its event name cut and
 // "truncated":true. The events after it are not lost.
@@ -370,7 +342,7 @@ TEST(JsonSink, ALineToAPipeIsCutToPipeBuf) {
   for (int I = 0; I < 3000; ++I)
     Wide += "\xc3\xa9";
   ProcessResult R;
-  std::string Received = readFifoWhile(Fifo, [&] {
+  std::string Received = apistamp::test::readFifoWhile(Fifo, [&] {
     R = runHelper({"log:" + Long, "log:short", "log:" + Wide, "log:after"},
                   {{"APISTAMP_API_USAGE_LOG", Fifo}});
   });
@@ -401,7 +373,7 @@ TEST(JsonSink, LongLinesFromManyWritersToAPipeNeverInterleave) {
   std::string Fifo = Dir.file("fifo");
   ASSERT_EQ(mkfifo(Fifo.c_str(), 0600), 0);
   const int Processes = 3, Threads = 3, PerThread = 60, Size = 9000;
-  std::string Received = readFifoWhile(Fifo, [&] {
+  std::string Received = apistamp::test::readFifoWhile(Fifo, [&] {
     std::vector<apistamp::test::RunningProcess> Running;
     for (int P = 0; P < Processes; ++P) {
       ProcessOptions Options;

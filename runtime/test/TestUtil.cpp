@@ -4,12 +4,14 @@
 
 #include "apistamp/api_usage.h"
 
+#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
 #include <fstream>
+#include <poll.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sstream>
@@ -148,6 +150,34 @@ int waitForChild(pid_t Pid) {
 }
 
 std::string helperPath() { return APISTAMP_RUNTIME_HELPER; }
+
+std::string readFifoWhile(const std::string &Fifo,
+                          const std::function<void()> &Run) {
+  // Opened for reading and writing, so that the runtime closing its end
+  // after each line is not an end of file here.
+  int Reader = open(Fifo.c_str(), O_RDWR | O_NONBLOCK | O_CLOEXEC);
+  if (Reader < 0)
+    throw std::runtime_error("cannot open FIFO " + Fifo);
+  std::string Received;
+  std::atomic<bool> Stop{false};
+  std::thread Drain([&] {
+    char Buffer[4096];
+    while (!Stop) {
+      struct pollfd Poll = {Reader, POLLIN, 0};
+      if (poll(&Poll, 1, 50) <= 0)
+        continue;
+      ssize_t N = read(Reader, Buffer, sizeof(Buffer));
+      if (N > 0)
+        Received.append(Buffer, static_cast<std::size_t>(N));
+    }
+  });
+  Run();
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  Stop = true;
+  Drain.join();
+  close(Reader);
+  return Received;
+}
 
 TempDir::TempDir() {
   char Template[] = "/tmp/apistamp-test-XXXXXX";

@@ -3,6 +3,7 @@
 #ifndef APISTAMP_RUNTIME_TEST_TESTUTIL_H
 #define APISTAMP_RUNTIME_TEST_TESTUTIL_H
 
+#include <functional>
 #include <map>
 #include <mutex>
 #include <string>
@@ -75,6 +76,12 @@ public:
 private:
   std::string Path;
 };
+
+/// Reads everything written to the FIFO \p Fifo while \p Run runs (and
+/// 300 ms after). The FIFO is open for reading and writing meanwhile, so a
+/// writer closing its end after each line is not an end of file.
+std::string readFifoWhile(const std::string &Fifo,
+                          const std::function<void()> &Run);
 
 /// The whole contents of \p Path ("" if it cannot be read).
 std::string readFile(const std::string &Path);
