@@ -116,5 +116,16 @@ echo "== torchvision policy (test/realworld)"
 python3 test/realworld/torchvision_policy.py --apistamp "$build/bin/apistamp" \
   --rules rules/torchvision.yaml --work "$build/realworld/torchvision" \
   --junit "$results/torchvision-policy.xml" || status=1
+# The loop on the real system: torchvision's image library and two ops,
+# instrumented by apistamp, built against Debian's libtorch, loaded by
+# Debian's python3-torchvision; Python and C++ workloads under the c10
+# bridge; the logs and `apistamp report -p` over them, the page in chromium
+# (a few minutes; skipped, with a message, without the fetched source or
+# python3-torch).
+echo "== torchvision end to end: real c10, Python, the bridge, report (test/realworld)"
+python3 test/realworld/torchvision_e2e.py --apistamp "$build/bin/apistamp" \
+  --rules rules/torchvision.yaml --bridge "$build/lib/libapistamp_c10bridge.so" \
+  --work "$build/realworld/torchvision-e2e" \
+  --junit "$results/torchvision-e2e.xml" || status=1
 python3 scripts/summarize-tests.py "$results"/*.xml || status=1
 exit $status
