@@ -68,23 +68,24 @@ TEST(UnifiedDiffTest, InsertIntoEmptyFile) {
 
 TEST(UnifiedDiffTest, HeadersQuoteAPathAsGitDoes) {
   // Only the headers: the hunk's lines are the bytes, whatever they hold.
+  // The a/ and b/ prefixes are inside the quotes, as git writes them.
   EXPECT_EQ(unifiedDiff("", "\x1b\n", "x\tb\n::error::c.cpp"),
-            "--- \"x\\tb\\n::error::c.cpp\"\n"
-            "+++ \"x\\tb\\n::error::c.cpp\"\n"
+            "--- \"a/x\\tb\\n::error::c.cpp\"\n"
+            "+++ \"b/x\\tb\\n::error::c.cpp\"\n"
             "@@ -0,0 +1 @@\n+\x1b\n");
   auto Header = [](llvm::StringRef Path) {
     std::string Diff = unifiedDiff("", "a\n", Path);
     return Diff.substr(4, Diff.find('\n') - 4);
   };
-  EXPECT_EQ(Header("src/a b.cpp"), "src/a b.cpp");
-  EXPECT_EQ(Header("caf\xC3\xA9.cpp"), "caf\xC3\xA9.cpp");
-  EXPECT_EQ(Header("a\\b\"c.cpp"), "\"a\\\\b\\\"c.cpp\"");
-  EXPECT_EQ(Header("\a\b\t\n\v\f\r"), "\"\\a\\b\\t\\n\\v\\f\\r\"");
+  EXPECT_EQ(Header("src/a b.cpp"), "a/src/a b.cpp");
+  EXPECT_EQ(Header("caf\xC3\xA9.cpp"), "a/caf\xC3\xA9.cpp");
+  EXPECT_EQ(Header("a\\b\"c.cpp"), "\"a/a\\\\b\\\"c.cpp\"");
+  EXPECT_EQ(Header("\a\b\t\n\v\f\r"), "\"a/\\a\\b\\t\\n\\v\\f\\r\"");
   // Other controls and bytes that are not UTF-8 in octal, byte by byte;
   // other UTF-8 as it is.
-  EXPECT_EQ(Header("\x1b[31m\x7f\x01"), "\"\\033[31m\\177\\001\"");
+  EXPECT_EQ(Header("\x1b[31m\x7f\x01"), "\"a/\\033[31m\\177\\001\"");
   EXPECT_EQ(Header("x\xE2\x80\xAE\xC2\x85\x85\xC3\xA9"),
-            "\"x\\342\\200\\256\\302\\205\\205\xC3\xA9\"");
+            "\"a/x\\342\\200\\256\\302\\205\\205\xC3\xA9\"");
 }
 
 TEST(UnifiedDiffTest, DistantChangesMakeSeparateHunks) {
