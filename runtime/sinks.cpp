@@ -194,6 +194,32 @@ bool appendJsonString(std::string &Out, const std::string &Text,
   return true;
 }
 
+std::string ddpMembers(const std::map<std::string, std::string> &Strs,
+                       const std::map<std::string, std::int64_t> &Ints) {
+  std::string Out = ",\"ddp\":{\"strs\":{";
+  bool First = true;
+  for (const auto &Entry : Strs) {
+    if (!First)
+      Out += ',';
+    First = false;
+    appendJsonString(Out, Entry.first);
+    Out += ':';
+    appendJsonString(Out, Entry.second);
+  }
+  Out += "},\"ints\":{";
+  First = true;
+  for (const auto &Entry : Ints) {
+    if (!First)
+      Out += ',';
+    First = false;
+    appendJsonString(Out, Entry.first);
+    Out += ':';
+    Out += std::to_string(static_cast<long long>(Entry.second));
+  }
+  Out += "}}";
+  return Out;
+}
+
 bool writeLine(int Fd, const std::string &Line, bool MayBePipe) {
   sigset_t PipeSet, OldMask;
   bool WasPending = false;

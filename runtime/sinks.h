@@ -11,6 +11,7 @@
 #define APISTAMP_RUNTIME_SINKS_H
 
 #include <atomic>
+#include <cstdint>
 #include <map>
 #include <string>
 
@@ -81,6 +82,18 @@ void lockSinkDescriptorsForFork();
 void unlockSinkDescriptorsInParent();
 /// Closes the parent's line descriptors in the child, then unlocks.
 void closeSinkDescriptorsInChild();
+
+/// The event of a DDP record's line (c10::LogPyTorchDDPUsage), written by
+/// the runtime and by the c10 bridge.
+constexpr char DDPUsageEvent[] = "c10.ddp_usage";
+
+/// The member a DDP record's line carries after the fixed fields, for
+/// EnvSinks::writeJson's \p Extra: `,"ddp":{"strs":{...},"ints":{...}}`,
+/// c10's DDPLoggingData (strs_map, ints_map) with strings as JSON strings
+/// and integers as JSON numbers. One function for both writers (the runtime
+/// and the c10 bridge), so that their lines have one shape.
+std::string ddpMembers(const std::map<std::string, std::string> &Strs,
+                       const std::map<std::string, std::int64_t> &Ints);
 
 /// Appends \p Text to \p Out as a JSON string literal (quoted, escaped;
 /// invalid UTF-8 becomes U+FFFD). If \p Limit is given, stops before a
