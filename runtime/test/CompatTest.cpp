@@ -39,4 +39,24 @@ TEST(C10Compat, CodeWrittenAgainstC10CompilesAndLogs) {
   EXPECT_EQ(Contexts, std::vector<std::string>{"rt.compat.metadata"});
 }
 
+TEST(C10Compat, DDPRecordsReachTheDDPLoggerEveryTime) {
+  static std::vector<c10::DDPLoggingData> Records;
+  c10::SetPyTorchDDPUsageLogger(
+      [](const c10::DDPLoggingData &Data) { Records.push_back(Data); });
+  Records.clear();
+  // c10 throws on an empty logger; the runtime ignores it and keeps its own.
+  c10::SetPyTorchDDPUsageLogger(nullptr);
+  c10::DDPLoggingData Data;
+  Data.strs_map["backend_name"] = "gloo";
+  Data.ints_map["world_size"] = 4;
+  c10::LogPyTorchDDPUsage(Data);
+  Data.ints_map["world_size"] = 8;
+  c10::LogPyTorchDDPUsage(Data);
+  c10::LogPyTorchDDPUsage(Data);
+  ASSERT_EQ(Records.size(), 3u) << "not once per record: each carries data";
+  EXPECT_EQ(Records[0].strs_map.at("backend_name"), "gloo");
+  EXPECT_EQ(Records[0].ints_map.at("world_size"), 4);
+  EXPECT_EQ(Records[2].ints_map.at("world_size"), 8);
+}
+
 } // namespace

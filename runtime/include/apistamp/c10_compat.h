@@ -2,9 +2,12 @@
 //
 // Lets code written against c10's spelling (c10::SetAPIUsageLogger,
 // c10::LogAPIUsage, c10::SetAPIUsageMetadataLogger, c10::LogAPIUsageMetadata,
-// C10_LOG_API_USAGE_ONCE) compile and link against this runtime alone. Not
-// for translation units that also include c10/util/Logging.h: code that
-// links libtorch should use c10 itself.
+// c10::DDPLoggingData, c10::SetPyTorchDDPUsageLogger,
+// c10::LogPyTorchDDPUsage, C10_LOG_API_USAGE_ONCE) compile and link against
+// this runtime alone. Not for translation units that also include
+// c10/util/Logging.h: code that links libtorch should use c10 itself. The
+// surface, entity by entity, and how it differs from c10:
+// runtime/README.md.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,10 +21,13 @@
 #include "apistamp/api_usage.h"
 
 namespace c10 {
+using ::apistamp::DDPLoggingData;
 using ::apistamp::LogAPIUsage;
 using ::apistamp::LogAPIUsageMetadata;
+using ::apistamp::LogPyTorchDDPUsage;
 using ::apistamp::SetAPIUsageLogger;
 using ::apistamp::SetAPIUsageMetadataLogger;
+using ::apistamp::SetPyTorchDDPUsageLogger;
 
 namespace detail {
 using ::apistamp::detail::LogAPIUsageFakeReturn;
