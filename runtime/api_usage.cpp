@@ -385,6 +385,8 @@ void LogPyTorchDDPUsage(const DDPLoggingData &Data) {
   }
 }
 
+void SetGlobalRank(std::int64_t Rank) { detail::setGlobalRank(Rank); }
+
 namespace detail {
 
 void logSiteOnce(Site &S, const char *Event) {

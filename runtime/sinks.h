@@ -67,13 +67,26 @@ private:
   bool StderrIsPipe = false;
   bool LogEnabled = false;
   std::string Path;
-  /// The JSON fields fixed per process: host, exe, rank, job_id.
-  std::string FixedFields;
+  /// The JSON fields fixed per process: `,"host":...,"exe":...`.
+  std::string HostAndExe;
+  /// The rank's JSON value from RANK or LOCAL_RANK, else `null`: the line's
+  /// rank unless setGlobalRank() gave one.
+  std::string EnvRank;
+  /// `,"job_id":...`.
+  std::string JobId;
+
+  /// host, exe, rank and job_id, with their leading commas.
+  std::string fixedFields() const;
   mutable std::atomic<bool> WriteErrorReported{false};
   /// Set when a partial line could not be blanked: the next line starts
   /// with a newline, so that it is not glued to the partial one.
   mutable std::atomic<bool> NeedsNewline{false};
 };
+
+/// Makes the JSON lines written from now on carry \p Rank (c10's
+/// SetGlobalRank) instead of the rank of the environment (RANK, LOCAL_RANK);
+/// -1, c10's "no rank", goes back to the environment's. Thread-safe.
+void setGlobalRank(std::int64_t Rank);
 
 /// Fork safety of the JSON sink's descriptors (called by the runtime's
 /// pthread_atfork handlers): a forked child never keeps a descriptor that a

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <map>
 #include <string>
 #include <vector>
@@ -57,6 +58,12 @@ TEST(C10Compat, DDPRecordsReachTheDDPLoggerEveryTime) {
   EXPECT_EQ(Records[0].strs_map.at("backend_name"), "gloo");
   EXPECT_EQ(Records[0].ints_map.at("world_size"), 4);
   EXPECT_EQ(Records[2].ints_map.at("world_size"), 8);
+}
+
+// Its effect on the JSON lines: SubprocessTest.cpp, GlobalRank.*.
+TEST(C10Compat, SetGlobalRankIsC10sSpelling) {
+  void (*Set)(std::int64_t) = &c10::SetGlobalRank;
+  Set(-1); // c10's "no rank": the environment's, as before.
 }
 
 } // namespace

@@ -12,6 +12,7 @@
 //                      module_name 'Net "q"' (ddp:big: 6000 bytes of N),
 //                      world_size 2 and rank -1 (the c10 bridge's helper
 //                      logs the same record)
+//   rank:N             apistamp::SetGlobalRank(N)
 //   install            install loggers printing "<pid> <event>",
 //                      "<pid> meta <context> k=v,..." and
 //                      "<pid> ddp <backend_name> <world_size>" on stdout
@@ -200,6 +201,8 @@ int run(const std::vector<std::string> &Steps, std::size_t First) {
                                     {{"k", "v"}, {"quote", "\"q\""}});
     } else if (Step == "ddp" || Step == "ddp:big") {
       logDDP(Step == "ddp:big");
+    } else if (startsWith(Step, "rank:")) {
+      apistamp::SetGlobalRank(std::atoll(Step.c_str() + 5));
     } else if (Step == "install") {
       apistamp::SetAPIUsageLogger(
           [](const std::string &Event) { printLine(pidText() + " " + Event); });

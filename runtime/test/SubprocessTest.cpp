@@ -733,4 +733,54 @@ TEST(DDPUsage, ALineTooLongForAPipeDropsItsData) {
   EXPECT_EQ(Lines[1].get("truncated"), nullptr);
 }
 
+//===----------------------------------------------------------------------===//
+// c10's SetGlobalRank
+//===----------------------------------------------------------------------===//
+
+/// "<event> <rank>" for each line of \p Log, the rank as its JSON text.
+std::vector<std::string> eventsAndRanks(const std::string &Log) {
+  std::vector<std::string> Out;
+  for (const JsonValue &Line : parseJsonLines(apistamp::test::readFile(Log))) {
+    const JsonValue *Rank = Line.get("rank");
+    std::string Text = !Rank                          ? "<missing>"
+                       : Rank->K == JsonValue::Null   ? "null"
+                       : Rank->K == JsonValue::String ? "\"" + Rank->Text + "\""
+                                                      : Rank->Text;
+    Out.push_back(stringField(Line, "event") + " " + Text);
+  }
+  return Out;
+}
+
+// Precedence: the rank set by SetGlobalRank, else RANK, else LOCAL_RANK,
+// else null; -1 (c10's "no rank") goes back to the environment's.
+TEST(GlobalRank, TheSetRankOverridesTheEnvironmentFromThenOn) {
+  TempDir Dir;
+  std::string Log = Dir.file("events.jsonl");
+  ProcessResult R = runHelper(
+      {"a", "rank:7", "log:x", "meta:m", "ddp", "rank:-1", "log:y", "rank:0",
+       "fork", "log:z"},
+      {{"APISTAMP_API_USAGE_LOG", Log}, {"RANK", "5"}, {"LOCAL_RANK", "1"}});
+  expectClean(R);
+  // The forked child keeps the rank its parent set.
+  EXPECT_EQ(eventsAndRanks(Log),
+            (std::vector<std::string>{"helper.a 5", "x 7", "m 7",
+                                      "c10.ddp_usage 7", "y 5", "z 0", "z 0"}));
+}
+
+TEST(GlobalRank, ARankSetBeforeTheFirstEventOrWithoutAnEnvironmentCounts) {
+  TempDir Dir;
+  std::string Log = Dir.file("events.jsonl");
+  ProcessResult R =
+      runHelper({"rank:2", "a", "rank:-1", "log:x"},
+                {{"APISTAMP_API_USAGE_LOG", Log}, {"RANK", "worker-5"}});
+  expectClean(R);
+  EXPECT_EQ(eventsAndRanks(Log),
+            (std::vector<std::string>{"helper.a 2", "x \"worker-5\""}));
+  std::string Bare = Dir.file("bare.jsonl");
+  R = runHelper({"a", "rank:12", "log:x"}, {{"APISTAMP_API_USAGE_LOG", Bare}});
+  expectClean(R);
+  EXPECT_EQ(eventsAndRanks(Bare),
+            (std::vector<std::string>{"helper.a null", "x 12"}));
+}
+
 } // namespace

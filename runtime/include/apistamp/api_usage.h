@@ -90,6 +90,12 @@ APISTAMP_API void SetPyTorchDDPUsageLogger(DDPUsageLogger Logger);
 /// of event "c10.ddp_usage" with a "ddp" member (runtime/README.md).
 APISTAMP_API void LogPyTorchDDPUsage(const DDPLoggingData &Data);
 
+/// Sets the rank that the JSON lines written from now on carry, in place of
+/// RANK or LOCAL_RANK (c10's `SetGlobalRank`, whose rank prefixes c10's log
+/// messages); -1, c10's "no rank", goes back to the environment's. A forked
+/// child keeps it. Thread-safe.
+APISTAMP_API void SetGlobalRank(std::int64_t Rank);
+
 namespace detail {
 
 /// Incremented in each forked child, so that every site logs again there.

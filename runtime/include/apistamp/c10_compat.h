@@ -3,10 +3,10 @@
 // Lets code written against c10's spelling (c10::SetAPIUsageLogger,
 // c10::LogAPIUsage, c10::SetAPIUsageMetadataLogger, c10::LogAPIUsageMetadata,
 // c10::DDPLoggingData, c10::SetPyTorchDDPUsageLogger,
-// c10::LogPyTorchDDPUsage, C10_LOG_API_USAGE_ONCE) compile and link against
-// this runtime alone. Not for translation units that also include
-// c10/util/Logging.h: code that links libtorch should use c10 itself. The
-// surface, entity by entity, and how it differs from c10:
+// c10::LogPyTorchDDPUsage, c10::SetGlobalRank, C10_LOG_API_USAGE_ONCE)
+// compile and link against this runtime alone. Not for translation units
+// that also include c10/util/Logging.h: code that links libtorch should use
+// c10 itself. The surface, entity by entity, and how it differs from c10:
 // runtime/README.md.
 //
 //===----------------------------------------------------------------------===//
@@ -27,6 +27,7 @@ using ::apistamp::LogAPIUsageMetadata;
 using ::apistamp::LogPyTorchDDPUsage;
 using ::apistamp::SetAPIUsageLogger;
 using ::apistamp::SetAPIUsageMetadataLogger;
+using ::apistamp::SetGlobalRank;
 using ::apistamp::SetPyTorchDDPUsageLogger;
 
 namespace detail {

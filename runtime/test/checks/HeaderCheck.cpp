@@ -99,6 +99,7 @@ int main() {
   Ddp.strs_map["backend_name"] = "nccl";
   Ddp.ints_map["world_size"] = 8;
   c10::LogPyTorchDDPUsage(Ddp);
+  c10::SetGlobalRank(3);
   if (Sum != 27)
     return 1;
 #ifdef CHECK_PREDEFINED
