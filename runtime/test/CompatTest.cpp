@@ -2,6 +2,7 @@
 
 #include "apistamp/c10_compat.h"
 
+#include "C10Surface.inc"
 #include "TestUtil.h"
 
 #include <gtest/gtest.h>
@@ -64,6 +65,16 @@ TEST(C10Compat, DDPRecordsReachTheDDPLoggerEveryTime) {
 TEST(C10Compat, SetGlobalRankIsC10sSpelling) {
   void (*Set)(std::int64_t) = &c10::SetGlobalRank;
   Set(-1); // c10's "no rank": the environment's, as before.
+}
+
+// checks/C10SurfaceTest.cpp runs the same source on libtorch 1.13's c10.
+TEST(C10Surface113, TheSourceWrittenForC10RunsOnTheRuntimeAlone) {
+  C10SurfaceReceived Got = exerciseC10Surface();
+  C10SurfaceReceived Expected = expectedC10SurfaceReceived();
+  EXPECT_EQ(Got.Events, Expected.Events);
+  EXPECT_EQ(Got.DDP, Expected.DDP);
+  EXPECT_EQ(Got.Sum, Expected.Sum);
+  EXPECT_EQ(Got.FakeReturn, Expected.FakeReturn);
 }
 
 } // namespace

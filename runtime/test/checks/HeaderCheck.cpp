@@ -70,6 +70,7 @@ bool expectEvents(const std::vector<std::string> &Expected) {
 } // namespace
 
 int main() {
+  c10::initLogging();
   c10::SetAPIUsageLogger(
       [](const std::string &Event) { events().push_back(Event); });
   apistamp::SetAPIUsageMetadataLogger(
