@@ -32,8 +32,9 @@ using ::apistamp::SetPyTorchDDPUsageLogger;
 
 /// c10's `initLogging`, which applies TORCH_CPP_LOG_LEVEL to c10's own log
 /// messages. The runtime has no such messages and reads its environment at
-/// its first event: this does nothing.
-inline void initLogging() {}
+/// its first event: this does nothing. Internal linkage: no `c10::` symbol
+/// that could take the place of libc10's in a process that also loads it.
+static inline void initLogging() {}
 
 namespace detail {
 using ::apistamp::detail::LogAPIUsageFakeReturn;
