@@ -54,8 +54,10 @@ struct State {
   std::unordered_set<std::string> Logged;
   std::shared_ptr<const APIUsageLogger> Logger;
   std::shared_ptr<const APIUsageMetadataLogger> MetadataLogger;
+  std::shared_ptr<const DDPUsageLogger> DDPLogger;
   std::vector<std::string> Pending;
   std::vector<PendingMetadataEvent> PendingMetadata;
+  std::vector<DDPLoggingData> PendingDDP;
   /// Created on first use, from the environment at that time.
   const EnvSinks *Sinks = nullptr;
 
@@ -71,6 +73,7 @@ struct State {
     Logged.clear();
     Pending.clear();
     PendingMetadata.clear();
+    PendingDDP.clear();
   }
 
   /// Requires Mutex.
@@ -249,6 +252,27 @@ void deliverMetadata(const std::string &Context,
     callHandler(*Logger, Context, Metadata);
 }
 
+void deliverDDP(const DDPLoggingData &Data) {
+  State &S = state();
+  RuntimeSection Section;
+  std::shared_ptr<const DDPUsageLogger> Logger;
+  const EnvSinks *Sinks;
+  {
+    std::lock_guard<std::mutex> Lock(S.Mutex);
+    S.refresh();
+    Sinks = &S.sinks();
+    Logger = S.DDPLogger;
+    if (!Logger && S.PendingDDP.size() < PendingLimit)
+      S.PendingDDP.push_back(Data);
+  }
+  if (Sinks->logEnabled()) {
+    std::string Members = detail::ddpMembers(Data.strs_map, Data.ints_map);
+    Sinks->writeJson(detail::DDPUsageEvent, nullptr, currentPid(), &Members);
+  }
+  if (Logger)
+    callHandler(*Logger, Data);
+}
+
 void logSiteOnceImpl(detail::Site &Site, const char *Event, std::size_t Size) {
   if (InHandler || InRuntime)
     return; // Not marked: its first use outside a handler logs it.
@@ -331,6 +355,37 @@ void LogAPIUsageMetadata(const std::string &Context,
   } catch (const std::bad_alloc &) {
   }
 }
+
+void SetPyTorchDDPUsageLogger(DDPUsageLogger Logger) {
+  if (!Logger)
+    return;
+  try {
+    auto Shared = std::make_shared<const DDPUsageLogger>(std::move(Logger));
+    std::vector<DDPLoggingData> Replay;
+    State &S = state();
+    {
+      RuntimeSection Section;
+      std::lock_guard<std::mutex> Lock(S.Mutex);
+      S.refresh();
+      S.DDPLogger = Shared;
+      Replay.swap(S.PendingDDP);
+    }
+    for (const DDPLoggingData &Data : Replay)
+      callHandler(*Shared, Data);
+  } catch (const std::bad_alloc &) {
+  }
+}
+
+void LogPyTorchDDPUsage(const DDPLoggingData &Data) {
+  if (InHandler || InRuntime)
+    return;
+  try {
+    deliverDDP(Data);
+  } catch (const std::bad_alloc &) {
+  }
+}
+
+void SetGlobalRank(std::int64_t Rank) { detail::setGlobalRank(Rank); }
 
 namespace detail {
 

@@ -45,6 +45,9 @@ std::string rankJson(const char *Value) {
   return Out;
 }
 
+/// The rank given to setGlobalRank(), or -1 (none: the environment's).
+std::atomic<std::int64_t> GlobalRank(-1);
+
 /// The value of the first set variable among the comma-separated \p Names.
 const char *firstSetVariable(const std::string &Names) {
   std::size_t Begin = 0;
@@ -192,6 +195,32 @@ bool appendJsonString(std::string &Out, const std::string &Text,
   }
   Out += '"';
   return true;
+}
+
+std::string ddpMembers(const std::map<std::string, std::string> &Strs,
+                       const std::map<std::string, std::int64_t> &Ints) {
+  std::string Out = ",\"ddp\":{\"strs\":{";
+  bool First = true;
+  for (const auto &Entry : Strs) {
+    if (!First)
+      Out += ',';
+    First = false;
+    appendJsonString(Out, Entry.first);
+    Out += ':';
+    appendJsonString(Out, Entry.second);
+  }
+  Out += "},\"ints\":{";
+  First = true;
+  for (const auto &Entry : Ints) {
+    if (!First)
+      Out += ',';
+    First = false;
+    appendJsonString(Out, Entry.first);
+    Out += ':';
+    Out += std::to_string(static_cast<long long>(Entry.second));
+  }
+  Out += "}}";
+  return Out;
 }
 
 bool writeLine(int Fd, const std::string &Line, bool MayBePipe) {
@@ -368,23 +397,33 @@ EnvSinks::EnvSinks() {
   close(Fd);
   LogEnabled = true;
 
-  FixedFields += ",\"host\":";
-  appendJsonString(FixedFields, hostName());
-  FixedFields += ",\"exe\":";
-  appendJsonString(FixedFields, executablePath());
-  FixedFields += ",\"rank\":";
+  HostAndExe += ",\"host\":";
+  appendJsonString(HostAndExe, hostName());
+  HostAndExe += ",\"exe\":";
+  appendJsonString(HostAndExe, executablePath());
   const char *Rank = getNonEmptyEnv("RANK");
   if (!Rank)
     Rank = getNonEmptyEnv("LOCAL_RANK");
-  FixedFields += Rank ? rankJson(Rank) : "null";
-  FixedFields += ",\"job_id\":";
+  EnvRank = Rank ? rankJson(Rank) : "null";
+  JobId = ",\"job_id\":";
   const char *JobIdEnv = getNonEmptyEnv("APISTAMP_JOB_ID_ENV");
-  const char *JobId = firstSetVariable(
+  const char *JobIdValue = firstSetVariable(
       JobIdEnv ? JobIdEnv : "SLURM_JOB_ID,TORCHELASTIC_RUN_ID");
-  if (JobId)
-    appendJsonString(FixedFields, JobId);
+  if (JobIdValue)
+    appendJsonString(JobId, JobIdValue);
   else
-    FixedFields += "null";
+    JobId += "null";
+}
+
+std::string EnvSinks::fixedFields() const {
+  std::int64_t Rank = GlobalRank.load(std::memory_order_relaxed);
+  return HostAndExe + ",\"rank\":" +
+         (Rank == -1 ? EnvRank : std::to_string(static_cast<long long>(Rank))) +
+         JobId;
+}
+
+void setGlobalRank(std::int64_t Rank) {
+  GlobalRank.store(Rank, std::memory_order_relaxed);
 }
 
 void EnvSinks::writeStderr(const std::string &Event) const {
@@ -400,7 +439,8 @@ EnvSinks::jsonLine(const std::string &Event,
   std::string Line = "{\"event\":";
   appendJsonString(Line, Event);
   Line += Middle;
-  Line += FixedFields;
+  std::string Fixed = fixedFields();
+  Line += Fixed;
   if (Metadata) {
     Line += ",\"metadata\":{";
     bool First = true;
@@ -425,7 +465,6 @@ EnvSinks::jsonLine(const std::string &Event,
   static const char Mark[] = ",\"truncated\":true}\n";
   const std::size_t MarkSize = sizeof(Mark) - 1;
   const std::size_t MinEvent = 64;
-  std::string Fixed = FixedFields;
   if (9 + MinEvent + Middle.size() + Fixed.size() + MarkSize > Limit)
     Fixed.clear();
   Line = "{\"event\":";

@@ -11,6 +11,7 @@
 #define APISTAMP_RUNTIME_SINKS_H
 
 #include <atomic>
+#include <cstdint>
 #include <map>
 #include <string>
 
@@ -66,13 +67,26 @@ private:
   bool StderrIsPipe = false;
   bool LogEnabled = false;
   std::string Path;
-  /// The JSON fields fixed per process: host, exe, rank, job_id.
-  std::string FixedFields;
+  /// The JSON fields fixed per process: `,"host":...,"exe":...`.
+  std::string HostAndExe;
+  /// The rank's JSON value from RANK or LOCAL_RANK, else `null`: the line's
+  /// rank unless setGlobalRank() gave one.
+  std::string EnvRank;
+  /// `,"job_id":...`.
+  std::string JobId;
+
+  /// host, exe, rank and job_id, with their leading commas.
+  std::string fixedFields() const;
   mutable std::atomic<bool> WriteErrorReported{false};
   /// Set when a partial line could not be blanked: the next line starts
   /// with a newline, so that it is not glued to the partial one.
   mutable std::atomic<bool> NeedsNewline{false};
 };
+
+/// Makes the JSON lines written from now on carry \p Rank (c10's
+/// SetGlobalRank) instead of the rank of the environment (RANK, LOCAL_RANK);
+/// -1, c10's "no rank", goes back to the environment's. Thread-safe.
+void setGlobalRank(std::int64_t Rank);
 
 /// Fork safety of the JSON sink's descriptors (called by the runtime's
 /// pthread_atfork handlers): a forked child never keeps a descriptor that a
@@ -81,6 +95,18 @@ void lockSinkDescriptorsForFork();
 void unlockSinkDescriptorsInParent();
 /// Closes the parent's line descriptors in the child, then unlocks.
 void closeSinkDescriptorsInChild();
+
+/// The event of a DDP record's line (c10::LogPyTorchDDPUsage), written by
+/// the runtime and by the c10 bridge.
+constexpr char DDPUsageEvent[] = "c10.ddp_usage";
+
+/// The member a DDP record's line carries after the fixed fields, for
+/// EnvSinks::writeJson's \p Extra: `,"ddp":{"strs":{...},"ints":{...}}`,
+/// c10's DDPLoggingData (strs_map, ints_map) with strings as JSON strings
+/// and integers as JSON numbers. One function for both writers (the runtime
+/// and the c10 bridge), so that their lines have one shape.
+std::string ddpMembers(const std::map<std::string, std::string> &Strs,
+                       const std::map<std::string, std::int64_t> &Ints);
 
 /// Appends \p Text to \p Out as a JSON string literal (quoted, escaped;
 /// invalid UTF-8 becomes U+FFFD). If \p Limit is given, stops before a

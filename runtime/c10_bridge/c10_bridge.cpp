@@ -64,9 +64,6 @@ constexpr char SetAPIUsageLoggerName[] =
 constexpr char SetPyTorchDDPUsageLoggerName[] =
     "_ZN3c1024SetPyTorchDDPUsageLoggerESt8functionIFvRKNS_14DDPLoggingDataEEE";
 
-/// The event of a DDP record's line.
-constexpr char DDPEvent[] = "c10.ddp_usage";
-
 using LogFn = void (*)(const std::string &);
 using FakeReturnFn = bool (*)(const std::string &);
 using DDPFn = void (*)(const c10::DDPLoggingData &);
@@ -207,32 +204,6 @@ void logOnce(const std::string &Event) {
   }
 }
 
-/// `,"ddp":{"strs":{...},"ints":{...}}` for \p Data.
-std::string ddpMembers(const c10::DDPLoggingData &Data) {
-  std::string Out = ",\"ddp\":{\"strs\":{";
-  bool First = true;
-  for (const auto &Entry : Data.strs_map) {
-    if (!First)
-      Out += ',';
-    First = false;
-    apistamp::detail::appendJsonString(Out, Entry.first);
-    Out += ':';
-    apistamp::detail::appendJsonString(Out, Entry.second);
-  }
-  Out += "},\"ints\":{";
-  First = true;
-  for (const auto &Entry : Data.ints_map) {
-    if (!First)
-      Out += ',';
-    First = false;
-    apistamp::detail::appendJsonString(Out, Entry.first);
-    Out += ':';
-    Out += std::to_string(static_cast<long long>(Entry.second));
-  }
-  Out += "}}";
-  return Out;
-}
-
 /// Writes one line for the DDP record \p Data (every record: they carry
 /// different data). Throws as logOnce.
 void logDDP(const c10::DDPLoggingData &Data) {
@@ -242,9 +213,11 @@ void logDDP(const c10::DDPLoggingData &Data) {
     const EnvSinks &Sinks = sinks();
     if (!Sinks.logEnabled())
       return;
-    std::string Members = ddpMembers(Data);
+    std::string Members =
+        apistamp::detail::ddpMembers(Data.strs_map, Data.ints_map);
     BridgeSection Section;
-    Sinks.writeJson(DDPEvent, nullptr, currentPid(), &Members);
+    Sinks.writeJson(apistamp::detail::DDPUsageEvent, nullptr, currentPid(),
+                    &Members);
   } catch (const std::exception &) {
   }
 }

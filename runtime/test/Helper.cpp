@@ -8,8 +8,14 @@
 //                      "helper.b"; "b" has two sites of one name)
 //   log:NAME           apistamp::LogAPIUsage(NAME)
 //   meta:NAME          LogAPIUsageMetadata(NAME, {k: v, quote: "q"})
-//   install            install loggers printing "<pid> <event>" and
-//                      "<pid> meta <context> k=v,..." on stdout
+//   ddp, ddp:big       LogPyTorchDDPUsage with backend_name "gloo",
+//                      module_name 'Net "q"' (ddp:big: 6000 bytes of N),
+//                      world_size 2 and rank -1 (the c10 bridge's helper
+//                      logs the same record)
+//   rank:N             apistamp::SetGlobalRank(N)
+//   install            install loggers printing "<pid> <event>",
+//                      "<pid> meta <context> k=v,..." and
+//                      "<pid> ddp <backend_name> <world_size>" on stdout
 //   install-throwing   install a logger that throws
 //   flood:N:SIZE:T     T threads each log N events of about SIZE bytes
 //                      ("flood.<pid>.<thread>.<i>.xxxx")
@@ -66,6 +72,15 @@ void printLine(const std::string &Line) {
 }
 
 std::string pidText() { return std::to_string(static_cast<long>(getpid())); }
+
+void logDDP(bool Big) {
+  apistamp::DDPLoggingData Data;
+  Data.strs_map["backend_name"] = "gloo";
+  Data.strs_map["module_name"] = Big ? std::string(6000, 'N') : "Net \"q\"";
+  Data.ints_map["world_size"] = 2;
+  Data.ints_map["rank"] = -1;
+  apistamp::LogPyTorchDDPUsage(Data);
+}
 
 void flood(int Count, int Size, int Threads) {
   std::vector<std::thread> Workers;
@@ -184,6 +199,10 @@ int run(const std::vector<std::string> &Steps, std::size_t First) {
     } else if (startsWith(Step, "meta:")) {
       apistamp::LogAPIUsageMetadata(Step.substr(5),
                                     {{"k", "v"}, {"quote", "\"q\""}});
+    } else if (Step == "ddp" || Step == "ddp:big") {
+      logDDP(Step == "ddp:big");
+    } else if (startsWith(Step, "rank:")) {
+      apistamp::SetGlobalRank(std::atoll(Step.c_str() + 5));
     } else if (Step == "install") {
       apistamp::SetAPIUsageLogger(
           [](const std::string &Event) { printLine(pidText() + " " + Event); });
@@ -194,6 +213,11 @@ int run(const std::vector<std::string> &Steps, std::size_t First) {
             for (const auto &Entry : Metadata)
               Line += Entry.first + "=" + Entry.second + ",";
             printLine(Line);
+          });
+      apistamp::SetPyTorchDDPUsageLogger(
+          [](const apistamp::DDPLoggingData &Data) {
+            printLine(pidText() + " ddp " + Data.strs_map.at("backend_name") +
+                      " " + std::to_string(Data.ints_map.at("world_size")));
           });
     } else if (Step == "state") {
       printLine(processState());

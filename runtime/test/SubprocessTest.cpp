@@ -652,4 +652,135 @@ TEST(Failures, AThrowingLoggerIsReportedOnceAndIgnored) {
       << R.Err;
 }
 
+//===----------------------------------------------------------------------===//
+// c10's surface beyond single events: DDP records
+//===----------------------------------------------------------------------===//
+
+TEST(DDPUsage, RecordsBeforeTheFirstLoggerAreHandedToIt) {
+  ProcessResult R = runHelper({"ddp", "a", "ddp", "install", "ddp"},
+                              {{"PYTORCH_API_USAGE_STDERR", "1"}});
+  expectClean(R);
+  EXPECT_EQ(
+      apistamp::test::splitLines(R.Out),
+      loggerLines(R, {"helper.a", "ddp gloo 2", "ddp gloo 2", "ddp gloo 2"}));
+  // c10 prints no DDP record on stderr, with or without a logger.
+  EXPECT_EQ(R.Err, "PYTORCH_API_USAGE helper.a\n");
+}
+
+// The line the c10 bridge writes for a c10::LogPyTorchDDPUsage record
+// (C10BridgeTest.cpp, Linked.TheRuntimeAndTheBridgeWriteOneDDPShape).
+TEST(DDPUsage, EveryRecordIsOneLineInTheBridgesShape) {
+  TempDir Dir;
+  std::string Log = Dir.file("events.jsonl");
+  ProcessResult R = runHelper(
+      {"ddp", "a", "ddp", "install", "ddp"},
+      {{"APISTAMP_API_USAGE_LOG", Log}, {"RANK", "1"}, {"SLURM_JOB_ID", "j1"}});
+  expectClean(R);
+  std::vector<JsonValue> Lines = parseJsonLines(apistamp::test::readFile(Log));
+  ASSERT_EQ(Lines.size(), 4u) << "every record is a line, not once per name";
+  std::vector<std::string> Events;
+  for (const JsonValue &Line : Lines) {
+    std::string Event = stringField(Line, "event");
+    Events.push_back(Event);
+    if (Event != "c10.ddp_usage")
+      continue;
+    EXPECT_EQ(Line.keys(),
+              (std::vector<std::string>{"event", "time", "pid", "host", "exe",
+                                        "rank", "job_id", "ddp"}));
+    EXPECT_EQ(Line.get("pid")->Text, pidOf(R));
+    EXPECT_EQ(Line.get("rank")->Text, "1");
+    EXPECT_EQ(stringField(Line, "job_id"), "j1");
+    const JsonValue *Ddp = Line.get("ddp");
+    ASSERT_NE(Ddp, nullptr);
+    EXPECT_EQ(Ddp->keys(), (std::vector<std::string>{"strs", "ints"}));
+    const JsonValue *Strs = Ddp->get("strs");
+    const JsonValue *Ints = Ddp->get("ints");
+    ASSERT_TRUE(Strs && Ints);
+    EXPECT_EQ(Strs->keys(),
+              (std::vector<std::string>{"backend_name", "module_name"}));
+    EXPECT_EQ(stringField(*Strs, "module_name"), "Net \"q\"");
+    EXPECT_EQ(Ints->keys(), (std::vector<std::string>{"rank", "world_size"}));
+    ASSERT_NE(Ints->get("rank"), nullptr);
+    EXPECT_EQ(Ints->get("rank")->K, JsonValue::Number);
+    EXPECT_EQ(Ints->get("rank")->Text, "-1");
+    EXPECT_EQ(Ints->get("world_size")->Text, "2");
+  }
+  EXPECT_EQ(Events,
+            (std::vector<std::string>{"c10.ddp_usage", "helper.a",
+                                      "c10.ddp_usage", "c10.ddp_usage"}));
+}
+
+// As the bridge's: a record too long for a pipe keeps the line's fields and
+// loses its "ddp" member.
+TEST(DDPUsage, ALineTooLongForAPipeDropsItsData) {
+  TempDir Dir;
+  std::string Fifo = Dir.file("fifo");
+  ASSERT_EQ(mkfifo(Fifo.c_str(), 0600), 0);
+  ProcessResult R;
+  std::string Received = apistamp::test::readFifoWhile(Fifo, [&] {
+    R = runHelper({"ddp:big", "ddp"}, {{"APISTAMP_API_USAGE_LOG", Fifo}});
+  });
+  expectClean(R);
+  for (const std::string &Line : apistamp::test::splitLines(Received))
+    EXPECT_LE(Line.size() + 1, static_cast<std::size_t>(PIPE_BUF));
+  std::vector<JsonValue> Lines = parseJsonLines(Received);
+  ASSERT_EQ(Lines.size(), 2u);
+  EXPECT_EQ(Lines[0].keys(),
+            (std::vector<std::string>{"event", "time", "pid", "host", "exe",
+                                      "rank", "job_id", "truncated"}));
+  EXPECT_EQ(stringField(Lines[0], "event"), "c10.ddp_usage");
+  EXPECT_NE(Lines[1].get("ddp"), nullptr);
+  EXPECT_EQ(Lines[1].get("truncated"), nullptr);
+}
+
+//===----------------------------------------------------------------------===//
+// c10's SetGlobalRank
+//===----------------------------------------------------------------------===//
+
+/// "<event> <rank>" for each line of \p Log, the rank as its JSON text.
+std::vector<std::string> eventsAndRanks(const std::string &Log) {
+  std::vector<std::string> Out;
+  for (const JsonValue &Line : parseJsonLines(apistamp::test::readFile(Log))) {
+    const JsonValue *Rank = Line.get("rank");
+    std::string Text = !Rank                          ? "<missing>"
+                       : Rank->K == JsonValue::Null   ? "null"
+                       : Rank->K == JsonValue::String ? "\"" + Rank->Text + "\""
+                                                      : Rank->Text;
+    Out.push_back(stringField(Line, "event") + " " + Text);
+  }
+  return Out;
+}
+
+// Precedence: the rank set by SetGlobalRank, else RANK, else LOCAL_RANK,
+// else null; -1 (c10's "no rank") goes back to the environment's.
+TEST(GlobalRank, TheSetRankOverridesTheEnvironmentFromThenOn) {
+  TempDir Dir;
+  std::string Log = Dir.file("events.jsonl");
+  ProcessResult R = runHelper(
+      {"a", "rank:7", "log:x", "meta:m", "ddp", "rank:-1", "log:y", "rank:0",
+       "fork", "log:z"},
+      {{"APISTAMP_API_USAGE_LOG", Log}, {"RANK", "5"}, {"LOCAL_RANK", "1"}});
+  expectClean(R);
+  // The forked child keeps the rank its parent set.
+  EXPECT_EQ(eventsAndRanks(Log),
+            (std::vector<std::string>{"helper.a 5", "x 7", "m 7",
+                                      "c10.ddp_usage 7", "y 5", "z 0", "z 0"}));
+}
+
+TEST(GlobalRank, ARankSetBeforeTheFirstEventOrWithoutAnEnvironmentCounts) {
+  TempDir Dir;
+  std::string Log = Dir.file("events.jsonl");
+  ProcessResult R =
+      runHelper({"rank:2", "a", "rank:-1", "log:x"},
+                {{"APISTAMP_API_USAGE_LOG", Log}, {"RANK", "worker-5"}});
+  expectClean(R);
+  EXPECT_EQ(eventsAndRanks(Log),
+            (std::vector<std::string>{"helper.a 2", "x \"worker-5\""}));
+  std::string Bare = Dir.file("bare.jsonl");
+  R = runHelper({"a", "rank:12", "log:x"}, {{"APISTAMP_API_USAGE_LOG", Bare}});
+  expectClean(R);
+  EXPECT_EQ(eventsAndRanks(Bare),
+            (std::vector<std::string>{"helper.a null", "x 12"}));
+}
+
 } // namespace

@@ -68,6 +68,34 @@ APISTAMP_API void
 LogAPIUsageMetadata(const std::string &Context,
                     const std::map<std::string, std::string> &Metadata);
 
+/// One DistributedDataParallel record (c10's `DDPLoggingData`, same members):
+/// what PyTorch's DDP logs at construction and, sampled, while training.
+struct DDPLoggingData {
+  /// The record's fields that are strings.
+  std::map<std::string, std::string> strs_map;
+  /// The record's fields that are integers.
+  std::map<std::string, std::int64_t> ints_map;
+};
+
+/// Receives one DDP record (c10's `SetPyTorchDDPUsageLogger` signature).
+typedef std::function<void(const DDPLoggingData &)> DDPUsageLogger;
+
+/// Replaces the handler for DDP records; an empty function is ignored (c10
+/// rejects it). Pending records (at most 1024) are handed to the first one
+/// installed. The default handler does nothing (as in c10). Thread-safe.
+APISTAMP_API void SetPyTorchDDPUsageLogger(DDPUsageLogger Logger);
+
+/// Logs the DDP record \p Data every time it is called: to the DDP handler
+/// (or its pending buffer) and to the JSON-lines file, if any, as one line
+/// of event "c10.ddp_usage" with a "ddp" member (runtime/README.md).
+APISTAMP_API void LogPyTorchDDPUsage(const DDPLoggingData &Data);
+
+/// Sets the rank that the JSON lines written from now on carry, in place of
+/// RANK or LOCAL_RANK (c10's `SetGlobalRank`, whose rank prefixes c10's log
+/// messages); -1, c10's "no rank", goes back to the environment's. A forked
+/// child keeps it. Thread-safe.
+APISTAMP_API void SetGlobalRank(std::int64_t Rank);
+
 namespace detail {
 
 /// Incremented in each forked child, so that every site logs again there.

@@ -18,6 +18,9 @@
 //                  c10::LogAPIUsage("thread.<i>") for i < N, twice
 //   ddp            c10::LogPyTorchDDPUsage with two strings and two ints
 //   ddp:big        the same with a module name of 6000 bytes
+//   runtime-ddp    the record of "ddp" through apistamp's runtime
+//                  (apistamp::LogPyTorchDDPUsage): its line must be the
+//                  bridge's
 //   own            install the program's own c10 loggers, which print
 //                  "own <pid> <event>" and "own-ddp <pid> <backend_name>"
 //   static         print "static-init library loaded" (EarlyLib.cpp, whose
@@ -78,13 +81,18 @@ void logFromThreads(int Threads, int Names) {
     T.join();
 }
 
-void logDDP(bool Big) {
-  c10::DDPLoggingData Data;
+/// The record of the "ddp" steps, as c10's or the runtime's DDPLoggingData.
+template <typename DataT> DataT ddpRecord(bool Big) {
+  DataT Data;
   Data.strs_map["backend_name"] = "gloo";
   Data.strs_map["module_name"] = Big ? std::string(6000, 'N') : "Net \"q\"";
   Data.ints_map["world_size"] = 2;
   Data.ints_map["rank"] = -1;
-  c10::LogPyTorchDDPUsage(Data);
+  return Data;
+}
+
+void logDDP(bool Big) {
+  c10::LogPyTorchDDPUsage(ddpRecord<c10::DDPLoggingData>(Big));
 }
 
 void installOwnLoggers() {
@@ -124,6 +132,8 @@ int main(int Argc, char **Argv) {
         std::printf("static-init library loaded\n");
     } else if (Step == "ddp" || Step == "ddp:big") {
       logDDP(Step == "ddp:big");
+    } else if (Step == "runtime-ddp") {
+      apistamp::LogPyTorchDDPUsage(ddpRecord<apistamp::DDPLoggingData>(false));
     } else if (Step == "own") {
       installOwnLoggers();
     } else if (Step == "fork") {

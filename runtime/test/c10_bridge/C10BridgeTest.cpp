@@ -19,6 +19,7 @@
 #include <climits>
 #include <cstdlib>
 #include <map>
+#include <regex>
 #include <set>
 #include <string>
 #include <sys/stat.h>
@@ -327,6 +328,28 @@ TEST(Linked, ADDPLineTooLongForAPipeDropsItsData) {
   EXPECT_EQ(field(Lines[0], "event"), "c10.ddp_usage");
   EXPECT_NE(Lines[1].get("ddp"), nullptr);
   EXPECT_EQ(Lines[1].get("truncated"), nullptr);
+}
+
+// Both writers of DDP lines (the bridge for c10's records, the runtime for
+// apistamp::LogPyTorchDDPUsage) write one record as one line, the same but
+// for its time.
+TEST(Linked, TheRuntimeAndTheBridgeWriteOneDDPShape) {
+  TempDir Dir;
+  std::string Log = Dir.file("events.jsonl");
+  ProcessResult R = run(
+      withSteps(HelperFirst, {"ddp", "runtime-ddp"}),
+      {{"APISTAMP_API_USAGE_LOG", Log}, {"RANK", "3"}, {"SLURM_JOB_ID", "j9"}});
+  expectClean(R);
+  std::vector<std::string> Texts =
+      apistamp::test::splitLines(apistamp::test::readFile(Log));
+  ASSERT_EQ(Texts.size(), 2u);
+  std::regex Time("\"time\":\"[^\"]*\"");
+  std::string Bridge = std::regex_replace(Texts[0], Time, "\"time\":T");
+  std::string Runtime = std::regex_replace(Texts[1], Time, "\"time\":T");
+  EXPECT_EQ(Bridge, Runtime);
+  EXPECT_NE(Bridge.find(",\"rank\":3,\"job_id\":\"j9\",\"ddp\":{\"strs\":{"),
+            std::string::npos)
+      << Bridge;
 }
 
 TEST(Linked, TheRuntimeAndTheBridgeShareALogWithoutClash) {

@@ -70,6 +70,7 @@ bool expectEvents(const std::vector<std::string> &Expected) {
 } // namespace
 
 int main() {
+  c10::initLogging();
   c10::SetAPIUsageLogger(
       [](const std::string &Event) { events().push_back(Event); });
   apistamp::SetAPIUsageMetadataLogger(
@@ -77,6 +78,10 @@ int main() {
          const std::map<std::string, std::string> &) {
         events().push_back("metadata " + Context);
       });
+  c10::SetPyTorchDDPUsageLogger([](const c10::DDPLoggingData &Data) {
+    events().push_back("ddp " + Data.strs_map.at("backend_name") + " " +
+                       std::to_string(Data.ints_map.at("world_size")));
+  });
   int Sum = 0;
   for (int I = 0; I < 3; ++I) {
     Sum += freeFunction(I) + sameNameAgain(I) + templated<int>(I) +
@@ -91,18 +96,24 @@ int main() {
   }
   c10::LogAPIUsage("check.direct");
   apistamp::LogAPIUsageMetadata("check.metadata", {{"k", "v"}});
+  c10::DDPLoggingData Ddp;
+  Ddp.strs_map["backend_name"] = "nccl";
+  Ddp.ints_map["world_size"] = 8;
+  c10::LogPyTorchDDPUsage(Ddp);
+  c10::SetGlobalRank(3);
   if (Sum != 27)
     return 1;
 #ifdef CHECK_PREDEFINED
   // The custom macro ran at every pass of its 6 sites; APISTAMP_'s did not.
-  return CustomCalls == 18 && expectEvents({"check.Widget.size", "check.direct",
-                                            "metadata check.metadata"})
+  return CustomCalls == 18 &&
+                 expectEvents({"check.Widget.size", "check.direct",
+                               "metadata check.metadata", "ddp nccl 8"})
              ? 0
              : 1;
 #else
   return expectEvents({"check.free", "check.template", "check.Widget",
                        "check.Widget.size", "check.lambda", "check.direct",
-                       "metadata check.metadata"})
+                       "metadata check.metadata", "ddp nccl 8"})
              ? 0
              : 1;
 #endif
