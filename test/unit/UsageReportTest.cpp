@@ -3,6 +3,7 @@
 #include "Csv.h"
 #include "usage/UsageReport.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 #include "gmock/gmock.h"
 
@@ -80,6 +81,203 @@ TEST(UsageReportTest, WindowComparesTimeText) {
   EXPECT_EQ(Counts.EventLines, 2u);
   EXPECT_EQ(Counts.OutsideWindow, 2u);
   EXPECT_EQ(Counts.Events["e"].FirstSeen, "2026-11-01T00:00:00Z");
+}
+
+/// \p Name=\p Globs as --layer gives it.
+EventLayer layer(llvm::StringRef Name, std::vector<std::string> Globs) {
+  EventLayer L;
+  L.Name = Name.str();
+  for (const std::string &G : Globs)
+    L.Globs.push_back(llvm::cantFail(EventGlob::create(G)));
+  return L;
+}
+
+/// The names of \p Rows.
+std::vector<std::string> names(llvm::ArrayRef<ReportEvent> Rows) {
+  std::vector<std::string> Names;
+  for (const ReportEvent &E : Rows)
+    Names.push_back(E.Event);
+  return Names;
+}
+
+// Issue 25, section 3: a logged event the catalog does not list is a
+// layer's (the first whose globs match), else another library's when no
+// catalog event has its first name component, else unknown. The catalog
+// comes first: a layer never takes a placed event.
+TEST(UnplacedEventsTest, CatalogThenLayersThenOtherLibrariesThenUnknown) {
+  std::vector<CatalogEvent> Catalog = {
+      {"torchvision.csrc.ops.nms.nms", "ops", "nms.cpp", "function", 1},
+      {"torchvision.csrc.io.image.cpu.decode_png.decode_png", "io", "d.cpp",
+       "function", 2}};
+  std::string Text;
+  for (const char *Event :
+       {"torchvision.csrc.ops.nms.nms", "torchvision.models.resnet.ResNet",
+        "torchvision.ops.boxes.nms", "torchvision.csrc.ops.removed",
+        "tensor.create", "torch.python.import", "python.nn_module",
+        "c10d.python.import", "yaml.Node.as", "yaml.Load", "snappy.Compress",
+        "torchvision"})
+    Text += line(Event, "2026-11-20T10:00:00Z", 1, "j");
+  Text += line("yaml.Load", "2026-11-21T10:00:00Z", 2, "k");
+  UnplacedEvents Unplaced;
+  Unplaced.Layers = {
+      // Matches a placed event too: the catalog's it stays.
+      layer("torchvision-python",
+            {"torchvision.{models,ops,io,transforms}.*",
+             "torchvision.csrc.ops.nms.nms"}),
+      layer("torch", {"torch.*", "tensor.*", "python.*", "c10d.*"}),
+      // Matches what an earlier layer took: the earlier keeps it.
+      layer("late", {"tensor.*"}), layer("unused", {"nothing.*"})};
+  UsageReport R = buildReport(
+      Catalog, readUsageText("t", Text, LogWindow{}), Unplaced);
+  ASSERT_EQ(R.Events.size(), 2u);
+  EXPECT_EQ(R.Events[0].Event, "torchvision.csrc.ops.nms.nms");
+  EXPECT_EQ(R.Events[0].Status, EventStatus::Used);
+  ASSERT_EQ(R.Layers.size(), 4u);
+  EXPECT_EQ(R.Layers[0].Name, "torchvision-python");
+  EXPECT_THAT(R.Layers[0].Globs,
+              ::testing::ElementsAre("torchvision.{models,ops,io,transforms}.*",
+                                     "torchvision.csrc.ops.nms.nms"));
+  EXPECT_THAT(names(R.Layers[0].Events),
+              ::testing::ElementsAre("torchvision.models.resnet.ResNet",
+                                     "torchvision.ops.boxes.nms"));
+  EXPECT_EQ(R.Layers[0].Events[0].Status, EventStatus::Layer);
+  EXPECT_THAT(names(R.Layers[1].Events),
+              ::testing::ElementsAre("c10d.python.import", "python.nn_module",
+                                     "tensor.create", "torch.python.import"));
+  EXPECT_TRUE(R.Layers[2].Events.empty());
+  EXPECT_TRUE(R.Layers[3].Events.empty());
+  ASSERT_EQ(R.OtherLibraries.size(), 2u);
+  EXPECT_EQ(R.OtherLibraries[0].Name, "snappy");
+  EXPECT_EQ(R.OtherLibraries[1].Name, "yaml");
+  // Counts kept, rows by jobs then name.
+  EXPECT_THAT(names(R.OtherLibraries[1].Events),
+              ::testing::ElementsAre("yaml.Load", "yaml.Node.as"));
+  EXPECT_EQ(R.OtherLibraries[1].Events[0].Counts.Jobs, 2u);
+  EXPECT_EQ(R.OtherLibraries[1].Events[0].Status, EventStatus::OtherLibrary);
+  ASSERT_EQ(R.OtherLibraries[1].Events[0].Trend.dense(R.Periods.size()),
+            (std::vector<uint64_t>{1, 1}));
+  // Unknown: what looks like this library's ("torchvision" alone has the
+  // catalog's first component) and no layer declares.
+  EXPECT_THAT(names(R.Unknown),
+              ::testing::ElementsAre("torchvision",
+                                     "torchvision.csrc.ops.removed"));
+  EXPECT_EQ(eventsIn(R.Layers), 6u);
+  EXPECT_EQ(eventsIn(R.OtherLibraries), 3u);
+
+  // --unknown=all: other libraries' events are unknown; layers still apply.
+  Unplaced.Unknown = UnknownScope::All;
+  UsageReport All = buildReport(
+      Catalog, readUsageText("t", Text, LogWindow{}), Unplaced);
+  EXPECT_TRUE(All.OtherLibraries.empty());
+  EXPECT_EQ(All.Unknown.size(), 5u);
+  EXPECT_EQ(eventsIn(All.Layers), 6u);
+
+  // No layers, the default scope: only other libraries are set apart.
+  UsageReport Plain =
+      buildReport(Catalog, readUsageText("t", Text, LogWindow{}));
+  EXPECT_TRUE(Plain.Layers.empty());
+  EXPECT_EQ(eventsIn(Plain.OtherLibraries), 7u);
+  EXPECT_EQ(Plain.Unknown.size(), 4u);
+}
+
+// An empty catalog has no first name component of its own: every logged
+// event is unknown, none another library's.
+TEST(UnplacedEventsTest, AnEmptyCatalogNamesNoOtherLibrary) {
+  UsageReport R = buildReport(
+      {}, readUsageText("t",
+                        line("yaml.Load", "2026-11-20T10:00:00Z", 1, "j") +
+                            line("snappy.x", "2026-11-20T10:00:00Z", 1, "j"),
+                        LogWindow{}));
+  EXPECT_TRUE(R.OtherLibraries.empty());
+  EXPECT_EQ(R.Unknown.size(), 2u);
+}
+
+// Every format shows the layers and other libraries, with their counts;
+// names from the logs are escaped in text.
+TEST(UnplacedEventsTest, EveryFormatShowsTheGroups) {
+  std::vector<CatalogEvent> Catalog = {{"lib.a", "r", "a.cpp", "function", 1}};
+  std::string Text = line("lib.a", "2026-11-20T10:00:00Z", 1, "j") +
+                     line("py.x", "2026-11-20T10:00:00Z", 1, "j") +
+                     line("py.x", "2026-11-20T10:00:00Z", 2, "k") +
+                     line("yaml\\u001b[2J.Load", "2026-11-20T10:00:00Z", 1,
+                          "j") +
+                     line("lib.gone", "2026-11-20T10:00:00Z", 1, "j");
+  UnplacedEvents Unplaced;
+  Unplaced.Layers = {layer("python", {"py.*"})};
+  UsageReport R =
+      buildReport(Catalog, readUsageText("t", Text, LogWindow{}), Unplaced);
+  auto Render = [&](ReportFormat F) {
+    std::string Out;
+    llvm::raw_string_ostream OS(Out);
+    printReport(OS, R, F, ReportGrouping::Event, false);
+    return Out;
+  };
+  std::string Text_ = Render(ReportFormat::Text);
+  EXPECT_THAT(Text_, ::testing::HasSubstr(
+                         "unknown: 1 events logged but placed by no rule\n"));
+  EXPECT_THAT(Text_, ::testing::HasSubstr(
+                         "\nlogged by other layers: python: 1 events\n"
+                         "    jobs  processes  hosts  event  last seen\n"
+                         "       2          2      1  py.x   "
+                         "2026-11-20T10:00:00Z\n"));
+  EXPECT_THAT(Text_, ::testing::HasSubstr(
+                         "\nother libraries: yaml\\x1b[2J: 1 events\n"));
+  EXPECT_THAT(Text_, ::testing::Not(::testing::HasSubstr("\x1b")));
+
+  std::string Json = Render(ReportFormat::Json);
+  llvm::Expected<llvm::json::Value> Parsed = llvm::json::parse(Json);
+  ASSERT_TRUE(bool(Parsed)) << llvm::toString(Parsed.takeError());
+  const llvm::json::Object &O = *Parsed->getAsObject();
+  const llvm::json::Array &Layers = *O.getArray("layers");
+  ASSERT_EQ(Layers.size(), 1u);
+  EXPECT_EQ(*Layers[0].getAsObject()->getString("layer"), "python");
+  EXPECT_EQ((*Layers[0].getAsObject()->getArray("globs"))[0].getAsString(),
+            "py.*");
+  const llvm::json::Object &Py =
+      *(*Layers[0].getAsObject()->getArray("events"))[0].getAsObject();
+  EXPECT_EQ(*Py.getString("event"), "py.x");
+  EXPECT_EQ(*Py.getInteger("jobs"), 2);
+  EXPECT_EQ(*Py.getInteger("processes"), 2);
+  EXPECT_TRUE(Py.getArray("trend"));
+  const llvm::json::Array &Libraries = *O.getArray("other_libraries");
+  ASSERT_EQ(Libraries.size(), 1u);
+  EXPECT_EQ(*Libraries[0].getAsObject()->getString("library"),
+            "yaml\x1b[2J");
+  EXPECT_EQ(O.getArray("unknown")->size(), 1u);
+
+  std::string Csv = Render(ReportFormat::Csv);
+  EXPECT_THAT(Csv, ::testing::HasSubstr(
+                       "event,status,rule,file,line,kind,jobs,processes,"
+                       "hosts,first_seen,last_seen,logged_by\n"));
+  EXPECT_THAT(Csv, ::testing::HasSubstr(
+                       "py.x,layer,,,,,2,2,1,2026-11-20T10:00:00Z,"
+                       "2026-11-20T10:00:00Z,python\n"));
+  EXPECT_THAT(Csv, ::testing::HasSubstr(",other-library,"));
+  // Unknown last, as before.
+  EXPECT_THAT(Csv, ::testing::EndsWith(
+                       "lib.gone,unknown,,,,,1,1,1,2026-11-20T10:00:00Z,"
+                       "2026-11-20T10:00:00Z,\n"));
+
+  std::string Markdown = Render(ReportFormat::Markdown);
+  EXPECT_THAT(Markdown,
+              ::testing::HasSubstr("1 of 1 events used; 1 unknown events; 1 "
+                                   "events of other layers; 1 events of 1 "
+                                   "other libraries;"));
+  EXPECT_THAT(Markdown, ::testing::HasSubstr(
+                            "\n### Logged by other layers: python (1 "
+                            "events)\n\n| event | jobs | processes | hosts | "
+                            "last seen |\n|---|---:|---:|---:|---|\n| py.x | "
+                            "2 | 2 | 1 | 2026-11-20T10:00:00Z |\n"));
+  EXPECT_THAT(Markdown, ::testing::HasSubstr("### Other libraries: yaml\\\\x1b"));
+
+  std::string Html = Render(ReportFormat::Html);
+  EXPECT_THAT(Html, ::testing::HasSubstr(
+                        "<h2>Logged by other layers: python: 1 events</h2>\n"
+                        "<table class=\"sortable\" id=\"layer-python\">"));
+  EXPECT_THAT(Html, ::testing::HasSubstr("<span class=\"status layer\">layer"
+                                         "</span>"));
+  EXPECT_THAT(Html, ::testing::HasSubstr("<h2>Other libraries: yaml"));
+  EXPECT_THAT(Html, ::testing::HasSubstr("id=\"other-libraries-count\""));
 }
 
 } // namespace

@@ -15,6 +15,17 @@ for e in r["events"]:
 for e in r["unknown"]:
     print("unknown %s jobs=%d processes=%d hosts=%d" %
           (e["event"], e["jobs"], e["processes"], e["hosts"]))
+for layer in r.get("layers", []):
+    print("layer %s globs=%s" % (layer["layer"], layer["globs"]))
+    for e in layer["events"]:
+        print("  %s jobs=%d processes=%d hosts=%d %s..%s trend=%s" %
+              (e["event"], e["jobs"], e["processes"], e["hosts"],
+               e["first_seen"], e["last_seen"], e["trend"]))
+for library in r.get("other_libraries", []):
+    print("library %s" % library["library"])
+    for e in library["events"]:
+        print("  %s jobs=%d processes=%d hosts=%d" %
+              (e["event"], e["jobs"], e["processes"], e["hosts"]))
 for rule in r["rules"]:
     print("rule %s events=%d used=%d" % (rule["id"], rule["events"], rule["used"]))
 print("trend", r["trend"]["unit"], r["trend"]["periods"])
