@@ -216,6 +216,16 @@ cl::opt<apistamp::UnknownScope> ReportUnknown(
                clEnumValN(apistamp::UnknownScope::All, "all", "all of them")),
     cl::init(apistamp::UnknownScope::SameLibrary), cl::cat(Category),
     on(Mode::Report));
+cl::opt<std::string> ReportStderrJobId(
+    "stderr-job-id",
+    cl::desc("The job of every log in c10's stderr form (PYTORCH_API_USAGE "
+             "lines)"),
+    cl::value_desc("id"), cl::cat(Category), on(Mode::Report));
+cl::opt<std::string> ReportStderrJobFrom(
+    "stderr-job-from",
+    cl::desc("A regular expression whose one group takes the job of a log in "
+             "c10's stderr form from its file's base name"),
+    cl::value_desc("regex"), cl::cat(Category), on(Mode::Report));
 
 /// One positional list per command, named as its row says: sources, logs or
 /// an explain target.
@@ -324,6 +334,8 @@ bool readOptions(const CommandInfo &Command, apistamp::Options &Opts) {
   Opts.Report.Output = ReportOutput;
   Opts.Report.LayerArgs.assign(ReportLayers.begin(), ReportLayers.end());
   Opts.Report.Unknown = ReportUnknown;
+  Opts.Report.StderrJobId = ReportStderrJobId;
+  Opts.Report.StderrJobFrom = ReportStderrJobFrom;
   const char *NoSkipEnv = std::getenv("APISTAMP_NO_SKIP_BODIES");
   Opts.SkipBodies =
       !NoSkipBodies && !(NoSkipEnv && StringRef(NoSkipEnv) == "1");

@@ -222,4 +222,27 @@ TEST(ValidateOptionsTest, LayersOfOneNameAreOne) {
               ::testing::HasSubstr("--layer wants NAME=GLOB"));
 }
 
+TEST(ValidateOptionsTest, StderrJobFromHasOneGroup) {
+  Options Opts = optionsFor(Mode::Report, {"log"});
+  Opts.Report.StderrJobFrom = "slurm-([0-9]+)";
+  EXPECT_EQ(messageOf(validateOptions(Opts)), "");
+  Opts.Report.StderrJobFrom = "slurm-[0-9]+";
+  EXPECT_EQ(messageOf(validateOptions(Opts)),
+            "apistamp: error: --stderr-job-from wants a regular expression "
+            "with one group, the job id (e.g. 'slurm-([0-9]+)'), not 0 in "
+            "'slurm-[0-9]+'");
+  Opts.Report.StderrJobFrom = "(a)(b)";
+  EXPECT_THAT(messageOf(validateOptions(Opts)),
+              ::testing::HasSubstr("not 2 in '(a)(b)'"));
+  Opts.Report.StderrJobFrom = "(a";
+  EXPECT_THAT(messageOf(validateOptions(Opts)),
+              ::testing::HasSubstr("apistamp: error: --stderr-job-from: bad "
+                                   "regular expression '(a': "));
+  Opts.Report.StderrJobFrom = "(a)";
+  Opts.Report.StderrJobId = "77";
+  EXPECT_EQ(messageOf(validateOptions(Opts)),
+            "apistamp: error: --stderr-job-id and --stderr-job-from both say "
+            "where a stderr log's job is; pass one");
+}
+
 } // namespace

@@ -4,8 +4,11 @@
 #include "usage/UsageReport.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 #include "gmock/gmock.h"
+#include <fcntl.h>
+#include <sys/stat.h>
 
 using namespace apistamp;
 
@@ -82,6 +85,31 @@ TEST(UsageReportTest, WindowComparesTimeText) {
   EXPECT_EQ(Counts.OutsideWindow, 2u);
   EXPECT_EQ(Counts.Events["e"].FirstSeen, "2026-11-01T00:00:00Z");
 }
+
+/// A temporary directory and the files made in it, removed with them.
+struct TempDir {
+  llvm::SmallString<128> Path;
+  std::vector<std::string> Files;
+  TempDir() {
+    EXPECT_FALSE(llvm::sys::fs::createUniqueDirectory("usage", Path));
+  }
+  ~TempDir() {
+    for (const std::string &F : Files)
+      llvm::sys::fs::remove(F);
+    llvm::sys::fs::remove(Path);
+  }
+  /// Writes \p Text to the file \p Name in it; its path.
+  std::string file(llvm::StringRef Name, llvm::StringRef Text) {
+    llvm::SmallString<128> File(Path);
+    llvm::sys::path::append(File, Name);
+    std::error_code EC;
+    llvm::raw_fd_ostream Out(File, EC);
+    EXPECT_FALSE(EC);
+    Out << Text;
+    Files.push_back(File.str().str());
+    return Files.back();
+  }
+};
 
 /// \p Name=\p Globs as --layer gives it.
 EventLayer layer(llvm::StringRef Name, std::vector<std::string> Globs) {
@@ -278,6 +306,157 @@ TEST(UnplacedEventsTest, EveryFormatShowsTheGroups) {
                                          "</span>"));
   EXPECT_THAT(Html, ::testing::HasSubstr("<h2>Other libraries: yaml"));
   EXPECT_THAT(Html, ::testing::HasSubstr("id=\"other-libraries-count\""));
+}
+
+/// A stderr log's line of \p Event, as c10 prints it.
+std::string usage(llvm::StringRef Event) {
+  return ("PYTORCH_API_USAGE " + Event + "\n").str();
+}
+
+// Issue 25, section 3: c10's stderr form (PYTORCH_API_USAGE_STDERR=1), one
+// process per file, at the time given, in the job given; the rest of the
+// process's stderr is ignored, not malformed.
+TEST(StderrLogTest, OneProcessAtOneTimeInItsJob) {
+  std::string Text = "Loading model...\n" + usage("torch.python.import") +
+                     "{\"loss\": 0.5}\n" + usage("tensor.create") +
+                     usage("tensor.create") + "Traceback (most recent):\n" +
+                     usage("") + usage("a b") + usage("x\x01y") +
+                     usage("bad\xff") + "\n" + "PYTORCH_API_USAGE_X y\n" +
+                     usage("python.nn_module").substr(0, 20);
+  StderrFileInfo Info{"2026-11-20T08:00:00.000000Z", std::string("81723")};
+  UsageCounts C = readUsageText("slurm-81723.err", Text, LogWindow{}, Info);
+  EXPECT_EQ(C.Files, 1u);
+  EXPECT_EQ(C.Malformed, 0u);
+  EXPECT_TRUE(C.Problems.empty());
+  EXPECT_EQ(C.EventLines, 3u);
+  EXPECT_EQ(C.Lines, 12u); // The blank line is not counted.
+  ASSERT_EQ(C.StderrLogs.size(), 1u);
+  const StderrLog &S = C.StderrLogs[0];
+  EXPECT_EQ(S.File, "slurm-81723.err");
+  EXPECT_EQ(S.Time, "2026-11-20T08:00:00.000000Z");
+  EXPECT_EQ(S.Job, std::optional<std::string>("81723"));
+  EXPECT_EQ(S.Events, 3u);
+  EXPECT_EQ(S.Ignored, 4u);
+  EXPECT_EQ(S.Malformed, 5u);
+  ASSERT_EQ(S.First.size(), 5u);
+  EXPECT_EQ(S.First[0], (std::pair<uint64_t, std::string>{
+                            7, "no event after 'PYTORCH_API_USAGE '"}));
+  EXPECT_THAT(S.First[1].second, ::testing::HasSubstr("a space"));
+  EXPECT_THAT(S.First[2].second, ::testing::HasSubstr("control character"));
+  EXPECT_THAT(S.First[3].second, ::testing::HasSubstr("not valid UTF-8"));
+  EXPECT_EQ(S.First[4], (std::pair<uint64_t, std::string>{
+                            13, "the last line, without its newline: cut "
+                                "short?"}));
+  ASSERT_EQ(C.Events.size(), 2u);
+  const EventCounts &Tensor = C.Events["tensor.create"];
+  EXPECT_EQ(Tensor.Jobs, 1u);
+  EXPECT_EQ(Tensor.Processes, 1u);
+  EXPECT_EQ(Tensor.Hosts, 0u); // A stderr log names no host.
+  EXPECT_EQ(Tensor.FirstSeen, "2026-11-20T08:00:00.000000Z");
+  EXPECT_EQ(Tensor.LastSeen, "2026-11-20T08:00:00.000000Z");
+  EXPECT_EQ(Tensor.JobsByDay,
+            (std::vector<std::pair<std::string, uint64_t>>{{"2026-11-20", 1}}));
+  // Outside --since/--until, every event line of the file is.
+  UsageCounts Late =
+      readUsageText("e.err", Text, LogWindow{"2026-11-21", ""}, Info);
+  EXPECT_TRUE(Late.Events.empty() ||
+              Late.Events.begin()->second.Processes == 0);
+  EXPECT_EQ(Late.OutsideWindow, 3u);
+}
+
+// The first line of either form decides; the lines before it that are
+// neither are malformed (JSON lines) or the process's output (stderr). A
+// file that no line decides is JSON lines, its lines malformed.
+TEST(StderrLogTest, TheFirstLineOfEitherFormDecides) {
+  StderrFileInfo Info{"2026-11-20T08:00:00.000000Z", std::nullopt};
+  std::string Json = line("lib.a", "2026-11-20T10:00:00Z", 1, "j");
+  // JSON lines after junk and an object that is no log line: both are
+  // malformed, with their line numbers.
+  UsageCounts J = readUsageText(
+      "a.jsonl", "junk\n{\"loss\": 1}\n" + Json + usage("lib.b"), LogWindow{},
+      Info);
+  EXPECT_TRUE(J.StderrLogs.empty());
+  EXPECT_EQ(J.Malformed, 3u);
+  EXPECT_EQ(J.EventLines, 1u);
+  ASSERT_EQ(J.Problems.size(), 1u);
+  ASSERT_EQ(J.Problems[0].First.size(), 3u);
+  EXPECT_EQ(J.Problems[0].First[0].first, 1u);
+  EXPECT_EQ(J.Problems[0].First[1].first, 2u);
+  EXPECT_EQ(J.Problems[0].First[2].first, 4u);
+  // Stderr after junk and a stray object: a JSON log line later is the
+  // process's output.
+  UsageCounts S = readUsageText(
+      "a.err", "junk\n{\"loss\": 1}\n" + usage("lib.b") + Json, LogWindow{},
+      Info);
+  ASSERT_EQ(S.StderrLogs.size(), 1u);
+  EXPECT_EQ(S.Malformed, 0u);
+  EXPECT_EQ(S.StderrLogs[0].Ignored, 3u);
+  EXPECT_EQ(S.StderrLogs[0].Events, 1u);
+  EXPECT_EQ(S.Events.count("lib.a"), 0u);
+  // No job: the process is its own job.
+  EXPECT_EQ(S.Events["lib.b"].Jobs, 1u);
+  // Neither: JSON lines, all malformed, as before the stderr form.
+  UsageCounts N = readUsageText("n.log", "junk\nmore junk\n", LogWindow{}, Info);
+  EXPECT_TRUE(N.StderrLogs.empty());
+  EXPECT_EQ(N.Malformed, 2u);
+}
+
+// A stderr log is one process: two logs are two processes, in one job
+// when their job ids agree, and that job is the JSON lines' job of that id.
+TEST(StderrLogTest, ProcessesAndJobsAcrossFiles) {
+  TempDir Dir;
+  std::string A = Dir.file("slurm-77.err", usage("tensor.create"));
+  std::string B = Dir.file("slurm-78.err", usage("tensor.create"));
+  std::string C = Dir.file("other.err", usage("tensor.create"));
+  std::string J = Dir.file("log.jsonl", line("tensor.create",
+                                             "2026-11-20T10:00:00Z", 5, "77"));
+  UsageCounts NoJobs = readUsageLogs({A, B, C, J}, LogWindow{}, 2);
+  EXPECT_EQ(NoJobs.StderrLogs.size(), 3u);
+  EXPECT_EQ(NoJobs.Events["tensor.create"].Processes, 4u);
+  EXPECT_EQ(NoJobs.Events["tensor.create"].Jobs, 4u);
+  EXPECT_EQ(NoJobs.Events["tensor.create"].Hosts, 1u); // The JSON line's.
+
+  UsageCounts From = readUsageLogs({A, B, C, J}, LogWindow{}, 2,
+                                   DefaultLogPartBytes,
+                                   StderrJobs{"", "^slurm-([0-9]+)\\.err$"});
+  EXPECT_EQ(From.Events["tensor.create"].Processes, 4u);
+  // 77 (slurm-77.err and the JSON line), 78, and other.err's own.
+  EXPECT_EQ(From.Events["tensor.create"].Jobs, 3u);
+  ASSERT_EQ(From.StderrLogs.size(), 3u);
+  EXPECT_EQ(From.StderrLogs[0].Job, std::optional<std::string>("77"));
+  EXPECT_FALSE(From.StderrLogs[0].NameUnmatched);
+  EXPECT_EQ(From.StderrLogs[2].File, C);
+  EXPECT_EQ(From.StderrLogs[2].Job, std::nullopt);
+  EXPECT_TRUE(From.StderrLogs[2].NameUnmatched);
+
+  UsageCounts One = readUsageLogs({A, B, C, J}, LogWindow{}, 2,
+                                  DefaultLogPartBytes, StderrJobs{"77", ""});
+  EXPECT_EQ(One.Events["tensor.create"].Jobs, 1u);
+  EXPECT_EQ(One.Events["tensor.create"].Processes, 4u);
+}
+
+// A stderr log large enough to be read in parts is read whole: parts are
+// JSON lines only. Its time is its file's modification time.
+TEST(StderrLogTest, ALargeStderrLogIsReadWhole) {
+  TempDir Dir;
+  std::string Text = "warming up\n";
+  for (int I = 0; I < 2000; ++I)
+    Text += "step " + std::to_string(I) + " loss 0.5\n" +
+            usage("e" + std::to_string(I % 3));
+  std::string Path = Dir.file("big.err", Text);
+  struct timespec Times[2] = {{1795000000, 123456000},
+                              {1795000000, 123456000}};
+  ASSERT_EQ(utimensat(AT_FDCWD, Path.c_str(), Times, 0), 0);
+  for (unsigned Threads : {1u, 3u}) {
+    UsageCounts C = readUsageLogs({Path}, LogWindow{}, Threads, 4096);
+    ASSERT_EQ(C.StderrLogs.size(), 1u);
+    EXPECT_EQ(C.StderrLogs[0].Events, 2000u);
+    EXPECT_EQ(C.StderrLogs[0].Ignored, 2001u);
+    EXPECT_EQ(C.Malformed, 0u);
+    EXPECT_EQ(C.Events["e0"].Processes, 1u);
+    EXPECT_EQ(C.StderrLogs[0].Time, "2026-11-18T11:06:40.123456Z");
+    EXPECT_EQ(C.Events["e0"].LastSeen, "2026-11-18T11:06:40.123456Z");
+  }
 }
 
 } // namespace

@@ -179,7 +179,8 @@ bool isTimePrefix(StringRef Time) {
 }
 
 /// report's --layer options parsed into Layers, one per name (the globs
-/// of a name given twice are added to the first's).
+/// of a name given twice are added to the first's), and the stderr job
+/// options checked.
 static Error resolveReportOptions(Options::ReportOptions &R) {
   R.Layers.clear();
   for (const std::string &Arg : R.LayerArgs) {
@@ -193,6 +194,21 @@ static Error resolveReportOptions(Options::ReportOptions &R) {
     else
       llvm::append_range(Same->Globs, Layer->Globs);
   }
+  if (!R.StderrJobId.empty() && !R.StderrJobFrom.empty())
+    return usageError("--stderr-job-id and --stderr-job-from both say where "
+                      "a stderr log's job is; pass one");
+  if (R.StderrJobFrom.empty())
+    return Error::success();
+  Regex JobFrom(R.StderrJobFrom);
+  std::string Why;
+  if (!JobFrom.isValid(Why))
+    return usageError("--stderr-job-from: bad regular expression '" +
+                      printableLine(R.StderrJobFrom) + "': " + Why);
+  if (JobFrom.getNumMatches() != 1)
+    return usageError("--stderr-job-from wants a regular expression with "
+                      "one group, the job id (e.g. 'slurm-([0-9]+)'), not " +
+                      Twine(JobFrom.getNumMatches()) + " in '" +
+                      printableLine(R.StderrJobFrom) + "'");
   return Error::success();
 }
 

@@ -110,6 +110,10 @@ struct Options {
     std::vector<std::string> LayerArgs;
     std::vector<EventLayer> Layers;
     UnknownScope Unknown = UnknownScope::SameLibrary;
+    /// Logs in c10's stderr form: every one's job (--stderr-job-id), or a
+    /// regular expression whose one group takes it from the file's base
+    /// name (--stderr-job-from); at most one of them.
+    std::string StderrJobId, StderrJobFrom;
   } Report;
   /// Compiler arguments after "--"; set when "--" was given.
   std::optional<std::vector<std::string>> CompilerArgs;

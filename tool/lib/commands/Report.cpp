@@ -87,7 +87,14 @@ Expected<UsageCounts> loadCounts(const Options &Opts, raw_ostream &Err) {
   for (const std::string &S : Skipped)
     Err << "apistamp: warning: " << printableLine(S) << "\n";
   UsageCounts Counts =
-      readUsageLogs(Files, LogWindow{R.Since, R.Until}, Opts.Jobs);
+      readUsageLogs(Files, LogWindow{R.Since, R.Until}, Opts.Jobs,
+                    DefaultLogPartBytes, {R.StderrJobId, R.StderrJobFrom});
+  for (const StderrLog &S : Counts.StderrLogs)
+    if (S.NameUnmatched)
+      Err << printableLine(S.File)
+          << ": warning: a stderr log whose name --stderr-job-from '"
+          << printableLine(R.StderrJobFrom)
+          << "' does not match: its job is unknown\n";
   if (Counts.Files == 0) {
     for (const LogFileProblems &P : Counts.Problems)
       Err << printableLine(P.File)

@@ -117,6 +117,20 @@ json::Value reportJson(const UsageReport &R) {
       O["error"] = P.Error;
     Files.push_back(std::move(O));
   }
+  json::Array StderrLogs;
+  for (const StderrLog &S : In.StderrLogs) {
+    json::Array First;
+    for (const auto &[Line, Why] : S.First)
+      First.push_back(json::Object{{"line", int64_t(Line)}, {"problem", Why}});
+    StderrLogs.push_back(json::Object{
+        {"file", S.File},
+        {"time", S.Time},
+        {"job_id", S.Job ? json::Value(*S.Job) : json::Value(nullptr)},
+        {"events", int64_t(S.Events)},
+        {"ignored", int64_t(S.Ignored)},
+        {"malformed", int64_t(S.Malformed)},
+        {"first", std::move(First)}});
+  }
   json::Array Periods;
   for (const std::string &P : R.Periods)
     Periods.push_back(P);
@@ -130,7 +144,8 @@ json::Value reportJson(const UsageReport &R) {
                               {"events", int64_t(In.EventLines)},
                               {"malformed", int64_t(In.Malformed)},
                               {"outside_window", int64_t(In.OutsideWindow)},
-                              {"problems", std::move(Files)}}},
+                              {"problems", std::move(Files)},
+                              {"stderr_logs", std::move(StderrLogs)}}},
       {"trend", std::move(TrendOf)},
       {"events", std::move(Events)},
       {"unknown", std::move(Unknown)},
@@ -167,6 +182,20 @@ void printProblems(raw_ostream &OS, const UsageReport &R, bool Verbose,
       for (const auto &[Line, Why] : P.First)
         OS << Prefix << File << ":" << Line << ": note: " << printableLine(Why)
            << "\n";
+  }
+  if (!Verbose)
+    return;
+  // A stderr log's other lines are its process's output, not problems.
+  for (const StderrLog &S : R.Inputs.StderrLogs) {
+    std::string File = printableLine(S.File);
+    OS << Prefix << File << ": note: c10's stderr form: " << S.Events
+       << " events, " << S.Malformed << " malformed PYTORCH_API_USAGE lines, "
+       << S.Ignored << " other lines ignored; one process, job "
+       << (S.Job ? "'" + printableLine(*S.Job) + "'" : "unknown") << ", at "
+       << printableLine(S.Time) << " (the file's mtime)\n";
+    for (const auto &[Line, Why] : S.First)
+      OS << Prefix << File << ":" << Line << ": note: " << printableLine(Why)
+         << "\n";
   }
 }
 
@@ -216,8 +245,11 @@ void printTextTable(raw_ostream &OS, StringRef Title,
 void printText(raw_ostream &OS, const UsageReport &R, ReportGrouping By,
                bool Verbose) {
   const UsageCounts &In = R.Inputs;
-  OS << "apistamp report: " << In.Files << " files, " << In.Lines << " lines, "
-     << In.EventLines << " events, " << In.Malformed << " malformed";
+  OS << "apistamp report: " << In.Files << " files";
+  if (!In.StderrLogs.empty())
+    OS << " (" << In.StderrLogs.size() << " in c10's stderr form)";
+  OS << ", " << In.Lines << " lines, " << In.EventLines << " events, "
+     << In.Malformed << " malformed";
   if (In.OutsideWindow)
     OS << ", " << In.OutsideWindow << " outside --since/--until";
   OS << "\n";

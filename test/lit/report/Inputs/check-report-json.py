@@ -32,3 +32,7 @@ print("trend", r["trend"]["unit"], r["trend"]["periods"])
 for p in i["problems"]:
     print("problem %s malformed=%d first=%s" %
           (p["file"], p["malformed"], [(f["line"], f["problem"]) for f in p["first"]]))
+for s in i.get("stderr_logs", []):
+    print("stderr %s job=%s events=%d ignored=%d malformed=%d first=%s" %
+          (s["file"], s["job_id"], s["events"], s["ignored"], s["malformed"],
+           [(f["line"], f["problem"]) for f in s["first"]]))
