@@ -200,6 +200,33 @@ cl::opt<std::string> ReportOutput("o",
                                   cl::desc("Write the report to this file"),
                                   cl::value_desc("file"), cl::cat(Category),
                                   on(Mode::Report));
+cl::list<std::string> ReportLayers(
+    "layer",
+    cl::desc("Events another layer logs (torchvision's Python side, torch "
+             "core): reported as that layer's, not as unknown; repeatable, "
+             "added to the rules file's 'layers'"),
+    cl::value_desc("name=glob[,glob...]"), cl::cat(Category), on(Mode::Report));
+cl::opt<apistamp::UnknownScope> ReportUnknown(
+    "unknown",
+    cl::desc("Which logged events no rule places and no layer declares are "
+             "unknown"),
+    cl::values(clEnumValN(apistamp::UnknownScope::SameLibrary, "same-library",
+                          "those whose first name component a catalog event "
+                          "has; the others are other libraries' (default)"),
+               clEnumValN(apistamp::UnknownScope::All, "all", "all of them")),
+    cl::init(apistamp::UnknownScope::SameLibrary), cl::cat(Category),
+    on(Mode::Report));
+cl::opt<std::string> ReportStderrJobId(
+    "stderr-job-id",
+    cl::desc("The job of every log in c10's stderr form (PYTORCH_API_USAGE "
+             "lines)"),
+    cl::value_desc("id"), cl::cat(Category), on(Mode::Report));
+cl::opt<std::string> ReportStderrJobFrom(
+    "stderr-job-from",
+    cl::desc("A regular expression whose one group takes the job of a log in "
+             "c10's stderr form from its file's base name"),
+    cl::value_desc("regex"), cl::cat(Category), on(Mode::Report));
+
 /// One positional list per command, named as its row says: sources, logs or
 /// an explain target.
 std::vector<std::unique_ptr<cl::list<std::string>>> makePositionals() {
@@ -298,8 +325,17 @@ bool readOptions(const CommandInfo &Command, apistamp::Options &Opts) {
   Opts.ChangedSince = ChangedSince;
   Opts.CacheDir = CacheDir;
   Opts.NoCache = NoCache;
-  Opts.Report = {ReportCatalog, ReportAggregates, ReportSince, ReportUntil,
-                 ReportFormat,  ReportBy,         ReportOutput};
+  Opts.Report.CatalogFile = ReportCatalog;
+  Opts.Report.AggregatesFile = ReportAggregates;
+  Opts.Report.Since = ReportSince;
+  Opts.Report.Until = ReportUntil;
+  Opts.Report.Format = ReportFormat;
+  Opts.Report.By = ReportBy;
+  Opts.Report.Output = ReportOutput;
+  Opts.Report.LayerArgs.assign(ReportLayers.begin(), ReportLayers.end());
+  Opts.Report.Unknown = ReportUnknown;
+  Opts.Report.StderrJobId = ReportStderrJobId;
+  Opts.Report.StderrJobFrom = ReportStderrJobFrom;
   const char *NoSkipEnv = std::getenv("APISTAMP_NO_SKIP_BODIES");
   Opts.SkipBodies =
       !NoSkipBodies && !(NoSkipEnv && StringRef(NoSkipEnv) == "1");

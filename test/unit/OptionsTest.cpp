@@ -2,6 +2,7 @@
 
 #include "apistamp/CommandTable.h"
 #include "apistamp/Options.h"
+#include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
 using namespace apistamp;
@@ -174,6 +175,74 @@ TEST(ValidateOptionsTest, ReportWindowMustBeAnIsoTimePrefix) {
                           "2026-11-16, 2026-11-16T12:00), not '") +
                   Bad + "'");
   }
+}
+
+// --layer NAME=GLOB[,GLOB...]: the globs split at the commas outside
+// braces that no backslash escapes.
+TEST(ParseLayerOptionTest, GlobsSplitAtCommasOutsideBraces) {
+  llvm::Expected<EventLayer> L =
+      parseLayerOption("tv=torchvision.{models,ops}.*,x.a\\,b,y.*");
+  ASSERT_TRUE(bool(L)) << llvm::toString(L.takeError());
+  EXPECT_EQ(L->Name, "tv");
+  ASSERT_EQ(L->Globs.size(), 3u);
+  EXPECT_EQ(L->Globs[0].pattern(), "torchvision.{models,ops}.*");
+  EXPECT_EQ(L->Globs[1].pattern(), "x.a\\,b");
+  EXPECT_TRUE(L->matches("torchvision.ops.boxes.nms"));
+  EXPECT_TRUE(L->matches("x.a,b"));
+  EXPECT_TRUE(L->matches("y.z"));
+  EXPECT_FALSE(L->matches("torchvision.csrc.ops.nms.nms"));
+  EXPECT_EQ(messageOf(parseLayerOption("torch").takeError()),
+            "apistamp: error: --layer wants NAME=GLOB[,GLOB...], a NAME of "
+            "ASCII letters, digits, '.', '_' and '-' (a letter or a digit "
+            "first), not 'torch'");
+  EXPECT_THAT(messageOf(parseLayerOption("a b=x.*").takeError()),
+              ::testing::HasSubstr("--layer wants NAME=GLOB"));
+  EXPECT_EQ(messageOf(parseLayerOption("t=a.*,,b.*").takeError()),
+            "apistamp: error: --layer t: an empty glob matches no event, in "
+            "'t=a.*,,b.*'");
+  EXPECT_EQ(messageOf(parseLayerOption("t=").takeError()),
+            "apistamp: error: --layer t: an empty glob matches no event, in "
+            "'t='");
+  EXPECT_THAT(messageOf(parseLayerOption("t=a.[").takeError()),
+              ::testing::HasSubstr("apistamp: error: --layer t: bad glob "
+                                   "'a.['"));
+}
+
+TEST(ValidateOptionsTest, LayersOfOneNameAreOne) {
+  Options Opts = optionsFor(Mode::Report, {"log"});
+  Opts.Report.LayerArgs = {"torch=tensor.*", "tv=torchvision.ops.*",
+                           "torch=python.*"};
+  EXPECT_EQ(messageOf(validateOptions(Opts)), "");
+  ASSERT_EQ(Opts.Report.Layers.size(), 2u);
+  EXPECT_EQ(Opts.Report.Layers[0].Name, "torch");
+  EXPECT_TRUE(Opts.Report.Layers[0].matches("python.nn_module"));
+  EXPECT_EQ(Opts.Report.Layers[1].Name, "tv");
+  Opts.Report.LayerArgs.push_back("bad");
+  EXPECT_THAT(messageOf(validateOptions(Opts)),
+              ::testing::HasSubstr("--layer wants NAME=GLOB"));
+}
+
+TEST(ValidateOptionsTest, StderrJobFromHasOneGroup) {
+  Options Opts = optionsFor(Mode::Report, {"log"});
+  Opts.Report.StderrJobFrom = "slurm-([0-9]+)";
+  EXPECT_EQ(messageOf(validateOptions(Opts)), "");
+  Opts.Report.StderrJobFrom = "slurm-[0-9]+";
+  EXPECT_EQ(messageOf(validateOptions(Opts)),
+            "apistamp: error: --stderr-job-from wants a regular expression "
+            "with one group, the job id (e.g. 'slurm-([0-9]+)'), not 0 in "
+            "'slurm-[0-9]+'");
+  Opts.Report.StderrJobFrom = "(a)(b)";
+  EXPECT_THAT(messageOf(validateOptions(Opts)),
+              ::testing::HasSubstr("not 2 in '(a)(b)'"));
+  Opts.Report.StderrJobFrom = "(a";
+  EXPECT_THAT(messageOf(validateOptions(Opts)),
+              ::testing::HasSubstr("apistamp: error: --stderr-job-from: bad "
+                                   "regular expression '(a': "));
+  Opts.Report.StderrJobFrom = "(a)";
+  Opts.Report.StderrJobId = "77";
+  EXPECT_EQ(messageOf(validateOptions(Opts)),
+            "apistamp: error: --stderr-job-id and --stderr-job-from both say "
+            "where a stderr log's job is; pass one");
 }
 
 } // namespace

@@ -586,3 +586,63 @@ TEST(RulesTest, MacroMustNotBeAReservedIdentifier) {
                   .Macro,
               Fine);
 }
+
+namespace {
+
+// `layers:` names the events other layers log (torchvision's Python side,
+// torch core), for report: a map of names to a glob or a list of them.
+TEST(LayersTest, NamesMapToGlobs) {
+  RuleSet Rules = parse("version: 1\nlayers:\n"
+                        "  torchvision-python: ['torchvision.{models,ops}.*',"
+                        " 'torchvision.io.*']\n"
+                        "  torch: 'tensor.*'\n"
+                        "rules:\n  - id: all\n");
+  ASSERT_EQ(Rules.Layers.size(), 2u);
+  EXPECT_EQ(Rules.Layers[0].Name, "torchvision-python");
+  EXPECT_EQ(Rules.Layers[0].Globs.size(), 2u);
+  EXPECT_TRUE(Rules.Layers[0].matches("torchvision.models.resnet.ResNet"));
+  EXPECT_TRUE(Rules.Layers[0].matches("torchvision.io.image.decode_png"));
+  EXPECT_FALSE(Rules.Layers[0].matches("torchvision.csrc.ops.nms.nms"));
+  EXPECT_EQ(Rules.Layers[1].Name, "torch");
+  EXPECT_TRUE(Rules.Layers[1].matches("tensor.create"));
+  // Only report reads them: they keep nothing.
+  EXPECT_FALSE(Rules.keeps("tensor.create"));
+}
+
+TEST(LayersTest, ErrorsArePlaced) {
+  auto Layers = [](llvm::StringRef Value) {
+    return error(("version: 1\nlayers:" + Value + "\nrules:\n  - id: a\n")
+                     .str());
+  };
+  EXPECT_THAT(Layers(" ['a.*']"),
+              HasSubstr("r.yaml:2:9: error: 'layers' must map each layer's "
+                        "name to the globs of the events it logs"));
+  EXPECT_THAT(Layers(" {}"),
+              HasSubstr("r.yaml:2:9: error: 'layers' is empty; omit the key "
+                        "to declare none"));
+  EXPECT_THAT(Layers("\n  torch core: 'a.*'"),
+              HasSubstr("r.yaml:3:3: error: layer name 'torch core' must be "
+                        "ASCII letters, digits, '.', '_' and '-'"));
+  EXPECT_THAT(Layers("\n  -x: 'a.*'"),
+              HasSubstr("r.yaml:3:3: error: layer name '-x' must be"));
+  EXPECT_THAT(Layers("\n  t: 'a.*'\n  t: 'b.*'"),
+              HasSubstr("r.yaml:4:3: error: duplicate layer 't'; the first "
+                        "is on line 3"));
+  EXPECT_THAT(Layers("\n  t: ['a.*', '']"),
+              HasSubstr("r.yaml:3:15: error: an empty glob matches no event"));
+  EXPECT_THAT(Layers("\n  t: ['a.*', 'b.[']"),
+              HasSubstr("r.yaml:3:15: error: "));
+  EXPECT_THAT(Layers("\n  t: []"),
+              HasSubstr("r.yaml:3:6: error: 'layers: t' is an empty list"));
+  EXPECT_THAT(Layers("\n  t: {a: b}"),
+              HasSubstr("r.yaml:3:6: error: 'layers: t' must be a string or "
+                        "a list of strings"));
+  EXPECT_THAT(Layers("\n  t: \"a.\\x01\""),
+              HasSubstr("error: 'layers: t' may not contain control "
+                        "characters"));
+  EXPECT_THAT(error("version: 1\nlayer:\n  t: a\nrules:\n  - id: a\n"),
+              HasSubstr("r.yaml:2:1: error: unknown key 'layer' in the rules "
+                        "file; did you mean 'layers'?"));
+}
+
+} // namespace

@@ -1,7 +1,9 @@
 //===- Glob.cpp - Path globs with "**" ------------------------------------===//
 
 #include "apistamp/Glob.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringExtras.h"
 
 using namespace llvm;
 
@@ -80,6 +82,18 @@ Expected<EventGlob> EventGlob::create(StringRef Pattern) {
   if (!Glob)
     return Glob.takeError();
   return EventGlob(std::move(Text), std::move(*Glob));
+}
+
+bool EventLayer::matches(StringRef Event) const {
+  return llvm::any_of(Globs,
+                      [Event](const EventGlob &G) { return G.matches(Event); });
+}
+
+bool isLayerName(StringRef Name) {
+  return !Name.empty() && isAlnum(Name.front()) &&
+         llvm::all_of(Name, [](char C) {
+           return isAlnum(C) || C == '.' || C == '_' || C == '-';
+         });
 }
 
 } // namespace apistamp

@@ -67,6 +67,50 @@ std::string unknownOptionHint(StringRef Arg, StringRef Command,
          (Arg.contains('=') ? "=" + Value.str() : "") + "'?";
 }
 
+Expected<EventLayer> parseLayerOption(StringRef Text) {
+  size_t Equals = Text.find('=');
+  StringRef Name = Text.take_front(Equals);
+  if (Equals == StringRef::npos || !isLayerName(Name))
+    return usageError("--layer wants NAME=GLOB[,GLOB...], a NAME of ASCII "
+                      "letters, digits, '.', '_' and '-' (a letter or a "
+                      "digit first), not '" +
+                      printableLine(Text) + "'");
+  EventLayer Layer;
+  Layer.Name = Name.str();
+  // Split at the commas outside braces that no backslash escapes.
+  StringRef Rest = Text.drop_front(Equals + 1);
+  std::vector<StringRef> Globs;
+  unsigned Depth = 0;
+  size_t Start = 0;
+  for (size_t I = 0; I <= Rest.size(); ++I) {
+    if (I < Rest.size() && Rest[I] == '\\') {
+      ++I;
+      continue;
+    }
+    if (I < Rest.size() && Rest[I] == '{')
+      ++Depth;
+    else if (I < Rest.size() && Rest[I] == '}' && Depth)
+      --Depth;
+    else if (I == Rest.size() || (Rest[I] == ',' && Depth == 0)) {
+      Globs.push_back(Rest.slice(Start, I));
+      Start = I + 1;
+    }
+  }
+  for (StringRef Glob : Globs) {
+    if (Glob.empty())
+      return usageError("--layer " + Name +
+                        ": an empty glob matches no event, in '" +
+                        printableLine(Text) + "'");
+    Expected<EventGlob> Made = EventGlob::create(Glob);
+    if (!Made)
+      return usageError("--layer " + Name + ": bad glob '" +
+                        printableLine(Glob) +
+                        "': " + printableLine(toString(Made.takeError())));
+    Layer.Globs.push_back(std::move(*Made));
+  }
+  return Layer;
+}
+
 StringRef formatName(OutputFormat Format) {
   switch (Format) {
   case OutputFormat::Text:
@@ -134,6 +178,40 @@ bool isTimePrefix(StringRef Time) {
   return Day >= 1 && Day <= DaysIn[Month - 1];
 }
 
+/// report's --layer options parsed into Layers, one per name (the globs
+/// of a name given twice are added to the first's), and the stderr job
+/// options checked.
+static Error resolveReportOptions(Options::ReportOptions &R) {
+  R.Layers.clear();
+  for (const std::string &Arg : R.LayerArgs) {
+    Expected<EventLayer> Layer = parseLayerOption(Arg);
+    if (!Layer)
+      return Layer.takeError();
+    auto Same = llvm::find_if(
+        R.Layers, [&](const EventLayer &L) { return L.Name == Layer->Name; });
+    if (Same == R.Layers.end())
+      R.Layers.push_back(std::move(*Layer));
+    else
+      llvm::append_range(Same->Globs, Layer->Globs);
+  }
+  if (!R.StderrJobId.empty() && !R.StderrJobFrom.empty())
+    return usageError("--stderr-job-id and --stderr-job-from both say where "
+                      "a stderr log's job is; pass one");
+  if (R.StderrJobFrom.empty())
+    return Error::success();
+  Regex JobFrom(R.StderrJobFrom);
+  std::string Why;
+  if (!JobFrom.isValid(Why))
+    return usageError("--stderr-job-from: bad regular expression '" +
+                      printableLine(R.StderrJobFrom) + "': " + Why);
+  if (JobFrom.getNumMatches() != 1)
+    return usageError("--stderr-job-from wants a regular expression with "
+                      "one group, the job id (e.g. 'slurm-([0-9]+)'), not " +
+                      Twine(JobFrom.getNumMatches()) + " in '" +
+                      printableLine(R.StderrJobFrom) + "'");
+  return Error::success();
+}
+
 /// report reads logs or aggregates, never both.
 static Error checkReportInputs(const Options &Opts) {
   if (Opts.Sources.empty() != Opts.Report.AggregatesFile.empty())
@@ -155,6 +233,8 @@ Error validateOptions(Options &Opts) {
       return E;
   if (Opts.RunMode == Mode::Report) {
     if (Error E = checkReportInputs(Opts))
+      return E;
+    if (Error E = resolveReportOptions(Opts.Report))
       return E;
     for (auto [Name, Time] :
          {std::pair<StringRef, StringRef>{"--since", Opts.Report.Since},

@@ -12,6 +12,7 @@
 #include "clang/Basic/IdentifierTable.h"
 #include "clang/Basic/LangOptions.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/GlobPattern.h"
 #include "llvm/TargetParser/Host.h"
 #include "llvm/TargetParser/Triple.h"
@@ -68,6 +69,7 @@ const FileParser::Key FileParser::Keys[] = {
     {"macro", nullptr, &FileParser::macro},
     {"include", nullptr, &FileParser::include},
     {"keep_events", nullptr, &FileParser::keepEvents},
+    {"layers", nullptr, &FileParser::layers},
     {"exclude_files", nullptr, &FileParser::excludeFiles},
     {"compile_commands", nullptr, &FileParser::compileCommands},
     {"public_headers", nullptr, &FileParser::publicHeaders},
@@ -145,6 +147,51 @@ void FileParser::include(const YAML::Node &Value, RuleSet &Rules) {
 
 void FileParser::keepEvents(const YAML::Node &Value, RuleSet &Rules) {
   P.eachString(Value, "keep_events", &EventGlob::create, Rules.KeepEvents);
+}
+
+void FileParser::layers(const YAML::Node &Value, RuleSet &Rules) {
+  if (!Value.IsMap()) {
+    Diags.error(Value, "'layers' must map each layer's name to the globs of "
+                       "the events it logs (a string or a list of strings)");
+    return;
+  }
+  if (Value.size() == 0) {
+    Diags.error(Value, "'layers' is empty; omit the key to declare none");
+    return;
+  }
+  StringMap<int> FirstLine;
+  for (const auto &Entry : Value) {
+    if (!Entry.first.IsScalar()) {
+      Diags.error(Entry.first, "a layer's name must be a string");
+      continue;
+    }
+    std::string Name = Entry.first.Scalar();
+    if (!isLayerName(Name)) {
+      Diags.error(Entry.first,
+                  "layer name '" + printable(Name) +
+                      "' must be ASCII letters, digits, '.', '_' and '-', a "
+                      "letter or a digit first");
+      continue;
+    }
+    auto [First, New] = FirstLine.try_emplace(Name, Entry.first.Mark().line);
+    if (!New) {
+      Diags.error(Entry.first, "duplicate layer '" + Name +
+                                   "'; the first is on line " +
+                                   Twine(First->second + 1));
+      continue;
+    }
+    EventLayer Layer;
+    Layer.Name = Name;
+    auto Create = [](StringRef Pattern) -> Expected<EventGlob> {
+      if (Pattern.empty())
+        return createStringError(inconvertibleErrorCode(),
+                                 "an empty glob matches no event");
+      return EventGlob::create(Pattern);
+    };
+    P.eachString(Entry.second, "layers: " + Name, Create, Layer.Globs);
+    if (!Layer.Globs.empty())
+      Rules.Layers.push_back(std::move(Layer));
+  }
 }
 
 void FileParser::excludeFiles(const YAML::Node &Value, RuleSet &Rules) {

@@ -132,6 +132,7 @@ private:
   void macro(const YAML::Node &Value, RuleSet &Rules);
   void include(const YAML::Node &Value, RuleSet &Rules);
   void keepEvents(const YAML::Node &Value, RuleSet &Rules);
+  void layers(const YAML::Node &Value, RuleSet &Rules);
   void excludeFiles(const YAML::Node &Value, RuleSet &Rules);
   void compileCommands(const YAML::Node &Value, RuleSet &Rules);
   void publicHeaders(const YAML::Node &Value, RuleSet &Rules);

@@ -38,6 +38,22 @@ private:
   llvm::GlobPattern Glob;
 };
 
+/// A layer of the software that logs events the rules do not place
+/// (torchvision's Python side, torch core): a name and the globs of the
+/// events it logs, as a rules file's `layers:` and report's --layer declare
+/// it.
+struct EventLayer {
+  std::string Name;
+  std::vector<EventGlob> Globs;
+  /// Whether one of Globs matches \p Event.
+  bool matches(llvm::StringRef Event) const;
+};
+
+/// Whether \p Name can name a layer: ASCII letters, digits, '.', '_' and
+/// '-', a letter or a digit first (it names a section of the report, and is
+/// what --layer NAME=... is split at).
+bool isLayerName(llvm::StringRef Name);
+
 /// A compiled path glob.
 class PathGlob {
 public:

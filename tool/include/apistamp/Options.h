@@ -10,6 +10,7 @@
 #ifndef APISTAMP_OPTIONS_H
 #define APISTAMP_OPTIONS_H
 
+#include "apistamp/Glob.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -31,6 +32,16 @@ enum class ReportFormat { Text, Csv, Json, Markdown, Html };
 
 /// --by of report: one row per event, per rule or per file.
 enum class ReportGrouping { Event, Rule, File };
+
+/// --unknown of report: which logged events that no rule places and no
+/// layer declares are unknown.
+enum class UnknownScope {
+  /// Those whose first name component (up to the first '.') is a catalog
+  /// event's: the others are reported as other libraries'.
+  SameLibrary,
+  /// All of them.
+  All,
+};
 
 /// --color: colour diagnostics on a terminal (auto), always, or never.
 enum class ColorMode { Auto, Always, Never };
@@ -94,6 +105,15 @@ struct Options {
     ReportFormat Format = ReportFormat::Text;
     ReportGrouping By = ReportGrouping::Event;
     std::string Output; ///< -o FILE; "" is standard output.
+    /// --layer NAME=GLOB[,GLOB...] as given; validateOptions parses them
+    /// into Layers (one per name, in the order first named).
+    std::vector<std::string> LayerArgs;
+    std::vector<EventLayer> Layers;
+    UnknownScope Unknown = UnknownScope::SameLibrary;
+    /// Logs in c10's stderr form: every one's job (--stderr-job-id), or a
+    /// regular expression whose one group takes it from the file's base
+    /// name (--stderr-job-from); at most one of them.
+    std::string StderrJobId, StderrJobFrom;
   } Report;
   /// Compiler arguments after "--"; set when "--" was given.
   std::optional<std::vector<std::string>> CompilerArgs;
@@ -101,6 +121,10 @@ struct Options {
 
 /// "I/N" with 1 <= I <= N, as --shard takes it.
 llvm::Expected<Shard> parseShard(llvm::StringRef Text);
+
+/// One --layer: "NAME=GLOB[,GLOB...]", the globs split at the commas
+/// outside braces ('{a,b}' is one glob) and not escaped ('\,').
+llvm::Expected<EventLayer> parseLayerOption(llvm::StringRef Text);
 
 /// The name --format gives \p Format ("text", "csv", "json", "sarif").
 llvm::StringRef formatName(OutputFormat Format);

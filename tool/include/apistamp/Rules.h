@@ -101,6 +101,10 @@ struct RuleSet {
   /// `keep_events`: globs of events placed by hand on purpose, outside any
   /// rule; they are never stale.
   std::vector<EventGlob> KeepEvents;
+  /// `layers`: the events other layers log (torchvision's Python side,
+  /// torch core), by layer, in the file's order. Only report reads them:
+  /// such events are reported as their layer's, not as unknown.
+  std::vector<EventLayer> Layers;
   /// Top-level `exclude_files`: no rule selects anything in these files
   /// (added to every rule's ExcludeFiles when loaded).
   std::vector<PathGlob> ExcludeFiles;

@@ -6,6 +6,8 @@
 #include "../Suggestions.h"
 #include "../usage/UsageReport.h"
 #include "Commands.h"
+#include "apistamp/Rules.h"
+#include "llvm/ADT/STLExtras.h"
 
 using namespace llvm;
 
@@ -13,13 +15,36 @@ namespace apistamp {
 
 namespace {
 
+/// \p Layers' layers added to \p Into: a name it has gets their globs
+/// too, a new one is added last.
+void addLayers(std::vector<EventLayer> &Into, ArrayRef<EventLayer> Layers) {
+  for (const EventLayer &L : Layers) {
+    auto Same = llvm::find_if(
+        Into, [&](const EventLayer &Known) { return Known.Name == L.Name; });
+    if (Same == Into.end())
+      Into.push_back(L);
+    else
+      llvm::append_range(Same->Globs, L.Globs);
+  }
+}
+
 /// The catalog: a saved one, or the one the rules and the build give now
-/// (as `catalog` computes it). \p Exit is the exit code of a failure.
-Expected<std::vector<CatalogEvent>> loadCatalog(const Options &Opts,
-                                                raw_ostream &Err, int &Exit) {
+/// (as `catalog` computes it); the rules' layers go to \p Layers (with a
+/// saved catalog, those of --rules when it is given). \p Exit is the exit
+/// code of a failure.
+Expected<std::vector<CatalogEvent>>
+loadCatalog(const Options &Opts, raw_ostream &Err, int &Exit,
+            std::vector<EventLayer> &Layers) {
   Exit = ExitBadUsage;
-  if (!Opts.Report.CatalogFile.empty())
+  if (!Opts.Report.CatalogFile.empty()) {
+    if (!Opts.RulesFile.empty()) {
+      Expected<RuleSet> Rules = loadRules(Opts.RulesFile);
+      if (!Rules)
+        return Rules.takeError();
+      addLayers(Layers, Rules->Layers);
+    }
     return readCatalogFile(Opts.Report.CatalogFile);
+  }
   Options Catalog = Opts;
   Catalog.RunMode = Mode::Catalog;
   Catalog.Sources.clear(); // The logs.
@@ -35,6 +60,8 @@ Expected<std::vector<CatalogEvent>> loadCatalog(const Options &Opts,
   }
   if (!Run->Result.Failed.empty())
     return Failed(ExitParseFailed);
+  for (const RuleSet *Rules : Run->Plan.sortedRuleSets())
+    addLayers(Layers, Rules->Layers);
   std::vector<CatalogEvent> Events =
       catalogOf(Run->Result.Sites,
                 rootRelative(Run->Plan.sortedRuleSets(), Run->Display));
@@ -60,7 +87,14 @@ Expected<UsageCounts> loadCounts(const Options &Opts, raw_ostream &Err) {
   for (const std::string &S : Skipped)
     Err << "apistamp: warning: " << printableLine(S) << "\n";
   UsageCounts Counts =
-      readUsageLogs(Files, LogWindow{R.Since, R.Until}, Opts.Jobs);
+      readUsageLogs(Files, LogWindow{R.Since, R.Until}, Opts.Jobs,
+                    DefaultLogPartBytes, {R.StderrJobId, R.StderrJobFrom});
+  for (const StderrLog &S : Counts.StderrLogs)
+    if (S.NameUnmatched)
+      Err << printableLine(S.File)
+          << ": warning: a stderr log whose name --stderr-job-from '"
+          << printableLine(R.StderrJobFrom)
+          << "' does not match: its job is unknown\n";
   if (Counts.Files == 0) {
     for (const LogFileProblems &P : Counts.Problems)
       Err << printableLine(P.File)
@@ -76,8 +110,10 @@ Expected<UsageCounts> loadCounts(const Options &Opts, raw_ostream &Err) {
 int runReport(const Options &Opts, raw_ostream &Out, raw_ostream &Err) {
   const Options::ReportOptions &R = Opts.Report;
   int CatalogExit;
+  UnplacedEvents Unplaced;
+  Unplaced.Unknown = R.Unknown;
   Expected<std::vector<CatalogEvent>> Catalog =
-      loadCatalog(Opts, Err, CatalogExit);
+      loadCatalog(Opts, Err, CatalogExit, Unplaced.Layers);
   if (!Catalog) {
     Err << printableLines(toString(Catalog.takeError())) << "\n";
     return CatalogExit;
@@ -87,7 +123,8 @@ int runReport(const Options &Opts, raw_ostream &Out, raw_ostream &Err) {
     Err << printableLines(toString(Counts.takeError())) << "\n";
     return ExitBadUsage;
   }
-  UsageReport Report = buildReport(*Catalog, std::move(*Counts));
+  addLayers(Unplaced.Layers, R.Layers);
+  UsageReport Report = buildReport(*Catalog, std::move(*Counts), Unplaced);
   if (R.Output.empty() || R.Output == "-") {
     printReport(Out, Report, R.Format, R.By, Opts.Verbose);
     return ExitClean;

@@ -18,7 +18,7 @@ void LineReader::consume(const char *Data, size_t Size) {
     Line = Newline + 1;
   }
   while (Line < End) {
-    if (Carry.empty())
+    if (Form == LogForm::JsonLines && Carry.empty())
       if (const char *Next = countCachedLine(Line, End)) {
         Line = Next;
         continue;
@@ -78,6 +78,14 @@ void LineReader::parse(const char *Data, size_t Length, size_t Capacity,
   if (Blank)
     return;
   ++Counts.Lines;
+  if (Form == LogForm::Stderr ||
+      (Form == LogForm::Undecided &&
+       std::string_view(Data, Length).substr(0, StderrLinePrefix.size()) ==
+           StderrLinePrefix)) {
+    if (Form == LogForm::Undecided)
+      decide(LogForm::Stderr);
+    return countStderrLine(Data, Length);
+  }
   assert(Capacity >= Length + LogLinePadding && "the parsers read ahead");
   LogLine Fields;
   size_t TailOffset = 0;
@@ -108,6 +116,27 @@ void LineReader::parse(const char *Data, size_t Length, size_t Capacity,
     return;
   }
   countLine(Fields, LineKeys::of(Fields));
+}
+
+void LineReader::countStderrLine(const char *Data, size_t Length) {
+  std::string_view Line(Data, Length);
+  if (Line.substr(0, StderrLinePrefix.size()) != StderrLinePrefix) {
+    ++Stderr.Ignored;
+    return;
+  }
+  std::string_view Event = Line.substr(StderrLinePrefix.size());
+  const char *Problem = LastLine
+                            ? "the last line, without its newline: cut short?"
+                            : stderrEventProblem(Event);
+  if (Problem) {
+    if (Stderr.Malformed++ < FirstProblemsKept)
+      Stderr.First.push_back({LineNumber, Problem});
+    return;
+  }
+  ++Stderr.Events;
+  if (inWindow(Source.Time))
+    Counts.count(Counts.event(Event), Source.Time, Source.Keys,
+                 /*HasHost=*/false);
 }
 
 } // namespace apistamp

@@ -5,6 +5,9 @@
 // runtime's own lines take a fast path whose line ends and key hashes come
 // from ThreadCounts' caches, and anything else goes through the validating
 // parser. Bad lines are counted and the first few kept, with their numbers.
+// A log is JSON lines or c10's stderr form, as its first line of either
+// decides; until then, the lines that are neither wait to be called
+// malformed (JSON lines) or the process's other output (stderr).
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,12 +26,32 @@ namespace apistamp {
 /// buffered whole (a file without newlines, /dev/zero, a compressed bomb).
 constexpr size_t MaxLineBytes = size_t(1) << 20;
 
+/// The form of a log's lines.
+enum class LogForm {
+  Undecided, ///< No line has said yet.
+  JsonLines, ///< The runtime's JSON lines.
+  /// c10's stderr logger's "PYTORCH_API_USAGE <event>" lines, among the
+  /// process's other output.
+  Stderr,
+};
+
+/// What a log in the stderr form does not say, for every line: the time,
+/// and the keys of its one process and its job.
+struct StderrSource {
+  std::string Time;
+  LineKeys Keys;
+};
+
 /// Splits one log's decompressed bytes into lines and counts them.
 class LineReader {
 public:
+  /// A reader of a log whose form is \p Form (Undecided: its first line of
+  /// either form decides), counted as \p IfStderr says if that is stderr.
   LineReader(ThreadCounts &Counts, LogFileProblems &Problems,
-             const LogWindow &Window)
-      : Counts(Counts), Problems(Problems), Window(Window) {}
+             const LogWindow &Window, LogForm Form = LogForm::Undecided,
+             StderrSource IfStderr = {"1970-01-01T00:00:00.000000Z", {}})
+      : Counts(Counts), Problems(Problems), Window(Window), Form(Form),
+        Source(std::move(IfStderr)) {}
 
   /// \p Data has LogLinePadding readable bytes after \p Size.
   void consume(const char *Data, size_t Size);
@@ -44,14 +67,41 @@ public:
   uint64_t lines() const { return LineNumber; }
 
   /// The last line, without its newline (a crashed process's, perhaps).
+  /// A log that no line decided is JSON lines, its lines malformed.
   void finish() {
-    if (Carry.empty())
-      return;
-    LastLine = true;
-    parseCarry(/*Newline=*/false);
+    if (!Carry.empty()) {
+      LastLine = true;
+      parseCarry(/*Newline=*/false);
+    }
+    if (Form == LogForm::Undecided)
+      decide(LogForm::JsonLines);
   }
 
+  /// The log's form, once finished: JsonLines or Stderr.
+  LogForm form() const { return Form; }
+  /// What a log in the stderr form held (its File and Job unset).
+  const StderrLog &stderrLog() const { return Stderr; }
+
 private:
+  /// The log is of form \p Decided: the lines that waited are malformed
+  /// (JSON lines) or the process's other output (stderr).
+  void decide(LogForm Decided) {
+    Form = Decided;
+    if (Decided == LogForm::JsonLines) {
+      Counts.Malformed += Pending;
+      Problems.Malformed += Pending;
+      Problems.First = std::move(PendingFirst);
+    } else {
+      Stderr.Time = Source.Time;
+      Stderr.Ignored += Pending;
+    }
+    Pending = 0;
+    PendingFirst.clear();
+  }
+
+  /// Counts the line of \p Length bytes at \p Data of a stderr log.
+  void countStderrLine(const char *Data, size_t Length);
+
   /// Counts the line at \p Line when it has the runtime's shape, its event
   /// is in the cache with a plain name and its tail, newline included, is
   /// cached: the line's end is then known without looking for it. Returns
@@ -78,6 +128,15 @@ private:
   }
 
   void malformed(const std::string &Why) {
+    if (Form == LogForm::Undecided) {
+      if (Pending++ < FirstProblemsKept)
+        PendingFirst.push_back({LineNumber, Why});
+      return;
+    }
+    if (Form == LogForm::Stderr) {
+      ++Stderr.Ignored; // The process's other output.
+      return;
+    }
     ++Counts.Malformed;
     if (Problems.Malformed++ < FirstProblemsKept)
       Problems.First.push_back({LineNumber, Why});
@@ -96,7 +155,10 @@ private:
   /// when \p Newline is set.
   void parse(const char *Data, size_t Length, size_t Capacity, bool Newline);
 
+  /// Counts a valid JSON line (which decides the log's form).
   void countLine(const LogLine &Fields, const LineKeys &Keys) {
+    if (Form == LogForm::Undecided)
+      decide(LogForm::JsonLines);
     if (!isCalendarDay(Fields.Time))
       return notADay();
     if (inWindow(Fields.Time))
@@ -124,6 +186,13 @@ private:
   uint64_t LineNumber = 0;
   bool LastLine = false; ///< Parsing the last line, which had no newline.
   bool Skipping = false; ///< Inside a line that was too long.
+  LogForm Form;
+  StderrSource Source;
+  StderrLog Stderr;
+  /// Lines that are neither form, before the form is decided: the count
+  /// and the first few (line number, why not JSON).
+  uint64_t Pending = 0;
+  std::vector<std::pair<uint64_t, std::string>> PendingFirst;
 };
 
 } // namespace apistamp

@@ -292,11 +292,13 @@ public:
     return Event.LastDayCounter != ~0u && dayKey(Time) == Event.LastDay;
   }
 
-  /// Counts one line of \p Event at \p Time.
-  void count(LocalEvent &Event, std::string_view Time, const LineKeys &Key) {
+  /// Counts one line of \p Event at \p Time; its host only when
+  /// \p HasHost (a stderr log names none).
+  void count(LocalEvent &Event, std::string_view Time, const LineKeys &Key,
+             bool HasHost = true) {
     ++EventLines;
     Keys.add(Event.Base + ProcessesCounter, Key.Process);
-    if (!RecentHosts.seen(mix64(Key.Host ^ Event.Base * Golden)))
+    if (HasHost && !RecentHosts.seen(mix64(Key.Host ^ Event.Base * Golden)))
       Keys.add(Event.Base + HostsCounter, Key.Host);
     Event.seenAt(Time);
     uint64_t Day = dayKey(Time);

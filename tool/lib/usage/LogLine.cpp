@@ -97,6 +97,20 @@ bool isPlainText(const char *Data, size_t Length) {
   return simdjson::validate_utf8(Data, Length);
 }
 
+const char *stderrEventProblem(std::string_view Event) {
+  if (Event.empty())
+    return "no event after 'PYTORCH_API_USAGE '";
+  for (char C : Event) {
+    if (C == ' ' || C == '\t')
+      return "a space in the event (another write interleaved?)";
+    if (uint8_t(C) < 0x20 || C == 0x7F)
+      return "a control character in the event";
+  }
+  if (!simdjson::validate_utf8(Event.data(), Event.size()))
+    return "the event is not valid UTF-8";
+  return nullptr;
+}
+
 namespace {
 
 /// Reads the runtime's fixed shape left to right.

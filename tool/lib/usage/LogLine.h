@@ -129,6 +129,15 @@ inline bool equalPadded(const char *A, const char *B, size_t Length) {
 #endif
 }
 
+/// How c10's stderr logger (PYTORCH_API_USAGE_STDERR=1) starts each line:
+/// the event follows it.
+constexpr std::string_view StderrLinePrefix = "PYTORCH_API_USAGE ";
+
+/// Why \p Event, the rest of a line after StderrLinePrefix, is not an
+/// event (empty, a space, a control character, not UTF-8), or null when it
+/// is one.
+const char *stderrEventProblem(std::string_view Event);
+
 /// Any line: simdjson's DOM parser, which validates the whole line (UTF-8
 /// included); extra keys are ignored.
 class LogLineParser {

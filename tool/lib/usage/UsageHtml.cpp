@@ -86,6 +86,7 @@ tr.never-used td{background:#fff6f6}tr.unknown td{background:#fffbea}
 .status.used{background:#e3f4e6;color:#145a22}
 .status.never-used{background:#fde2e2;color:#8a1c1c}
 .status.unknown{background:#fff0c2;color:#6b5200}
+.status.layer,.status.other-library{background:#e7eefb;color:#1f3f7a}
 .bar{background:#e4e7ee;border-radius:3px;height:12px;width:240px;display:inline-block;vertical-align:middle}
 .bar span{display:block;height:12px;background:#3b7dd8;border-radius:3px}
 svg text{font:11px system-ui,sans-serif;fill:#444}
@@ -206,8 +207,17 @@ static void printSummary(raw_ostream &OS, const UsageReport &R) {
      << formatv("<div class=\"card\" id=\"never-used-count\"><b>{0}</b>never "
                 "used</div>",
                 R.Events.size() - R.Used)
-     << formatv("<div class=\"card\"><b>{0}</b>unknown</div>", R.Unknown.size())
-     << "</div>\n";
+     << formatv("<div class=\"card\"><b>{0}</b>unknown</div>",
+                R.Unknown.size());
+  if (!R.Layers.empty())
+    OS << formatv("<div class=\"card\" id=\"layers-count\"><b>{0}</b>of "
+                  "other layers</div>",
+                  eventsIn(R.Layers));
+  if (!R.OtherLibraries.empty())
+    OS << formatv("<div class=\"card\" id=\"other-libraries-count\"><b>{0}"
+                  "</b>of other libraries</div>",
+                  eventsIn(R.OtherLibraries));
+  OS << "</div>\n";
   for (const LogFileProblems &P : In.Problems)
     OS << "<p class=\"problems\">" << html(P.File) << ": "
        << html(P.Unreadable
@@ -254,7 +264,7 @@ static std::string whereHtml(const ReportEvent &E) {
 /// A sortable table of events with their counts.
 static void printEventTable(raw_ostream &OS, StringRef Id,
                             ArrayRef<ReportEvent> Rows) {
-  OS << "<table class=\"sortable\" id=\"" << Id
+  OS << "<table class=\"sortable\" id=\"" << html(Id)
      << "\"><thead><tr><th>event</th><th>status</th><th class=\"num\">"
         "jobs</th><th class=\"num\">processes</th><th class=\"num\">hosts"
         "</th><th>first seen (UTC)</th><th>last seen (UTC)</th><th>rule"
@@ -301,6 +311,8 @@ void printReportHtml(raw_ostream &OS, const UsageReport &R) {
     case EventStatus::Used:
     case EventStatus::Unknown:
     case EventStatus::NotMeasured:
+    case EventStatus::Layer:
+    case EventStatus::OtherLibrary:
       break;
     }
   OS << formatv("<h2>Never used: {0} events (deprecation candidates)</h2>\n",
@@ -313,6 +325,17 @@ void printReportHtml(raw_ostream &OS, const UsageReport &R) {
                   "\n",
                   R.Unknown.size());
     printEventTable(OS, "unknown", R.Unknown);
+  }
+  for (const EventGroup &G : R.Layers) {
+    OS << "<h2>Logged by other layers: " << html(G.Name) << ": "
+       << G.Events.size() << " events</h2>\n";
+    if (!G.Events.empty())
+      printEventTable(OS, "layer-" + G.Name, G.Events);
+  }
+  for (const EventGroup &G : R.OtherLibraries) {
+    OS << "<h2>Other libraries: " << html(G.Name) << ": " << G.Events.size()
+       << " events</h2>\n";
+    printEventTable(OS, "library-" + G.Name, G.Events);
   }
   OS << "<script>" << SortScript << "</script>\n</body></html>\n";
 }

@@ -1,9 +1,11 @@
 //===- UsageLog.cpp - Read API usage logs into per-event counts -----------===//
 //
-// The files to read, split into parts that the reading threads share; each
-// part read through a mapping (plain files) or read(2) and a decoder, its
-// lines counted by the thread's LineReader; the threads' counts and the
-// parts' problems merged.
+// The files to read, split into parts that the reading threads share (a
+// large plain file whose first line is a JSON log line; any other log is
+// one part, its form decided by its lines); each part read through a
+// mapping (plain files) or read(2) and a decoder, its lines counted by the
+// thread's LineReader; the threads' counts, the parts' problems and the
+// stderr logs merged.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,6 +16,9 @@
 #include "LogDecoder.h"
 #include "LogMapping.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Regex.h"
 #include <atomic>
 #include <cerrno>
 #include <cstring>
@@ -21,6 +26,7 @@
 #include <memory>
 #include <optional>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 using namespace llvm;
@@ -80,17 +86,97 @@ bool readMapped(int Fd, uint64_t Size, uint64_t From, uint64_t To,
 }
 
 /// Part of a log: the lines that start in [From, To) of a plain file, or
-/// (To == 0) all of a log, however it is read.
+/// (To == 0) all of a log, however it is read. A part of a file read in
+/// parts is JSON lines; any other log's form is decided by its lines.
 struct LogPart {
   size_t File;
   uint64_t From = 0, To = 0;
+  LogForm Form = LogForm::Undecided;
 };
 
 /// What reading a part found; line numbers count from the part's start.
 struct PartResult {
   std::optional<LogFileProblems> Problems;
   uint64_t Lines = 0;
+  std::optional<StderrLog> Stderr; ///< The log was in the stderr form.
 };
+
+/// The job of a log, should it be in the stderr form.
+struct FileJob {
+  std::optional<std::string> Job;
+  bool NameUnmatched = false; ///< --stderr-job-from did not match.
+};
+
+/// \p Time as the runtime writes times: "2026-11-23T03:13:56.728117Z".
+std::string isoTime(const struct timespec &Time) {
+  struct tm Utc;
+  time_t Seconds = Time.tv_sec;
+  if (!gmtime_r(&Seconds, &Utc))
+    return "1970-01-01T00:00:00.000000Z";
+  return formatv("{0:D4}-{1:D2}-{2:D2}T{3:D2}:{4:D2}:{5:D2}.{6:D6}Z",
+                 Utc.tm_year + 1900, Utc.tm_mon + 1, Utc.tm_mday, Utc.tm_hour,
+                 Utc.tm_min, Utc.tm_sec, Time.tv_nsec / 1000)
+      .str();
+}
+
+/// How the stderr log \p Path is counted: at \p Time, as one process of
+/// its own (keyed by its name: a file is read once), in \p Job.
+StderrSource stderrSource(StringRef Path, std::string Time,
+                          const std::optional<std::string> &Job) {
+  uint64_t Process = mix64(xxh3_64bits(Path) ^ 0x5354444552524C4FULL);
+  uint64_t JobKey = Job ? xxh3_64bits(StringRef(*Job)) : ~Process;
+  return {std::move(Time), {0, Process, JobKey}};
+}
+
+/// The jobs of \p Files, should they be stderr logs.
+std::vector<FileJob> jobsOf(ArrayRef<std::string> Files,
+                            const StderrJobs &Jobs) {
+  std::vector<FileJob> Result(Files.size());
+  if (!Jobs.JobId.empty()) {
+    for (FileJob &J : Result)
+      J.Job = Jobs.JobId;
+    return Result;
+  }
+  if (Jobs.JobFrom.empty())
+    return Result;
+  Regex JobFrom(Jobs.JobFrom);
+  for (size_t I = 0; I < Files.size(); ++I) {
+    SmallVector<StringRef, 2> Groups;
+    if (JobFrom.match(sys::path::filename(Files[I]), &Groups) &&
+        Groups.size() == 2 && !Groups[1].empty())
+      Result[I].Job = Groups[1].str();
+    else
+      Result[I].NameUnmatched = true;
+  }
+  return Result;
+}
+
+/// Whether the first line that is not blank of the plain log \p Fd, in
+/// its first ChunkSize bytes, is a valid JSON log line: the log is then
+/// JSON lines, and may be read in parts.
+bool startsAsJsonLines(int Fd) {
+  std::vector<char> Head(ChunkSize + LogLinePadding);
+  ssize_t N = ::pread(Fd, Head.data(), ChunkSize, 0);
+  if (N <= 0)
+    return false;
+  StringRef Text(Head.data(), size_t(N));
+  for (size_t At = 0;;) {
+    size_t End = Text.find('\n', At);
+    if (End == StringRef::npos)
+      return false;
+    StringRef Line = Text.slice(At, End);
+    if (Line.ends_with("\r"))
+      Line = Line.drop_back();
+    if (Line.find_first_not_of(" \t") == StringRef::npos) {
+      At = End + 1;
+      continue;
+    }
+    LogLineParser Parser;
+    LogLine Fields;
+    return Parser.parse(Line.data(), Line.size(), Head.size() - At, Fields) ==
+           LogLineError::None;
+  }
+}
 
 /// Reads all of the log \p Fd with read(2), decompressing it if it must,
 /// into \p Lines. False with \p Problems' Error set when it could not be
@@ -128,11 +214,13 @@ bool readStream(int Fd, LineReader &Lines, LogFileProblems &Problems) {
   return true;
 }
 
-/// Reads a part of one log (a file, or "-" for stdin) into \p Counts, up
-/// to \p MappedSize bytes when it is not 0 (the size the file had when it
-/// was split), and says what was wrong with it.
+/// Reads a part of one log (a file, or "-" for stdin) of form \p Form
+/// into \p Counts, up to \p MappedSize bytes when it is not 0 (the size
+/// the file had when it was split), and says what was wrong with it; a
+/// stderr log's job is \p Job's.
 PartResult readLogInto(ThreadCounts &Counts, StringRef Path,
-                       const LogWindow &Window, uint64_t From = 0,
+                       const LogWindow &Window, const FileJob &Job,
+                       LogForm Form = LogForm::Undecided, uint64_t From = 0,
                        uint64_t To = 0, uint64_t MappedSize = 0) {
   PartResult Result;
   LogFileProblems Problems;
@@ -148,11 +236,16 @@ PartResult readLogInto(ThreadCounts &Counts, StringRef Path,
     Result.Problems = std::move(Problems);
     return Result;
   }
-  LineReader Lines(Counts, Problems, Window);
-  // A log is read up to the size it has when it is opened.
+  // A log is read up to the size it has when it is opened; a stderr log's
+  // lines happened by the time it was last written.
   struct stat Status;
+  bool Stated = fstat(Fd, &Status) == 0;
+  std::string Time =
+      isoTime(Stated ? Status.st_mtim : timespec{time(nullptr), 0});
+  LineReader Lines(Counts, Problems, Window, Form,
+                   stderrSource(Path, std::move(Time), Job.Job));
   uint64_t Size = 0;
-  if (Path != "-" && fstat(Fd, &Status) == 0 && S_ISREG(Status.st_mode))
+  if (Path != "-" && Stated && S_ISREG(Status.st_mode))
     Size = MappedSize ? MappedSize : uint64_t(Status.st_size);
   bool Mapped =
       Size && readMapped(Fd, Size, From, To ? To : Size, Lines, Problems);
@@ -174,6 +267,12 @@ PartResult readLogInto(ThreadCounts &Counts, StringRef Path,
   // A file is counted once: by its first part.
   Counts.Files += From == 0;
   Result.Lines = Lines.lines();
+  if (Lines.form() == LogForm::Stderr) {
+    Result.Stderr = Lines.stderrLog();
+    Result.Stderr->File = Path.str();
+    Result.Stderr->Job = Job.Job;
+    Result.Stderr->NameUnmatched = Job.NameUnmatched;
+  }
   if (Problems.Malformed || !Problems.Error.empty())
     Result.Problems = std::move(Problems);
   return Result;
@@ -220,7 +319,8 @@ std::vector<LogFileProblems> mergeProblems(ArrayRef<LogPart> Parts,
 void appendParts(std::vector<LogPart> &Parts, size_t F, uint64_t Size,
                  uint64_t PartBytes) {
   for (uint64_t From = 0; From < Size; From += PartBytes)
-    Parts.push_back({F, From, std::min(Size, From + PartBytes)});
+    Parts.push_back(
+        {F, From, std::min(Size, From + PartBytes), LogForm::JsonLines});
 }
 
 /// Splits plain files of at least two parts of \p PartBytes into parts,
@@ -239,10 +339,13 @@ std::vector<LogPart> splitLogs(ArrayRef<std::string> Files, uint64_t PartBytes,
       Size = uint64_t(Status.st_size);
     if (Size >= 2 * PartBytes) {
       int Fd = openRegularFile(Files[F]);
+      // Parts are JSON lines: a log that may be in the stderr form is read
+      // whole, for its lines to decide.
       bool Plain =
           Fd >= 0 &&
           ::pread(Fd, Magic, sizeof Magic, 0) == ssize_t(sizeof Magic) &&
-          formatOf(Magic, sizeof Magic) == Decoder::Plain;
+          formatOf(Magic, sizeof Magic) == Decoder::Plain &&
+          startsAsJsonLines(Fd);
       if (Fd >= 0)
         ::close(Fd);
       if (Plain) {
@@ -257,10 +360,11 @@ std::vector<LogPart> splitLogs(ArrayRef<std::string> Files, uint64_t PartBytes,
 }
 
 /// Reads \p Parts of \p Files (in file order) on \p Threads threads; a
-/// file whose planned size is not 0 is read up to that size.
+/// file whose planned size is not 0 is read up to that size, a stderr log
+/// counted in its job of \p Jobs.
 UsageCounts readParts(ArrayRef<std::string> Files, ArrayRef<LogPart> Parts,
                       ArrayRef<uint64_t> PlannedSizes, const LogWindow &Window,
-                      unsigned Threads) {
+                      unsigned Threads, ArrayRef<FileJob> Jobs) {
   // Each thread counts the parts it takes; the problems are kept by part,
   // in order, and their line numbers made the file's.
   Threads = std::max(1u, std::min<unsigned>(Threads, Parts.size()));
@@ -278,14 +382,17 @@ UsageCounts readParts(ArrayRef<std::string> Files, ArrayRef<LogPart> Parts,
         ThreadCounts &Thread = *Counts[Worker];
         for (size_t I = Next++; I < Parts.size(); I = Next++) {
           const LogPart &P = Parts[I];
-          Results[I] = readLogInto(Thread, Files[P.File], Window, P.From, P.To,
-                                   PlannedSizes[P.File]);
+          Results[I] = readLogInto(Thread, Files[P.File], Window, Jobs[P.File],
+                                   P.Form, P.From, P.To, PlannedSizes[P.File]);
         }
         Thread.Keys.finish();
       },
       Workers);
   UsageCounts All = collect(Ids, Counts);
   All.Problems = mergeProblems(Parts, Results);
+  for (PartResult &R : Results)
+    if (R.Stderr)
+      All.StderrLogs.push_back(std::move(*R.Stderr));
   return All;
 }
 
@@ -296,7 +403,8 @@ UsageCounts readUsageLog(StringRef Path, const LogWindow &Window) {
 }
 
 UsageCounts readUsageText(StringRef Name, StringRef Text,
-                          const LogWindow &Window) {
+                          const LogWindow &Window,
+                          const StderrFileInfo &Stderr) {
   CounterIds Ids;
   std::unique_ptr<ThreadCounts> Counts =
       std::make_unique<ThreadCounts>(Ids, KeyBudget);
@@ -304,7 +412,8 @@ UsageCounts readUsageText(StringRef Name, StringRef Text,
   Problems.File = Name.str();
   std::string Padded = Text.str();
   Padded.resize(Text.size() + LogLinePadding);
-  LineReader Lines(*Counts, Problems, Window);
+  LineReader Lines(*Counts, Problems, Window, LogForm::Undecided,
+                   stderrSource(Name, Stderr.Time, Stderr.Job));
   Lines.consume(Padded.data(), Text.size());
   Lines.finish();
   Counts->Keys.finish();
@@ -312,15 +421,24 @@ UsageCounts readUsageText(StringRef Name, StringRef Text,
   UsageCounts Result = collect(Ids, Counts);
   if (Problems.Malformed)
     Result.Problems.push_back(std::move(Problems));
+  if (Lines.form() == LogForm::Stderr) {
+    StderrLog Log = Lines.stderrLog();
+    Log.File = Name.str();
+    Log.Time = Stderr.Time;
+    Log.Job = Stderr.Job;
+    Result.StderrLogs.push_back(std::move(Log));
+  }
   return Result;
 }
 
 UsageCounts readUsageLogs(ArrayRef<std::string> Files, const LogWindow &Window,
-                          unsigned Threads, uint64_t PartBytes) {
+                          unsigned Threads, uint64_t PartBytes,
+                          const StderrJobs &Jobs) {
   std::vector<uint64_t> PlannedSizes;
   std::vector<LogPart> Parts =
       splitLogs(Files, std::max<uint64_t>(PartBytes, 4096), PlannedSizes);
-  return readParts(Files, Parts, PlannedSizes, Window, Threads);
+  return readParts(Files, Parts, PlannedSizes, Window, Threads,
+                   jobsOf(Files, Jobs));
 }
 
 UsageCounts readUsageLogShrunk(StringRef Path, uint64_t Size,
@@ -329,7 +447,8 @@ UsageCounts readUsageLogShrunk(StringRef Path, uint64_t Size,
   std::string File = Path.str();
   std::vector<LogPart> Parts;
   appendParts(Parts, 0, Size, PartBytes);
-  return readParts(File, Parts, Size, Window, Threads);
+  FileJob NoJob;
+  return readParts(File, Parts, Size, Window, Threads, NoJob);
 }
 
 } // namespace apistamp

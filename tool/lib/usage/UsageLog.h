@@ -1,9 +1,11 @@
 //===- UsageLog.h - Read API usage logs into per-event counts ---*- C++ -*-===//
 //
 // The runtime's JSON lines ({"event", "time", "pid", "host", "exe", "rank",
-// "job_id"}) from files, directories, stdin, gzip or zstd, streamed once:
-// memory grows with the distinct (event, job) and (event, process) pairs,
-// never with the input. Bad lines are counted, never fatal.
+// "job_id"}) or c10's stderr form ("PYTORCH_API_USAGE <event>" lines among
+// a process's other output) from files, directories, stdin, gzip or zstd,
+// streamed once: memory grows with the distinct (event, job) and (event,
+// process) pairs, never with the input. Bad lines are counted, never
+// fatal.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,6 +16,7 @@
 #include "llvm/ADT/StringRef.h"
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -40,12 +43,44 @@ struct EventCounts {
   std::vector<std::pair<std::string, uint64_t>> JobsByDay;
 };
 
+/// What a log in c10's stderr form (PYTORCH_API_USAGE lines) does not
+/// say: its lines' time and its job. Its process is its own.
+struct StderrFileInfo {
+  std::string Time; ///< ISO 8601, as the runtime writes it.
+  std::optional<std::string> Job;
+};
+
+/// A log read in c10's stderr form: one process, its lines all at one time.
+struct StderrLog {
+  std::string File;
+  std::string Time;               ///< Its events' time: the file's mtime.
+  std::optional<std::string> Job; ///< Unknown: the process is its own job.
+  /// --stderr-job-from did not match the file's base name.
+  bool NameUnmatched = false;
+  /// PYTORCH_API_USAGE lines read (in --since/--until or not), the other
+  /// lines (the rest of the process's stderr), and PYTORCH_API_USAGE lines
+  /// whose event is not one.
+  uint64_t Events = 0, Ignored = 0, Malformed = 0;
+  /// (line number, what is wrong) of the first few malformed lines.
+  std::vector<std::pair<uint64_t, std::string>> First;
+};
+
 /// The counts of every logged event, and what was read.
 struct UsageCounts {
   std::map<std::string, EventCounts> Events;
   unsigned Files = 0; ///< Inputs read (unreadable ones not included).
+  /// Lines: non-blank lines; Malformed: those of JSON-lines logs only (a
+  /// stderr log's are in its StderrLog).
   uint64_t Lines = 0, EventLines = 0, Malformed = 0, OutsideWindow = 0;
   std::vector<LogFileProblems> Problems; ///< Files with bad lines or errors.
+  std::vector<StderrLog> StderrLogs;     ///< Read in c10's stderr form.
+};
+
+/// How the job of a log in c10's stderr form is known: every one's
+/// (JobId), or from its file's base name by the one group of the regular
+/// expression JobFrom; neither: unknown.
+struct StderrJobs {
+  std::string JobId, JobFrom;
 };
 
 /// Which lines count: times in [Since, Until), compared as ISO 8601 text
@@ -58,9 +93,11 @@ struct LogWindow {
 /// by their magic bytes.
 UsageCounts readUsageLog(llvm::StringRef Path, const LogWindow &Window);
 
-/// Reads one log's text already in memory (for tests and --aggregates).
+/// Reads one log's text already in memory (for tests); a log in the
+/// stderr form is counted as \p Stderr says.
 UsageCounts readUsageText(llvm::StringRef Name, llvm::StringRef Text,
-                          const LogWindow &Window);
+                          const LogWindow &Window,
+                          const StderrFileInfo &Stderr = {});
 
 /// The log files named by \p Inputs (LogInputs.cpp): regular files and "-"
 /// as given, directories searched for *.jsonl, *.jsonl.gz and *.jsonl.zst
@@ -81,11 +118,14 @@ int openRegularFile(llvm::StringRef Path);
 /// Plain log files of twice this size or more are read in parts of it.
 constexpr uint64_t DefaultLogPartBytes = uint64_t(16) << 20;
 
-/// Reads every log with \p Threads threads and counts what they say. Large
-/// plain files are shared by the threads in parts of \p PartBytes.
+/// Reads every log with \p Threads threads and counts what they say. Each
+/// is JSON lines or c10's stderr form, as its first line of either says.
+/// Large plain JSON-lines files are shared by the threads in parts of
+/// \p PartBytes. \p Jobs says the jobs of stderr logs.
 UsageCounts readUsageLogs(llvm::ArrayRef<std::string> Files,
                           const LogWindow &Window, unsigned Threads,
-                          uint64_t PartBytes = DefaultLogPartBytes);
+                          uint64_t PartBytes = DefaultLogPartBytes,
+                          const StderrJobs &Jobs = {});
 
 /// For tests: reads the plain file \p Path as if it had \p Size bytes,
 /// more than it has (a file that shrinks while it is read looks so), in

@@ -76,12 +76,32 @@ json::Value reportJson(const UsageReport &R) {
     O["trend"] = Trend(E);
     Events.push_back(std::move(O));
   }
-  for (const ReportEvent &E : R.Unknown) {
+  auto Unplaced = [&](const ReportEvent &E) {
     json::Object O{{"event", E.Event}};
     for (auto &KV : countsJson(E))
       O.try_emplace(KV.first, std::move(KV.second));
     O["trend"] = Trend(E);
-    Unknown.push_back(std::move(O));
+    return O;
+  };
+  for (const ReportEvent &E : R.Unknown)
+    Unknown.push_back(Unplaced(E));
+  json::Array Layers, Libraries;
+  for (const EventGroup &G : R.Layers) {
+    json::Array Globs, Rows;
+    for (const std::string &Glob : G.Globs)
+      Globs.push_back(Glob);
+    for (const ReportEvent &E : G.Events)
+      Rows.push_back(Unplaced(E));
+    Layers.push_back(json::Object{{"layer", G.Name},
+                                  {"globs", std::move(Globs)},
+                                  {"events", std::move(Rows)}});
+  }
+  for (const EventGroup &G : R.OtherLibraries) {
+    json::Array Rows;
+    for (const ReportEvent &E : G.Events)
+      Rows.push_back(Unplaced(E));
+    Libraries.push_back(
+        json::Object{{"library", G.Name}, {"events", std::move(Rows)}});
   }
   for (const RuleCoverage &C : R.Rules)
     Rules.push_back(
@@ -97,6 +117,20 @@ json::Value reportJson(const UsageReport &R) {
       O["error"] = P.Error;
     Files.push_back(std::move(O));
   }
+  json::Array StderrLogs;
+  for (const StderrLog &S : In.StderrLogs) {
+    json::Array First;
+    for (const auto &[Line, Why] : S.First)
+      First.push_back(json::Object{{"line", int64_t(Line)}, {"problem", Why}});
+    StderrLogs.push_back(json::Object{
+        {"file", S.File},
+        {"time", S.Time},
+        {"job_id", S.Job ? json::Value(*S.Job) : json::Value(nullptr)},
+        {"events", int64_t(S.Events)},
+        {"ignored", int64_t(S.Ignored)},
+        {"malformed", int64_t(S.Malformed)},
+        {"first", std::move(First)}});
+  }
   json::Array Periods;
   for (const std::string &P : R.Periods)
     Periods.push_back(P);
@@ -110,10 +144,13 @@ json::Value reportJson(const UsageReport &R) {
                               {"events", int64_t(In.EventLines)},
                               {"malformed", int64_t(In.Malformed)},
                               {"outside_window", int64_t(In.OutsideWindow)},
-                              {"problems", std::move(Files)}}},
+                              {"problems", std::move(Files)},
+                              {"stderr_logs", std::move(StderrLogs)}}},
       {"trend", std::move(TrendOf)},
       {"events", std::move(Events)},
       {"unknown", std::move(Unknown)},
+      {"layers", std::move(Layers)},
+      {"other_libraries", std::move(Libraries)},
       {"rules", std::move(Rules)}};
 }
 
@@ -146,6 +183,20 @@ void printProblems(raw_ostream &OS, const UsageReport &R, bool Verbose,
         OS << Prefix << File << ":" << Line << ": note: " << printableLine(Why)
            << "\n";
   }
+  if (!Verbose)
+    return;
+  // A stderr log's other lines are its process's output, not problems.
+  for (const StderrLog &S : R.Inputs.StderrLogs) {
+    std::string File = printableLine(S.File);
+    OS << Prefix << File << ": note: c10's stderr form: " << S.Events
+       << " events, " << S.Malformed << " malformed PYTORCH_API_USAGE lines, "
+       << S.Ignored << " other lines ignored; one process, job "
+       << (S.Job ? "'" + printableLine(*S.Job) + "'" : "unknown") << ", at "
+       << printableLine(S.Time) << " (the file's mtime)\n";
+    for (const auto &[Line, Why] : S.First)
+      OS << Prefix << File << ":" << Line << ": note: " << printableLine(Why)
+         << "\n";
+  }
 }
 
 /// The rows grouped by rule or file, as a table.
@@ -171,7 +222,7 @@ void printTextTable(raw_ostream &OS, StringRef Title,
     Events.push_back(printableLine(E.Event));
     Width = std::max(Width, std::min(Events.back().size(), MaxEventColumn));
   }
-  if (WithCounts)
+  if (WithCounts && !Rows.empty())
     OS << formatv("  {0,6}  {1,9}  {2,5}  ", "jobs", "processes", "hosts")
        << left_justify("event", Width) << "  last seen\n";
   for (auto [E, Event] : zip_equal(Rows, Events)) {
@@ -194,8 +245,11 @@ void printTextTable(raw_ostream &OS, StringRef Title,
 void printText(raw_ostream &OS, const UsageReport &R, ReportGrouping By,
                bool Verbose) {
   const UsageCounts &In = R.Inputs;
-  OS << "apistamp report: " << In.Files << " files, " << In.Lines << " lines, "
-     << In.EventLines << " events, " << In.Malformed << " malformed";
+  OS << "apistamp report: " << In.Files << " files";
+  if (!In.StderrLogs.empty())
+    OS << " (" << In.StderrLogs.size() << " in c10's stderr form)";
+  OS << ", " << In.Lines << " lines, " << In.EventLines << " events, "
+     << In.Malformed << " malformed";
   if (In.OutsideWindow)
     OS << ", " << In.OutsideWindow << " outside --since/--until";
   OS << "\n";
@@ -218,6 +272,9 @@ void printText(raw_ostream &OS, const UsageReport &R, ReportGrouping By,
       case EventStatus::NotMeasured:
         NotMeasured.push_back(E);
         break;
+      case EventStatus::Layer:
+      case EventStatus::OtherLibrary:
+        break; // Their groups are printed below.
       }
   printTextTable(
       OS, formatv("used: {0} of {1} events", R.Used, R.Events.size()).str(),
@@ -240,6 +297,18 @@ void printText(raw_ostream &OS, const UsageReport &R, ReportGrouping By,
                            Unknown.size())
                        .str(),
                    Unknown, true);
+  for (const EventGroup &G : R.Layers)
+    printTextTable(OS,
+                   formatv("logged by other layers: {0}: {1} events",
+                           printableLine(G.Name), G.Events.size())
+                       .str(),
+                   G.Events, true);
+  for (const EventGroup &G : R.OtherLibraries)
+    printTextTable(OS,
+                   formatv("other libraries: {0}: {1} events",
+                           printableLine(G.Name), G.Events.size())
+                       .str(),
+                   G.Events, true);
   OS << "\nrules:\n";
   for (const RuleCoverage &C : R.Rules)
     OS << formatv("  {0,-30} {1} of {2} events used ({3}%)\n",
@@ -257,8 +326,8 @@ void printCsv(raw_ostream &OS, const UsageReport &R, ReportGrouping By) {
     return;
   }
   OS << "event,status,rule,file,line,kind,jobs,processes,hosts,first_seen,"
-        "last_seen\n";
-  auto Row = [&](const ReportEvent &E) {
+        "last_seen,logged_by\n";
+  auto Row = [&](const ReportEvent &E, StringRef LoggedBy = "") {
     OS << csvField(E.Event) << "," << statusName(E.Status) << ","
        << csvField(E.Placed ? E.Placed->Rule : "") << ","
        << csvField(E.Placed ? E.Placed->File : "") << ",";
@@ -267,10 +336,15 @@ void printCsv(raw_ostream &OS, const UsageReport &R, ReportGrouping By) {
     OS << "," << (E.Placed ? E.Placed->Kind : "") << "," << E.Counts.Jobs << ","
        << E.Counts.Processes << "," << E.Counts.Hosts << ","
        << csvField(E.Counts.FirstSeen) << "," << csvField(E.Counts.LastSeen)
-       << "\n";
+       << "," << csvField(LoggedBy) << "\n";
   };
   for (const ReportEvent &E : R.Events)
     Row(E);
+  for (ArrayRef<EventGroup> Groups :
+       {ArrayRef(R.Layers), ArrayRef(R.OtherLibraries)})
+    for (const EventGroup &G : Groups)
+      for (const ReportEvent &E : G.Events)
+        Row(E, G.Name);
   for (const ReportEvent &E : R.Unknown)
     Row(E);
 }
@@ -280,9 +354,13 @@ void printMarkdown(raw_ostream &OS, const UsageReport &R, ReportGrouping By) {
   const UsageCounts &In = R.Inputs;
   OS << "## API usage\n\n"
      << R.Used << " of " << R.Events.size() << " events used; "
-     << R.Unknown.size() << " unknown events; " << In.Files << " files, "
-     << In.EventLines << " events read, " << In.Malformed
-     << " malformed lines.\n\n";
+     << R.Unknown.size() << " unknown events; ";
+  if (size_t N = eventsIn(R.Layers))
+    OS << N << " events of other layers; ";
+  if (size_t N = eventsIn(R.OtherLibraries))
+    OS << N << " events of " << R.OtherLibraries.size() << " other libraries; ";
+  OS << In.Files << " files, " << In.EventLines << " events read, "
+     << In.Malformed << " malformed lines.\n\n";
   if (By != ReportGrouping::Event) {
     OS << "| " << (By == ReportGrouping::Rule ? "rule" : "file")
        << " | events | used | coverage | jobs |\n|---|---:|---:|---:|---:|\n";
@@ -308,6 +386,22 @@ void printMarkdown(raw_ostream &OS, const UsageReport &R, ReportGrouping By) {
   for (const RuleCoverage &C : R.Rules)
     OS << "| " << markdownCell(C.Id) << " | " << C.Events << " | " << C.Used
        << " | " << C.Percent << "% |\n";
+  auto Group = [&](StringRef Title, const EventGroup &G) {
+    OS << "\n### " << Title << ": " << markdownCell(G.Name) << " ("
+       << G.Events.size() << " events)\n";
+    if (G.Events.empty())
+      return;
+    OS << "\n| event | jobs | processes | hosts | last seen |\n"
+          "|---|---:|---:|---:|---|\n";
+    for (const ReportEvent &E : G.Events)
+      OS << "| " << markdownCell(E.Event) << " | " << E.Counts.Jobs << " | "
+         << E.Counts.Processes << " | " << E.Counts.Hosts << " | "
+         << markdownCell(E.Counts.LastSeen) << " |\n";
+  };
+  for (const EventGroup &G : R.Layers)
+    Group("Logged by other layers", G);
+  for (const EventGroup &G : R.OtherLibraries)
+    Group("Other libraries", G);
 }
 
 } // namespace

@@ -2,9 +2,10 @@
 //
 // buildReport: one row per event the catalog places (its first definition
 // by file and line), its counts and status, the logged events no rule
-// places, coverage per rule, and the trend's periods (days, or weeks when
-// the logs span more than a quarter). The renderers (UsageRender.cpp,
-// UsageHtml.cpp) print what is computed here.
+// places (a layer's, another library's or unknown), coverage per rule, and
+// the trend's periods (days, or weeks when the logs span more than a
+// quarter). The renderers (UsageRender.cpp, UsageHtml.cpp) print what is
+// computed here.
 //
 //===----------------------------------------------------------------------===//
 
@@ -136,6 +137,9 @@ private:
   size_t Logged = 0;
 };
 
+/// \p Event's first name component: up to its first '.'.
+StringRef firstComponent(StringRef Event) { return Event.split('.').first; }
+
 /// Rows by jobs (most first), then by name.
 void sortByJobs(std::vector<ReportEvent> &Rows) {
   llvm::stable_sort(Rows, [](const ReportEvent &L, const ReportEvent &R) {
@@ -170,13 +174,25 @@ StringRef statusName(EventStatus Status) {
     return "unknown";
   case EventStatus::NotMeasured:
     return "not-measured";
+  case EventStatus::Layer:
+    return "layer";
+  case EventStatus::OtherLibrary:
+    return "other-library";
   }
   llvm_unreachable("unknown EventStatus");
 }
 
+size_t eventsIn(ArrayRef<EventGroup> Groups) {
+  size_t N = 0;
+  for (const EventGroup &G : Groups)
+    N += G.Events.size();
+  return N;
+}
+
 UsageReport buildReport(const std::vector<CatalogEvent> &Catalog,
-                        UsageCounts &&Counts) {
+                        UsageCounts &&Counts, const UnplacedEvents &Unplaced) {
   UsageReport Report;
+  Report.Scope = Unplaced.Unknown;
   TrendPeriods Trend(Counts);
   Report.TrendUnit = Trend.unit();
   Report.Periods = Trend.periods();
@@ -208,16 +224,53 @@ UsageReport buildReport(const std::vector<CatalogEvent> &Catalog,
     Report.Used += Row.Status == EventStatus::Used;
     Report.Events.push_back(std::move(Row));
   }
+  // What the catalog does not list: the first layer's that matches it,
+  // else another library's when no catalog event shares its first name
+  // component, else unknown. An empty catalog names no library of its own:
+  // nothing is another's.
+  for (const EventLayer &L : Unplaced.Layers) {
+    EventGroup G;
+    G.Name = L.Name;
+    for (const EventGlob &Glob : L.Globs)
+      G.Globs.push_back(Glob.pattern());
+    Report.Layers.push_back(std::move(G));
+  }
+  std::set<StringRef> Libraries;
+  for (const CatalogEvent &C : Catalog)
+    Libraries.insert(firstComponent(C.Event));
+  std::map<std::string, EventGroup> Others;
   for (auto &[Event, C] : Counts.Events) {
     ReportEvent Row;
     Row.Event = Event;
-    Row.Status = EventStatus::Unknown;
     Row.Counts = std::move(C);
     Row.Trend = Trend.trendOf(Row.Counts);
-    Report.Unknown.push_back(std::move(Row));
+    auto Layer = llvm::find_if(
+        Unplaced.Layers, [&](const EventLayer &L) { return L.matches(Event); });
+    StringRef Library = firstComponent(Event);
+    if (Layer != Unplaced.Layers.end()) {
+      Row.Status = EventStatus::Layer;
+      Report.Layers[Layer - Unplaced.Layers.begin()].Events.push_back(
+          std::move(Row));
+    } else if (Unplaced.Unknown == UnknownScope::SameLibrary &&
+               !Libraries.empty() && !Library.empty() &&
+               !Libraries.count(Library)) {
+      Row.Status = EventStatus::OtherLibrary;
+      EventGroup &G = Others[Library.str()];
+      G.Name = Library.str();
+      G.Events.push_back(std::move(Row));
+    } else {
+      Row.Status = EventStatus::Unknown;
+      Report.Unknown.push_back(std::move(Row));
+    }
   }
+  for (auto &Entry : Others)
+    Report.OtherLibraries.push_back(std::move(Entry.second));
   sortByJobs(Report.Events);
   sortByJobs(Report.Unknown);
+  for (std::vector<EventGroup> *Groups :
+       {&Report.Layers, &Report.OtherLibraries})
+    for (EventGroup &G : *Groups)
+      sortByJobs(G.Events);
   for (auto &Entry : Rules) {
     Entry.second.Percent = percentOf(Entry.second.Used, Entry.second.Events);
     Report.Rules.push_back(Entry.second);

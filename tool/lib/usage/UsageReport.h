@@ -36,14 +36,21 @@ llvm::Expected<UsageCounts> readAggregates(llvm::StringRef Path);
 enum class EventStatus {
   Used,      ///< Placed by a rule, and logged by at least one job.
   NeverUsed, ///< Placed by a rule, and logged by no job.
-  Unknown,   ///< Logged, and placed by no rule.
+  /// Logged, placed by no rule, declared by no layer, and (unless
+  /// UnknownScope::All) its first name component is a catalog event's.
+  Unknown,
   /// Placed by a rule, logged by no job, and every definition placing it
   /// skipped or suppressed: nothing could have logged it.
   NotMeasured,
+  /// Logged, placed by no rule, and matched by a layer's globs.
+  Layer,
+  /// Logged, placed by no rule, declared by no layer, and its first name
+  /// component is no catalog event's: another library's event.
+  OtherLibrary,
 };
 
-/// \p Status as the reports spell it: "used", "never-used", "unknown" or
-/// "not-measured".
+/// \p Status as the reports spell it: "used", "never-used", "unknown",
+/// "not-measured", "layer" or "other-library".
 llvm::StringRef statusName(EventStatus Status);
 
 /// An event's jobs per trend period, kept for the periods that have any:
@@ -85,6 +92,28 @@ struct ReportEvent {
   SparseTrend Trend;
 };
 
+/// Logged events that the catalog does not list and something else
+/// accounts for: a layer's, or another library's.
+struct EventGroup {
+  /// The layer's name, or the library's (the events' first name
+  /// component).
+  std::string Name;
+  /// A layer's globs, as declared; none for a library.
+  std::vector<std::string> Globs;
+  std::vector<ReportEvent> Events; ///< By jobs, then name.
+};
+
+/// What accounts for the logged events the catalog does not list, besides
+/// "unknown".
+struct UnplacedEvents {
+  /// The layers that log events the rules do not place; the first whose
+  /// globs match an event takes it.
+  std::vector<EventLayer> Layers;
+  /// Whether an event whose first name component no catalog event has is
+  /// another library's (SameLibrary) or unknown (All).
+  UnknownScope Unknown = UnknownScope::SameLibrary;
+};
+
 /// Per rule: events placed, and how many of them were used.
 struct RuleCoverage {
   std::string Id;
@@ -95,9 +124,17 @@ struct RuleCoverage {
 /// The catalog joined with the counts, ready to render.
 struct UsageReport {
   UsageCounts Inputs; ///< Events moved out; the input figures stay.
-  std::vector<ReportEvent> Events;  ///< The catalog's, by jobs then name.
-  std::vector<ReportEvent> Unknown; ///< Logged, placed by no rule.
-  unsigned Used = 0;                ///< Events whose status is Used.
+  std::vector<ReportEvent> Events; ///< The catalog's, by jobs then name.
+  /// Logged, placed by no rule, and accounted for by neither a layer nor
+  /// another library.
+  std::vector<ReportEvent> Unknown;
+  /// Every layer declared, in order, with the logged events it accounts
+  /// for (none, perhaps).
+  std::vector<EventGroup> Layers;
+  /// The logged events of other libraries, by library name.
+  std::vector<EventGroup> OtherLibraries;
+  UnknownScope Scope = UnknownScope::SameLibrary; ///< As --unknown said.
+  unsigned Used = 0; ///< Events whose status is Used.
   std::vector<RuleCoverage> Rules;
   std::string TrendUnit;            ///< "day" or "week" (spans over 92 days).
   std::vector<std::string> Periods; ///< First day of each period.
@@ -106,9 +143,15 @@ struct UsageReport {
   size_t PeriodsLogged = 0;
 };
 
-/// Joins the catalog with the counts (UsageReport.cpp).
+/// Joins the catalog with the counts (UsageReport.cpp): a logged event is
+/// the catalog's if it lists it, else the first layer's whose globs match
+/// it, else another library's or unknown as \p Unplaced says.
 UsageReport buildReport(const std::vector<CatalogEvent> &Catalog,
-                        UsageCounts &&Counts);
+                        UsageCounts &&Counts,
+                        const UnplacedEvents &Unplaced = {});
+
+/// The number of events in \p Groups.
+size_t eventsIn(llvm::ArrayRef<EventGroup> Groups);
 
 /// The placed events of a rule or a file: how many, how many used, and
 /// the jobs of all of them.
