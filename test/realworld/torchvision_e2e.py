@@ -20,7 +20,9 @@ python3-torch 1.13.1, python3-torchvision 0.14.1):
    Python, nms goes through the dispatcher straight to the kernel),
    torchvision's Python events and torch's own; the control none.
 5. `apistamp report -p` over the logs: the reached events are used, by the
-   right jobs and processes; the others never used.
+   right jobs and processes; the others never used; torchvision's Python
+   events and torch's own are their layers' (rules/torchvision.yaml's
+   `layers:`), and nothing is unknown; the HTML page shows it (chromium).
 
 Each step is a JUnit test case; the test skips (with the reason) when the
 source or a Debian package is missing.
@@ -136,6 +138,14 @@ CPP_EVENTS = EXPECTED_ABSENT + ["tensor.create"]
 REPORT_USED = dict([(e, (2, 4)) for e in IMAGE_EVENTS] +
                    [(e, (1, 1)) for e in EXPECTED_ABSENT])
 REPORT_NEVER_USED = ["torchvision.csrc.io.image.cpu.read_write_file.write_file"]
+
+
+# The other layers' events in the report: (jobs, processes). The C++
+# program's job logs tensor.create too.
+LAYER_EVENTS = {
+    "torchvision-python": dict((e, (2, 4)) for e in TORCHVISION_PYTHON_EVENTS),
+    "torch": {"tensor.create": (3, 5), "python.nn_module": (2, 4)},
+}
 
 
 def content_key(paths, flags):
@@ -323,6 +333,20 @@ def main():
             if status.get(event, {}).get("status") != "never-used":
                 problems.append("%s: %s, expected never used"
                                 % (event, status.get(event)))
+        # The other layers' events (rules/torchvision.yaml's `layers:`) are
+        # their own sections, with their counts; nothing is unknown.
+        layers = {layer["layer"]: {e["event"]: e for e in layer["events"]}
+                  for layer in result.get("layers", [])}
+        for layer, events in LAYER_EVENTS.items():
+            for event, (jobs, processes) in events.items():
+                row = layers.get(layer, {}).get(event)
+                if not row or row.get("jobs") != jobs \
+                        or row.get("processes") != processes:
+                    problems.append("%s: %s in layer %s, expected %d jobs, %d "
+                                    "processes" % (event, row, layer, jobs,
+                                                   processes))
+        if result.get("unknown"):
+            problems.append("unknown: %s" % [e["event"] for e in result["unknown"]])
         print("  " + ", ".join("%d %s" % (n, s) for s, n in sorted(
             __import__("collections").Counter(e["status"] for e in
                                               result["events"]).items())))
