@@ -28,11 +28,13 @@ Each step is a JUnit test case; the test skips (with the reason) when the
 source or a Debian package is missing.
 """
 import argparse
+import collections
 import concurrent.futures
 import hashlib
 import json
 import os
 import pathlib
+import re
 import shutil
 import subprocess
 import sys
@@ -348,7 +350,7 @@ def main():
         if result.get("unknown"):
             problems.append("unknown: %s" % [e["event"] for e in result["unknown"]])
         print("  " + ", ".join("%d %s" % (n, s) for s, n in sorted(
-            __import__("collections").Counter(e["status"] for e in
+            collections.Counter(e["status"] for e in
                                               result["events"]).items())))
         page = work / "report.html"
         sh([args.apistamp, "report", "--format=html", "-o", str(page), *common,
@@ -371,7 +373,7 @@ def main():
             dom = sh(browser + ["--dump-dom", page.as_uri()],
                      stderr_to_stdout=False)
             # Long names carry <wbr> break points: the text, without tags.
-            dom = __import__("re").sub(r"<[^>]*>", "", dom)
+            dom = re.sub(r"<[^>]*>", "", dom)
             for event in list(REPORT_USED) + REPORT_NEVER_USED:
                 if event not in dom:
                     problems.append("the page does not show %s" % event)

@@ -312,14 +312,6 @@ void addTUs(const PlanRequest &Opts, Project &P, std::vector<TUJob> &Into,
                          {}});
 }
 
-/// Whether \p L and \p R parse the same source with the same command.
-bool sameParse(const TUJob &L, const TUJob &R) {
-  if (L.Source != R.Source || L.Command.has_value() != R.Command.has_value())
-    return false;
-  return !L.Command || (L.Command->Directory == R.Command->Directory &&
-                        L.Command->CommandLine == R.Command->CommandLine);
-}
-
 /// Plans Project::Others: every TU a whole-project run of \p Opts would
 /// analyse but \p P's (whole) TUs. A source whose rules do not load is
 /// listed in OthersUnplanned; it is this run's rules that must load.
@@ -368,6 +360,13 @@ void dropRedundantProxies(std::vector<TUJob> &TUs) {
 }
 
 } // namespace
+
+bool sameParse(const TUJob &L, const TUJob &R) {
+  if (L.Source != R.Source || L.Command.has_value() != R.Command.has_value())
+    return false;
+  return !L.Command || (L.Command->Directory == R.Command->Directory &&
+                        L.Command->CommandLine == R.Command->CommandLine);
+}
 
 Expected<Project> planProject(const PlanRequest &Request) {
   PlanRequest Opts = Request;

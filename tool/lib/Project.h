@@ -39,6 +39,9 @@ struct TUJob {
   std::vector<std::string> Completes;
 };
 
+/// Whether \p L and \p R parse the same source with the same command.
+bool sameParse(const TUJob &L, const TUJob &R);
+
 /// What a run works on.
 struct Project {
   std::unique_ptr<clang::tooling::CompilationDatabase> Database;

@@ -58,10 +58,7 @@ ViewCompletion completeView(ArrayRef<TUJob> Others, ArrayRef<TUJob> Analysed,
         Job.Completes.push_back(File);
     // A named header's proxy already reported that header.
     for (const TUJob &Proxy : Analysed)
-      if (!Proxy.ReportOnly.empty() && Proxy.Source == Job.Source &&
-          Proxy.Command && Job.Command &&
-          Proxy.Command->CommandLine == Job.Command->CommandLine &&
-          Proxy.Command->Directory == Job.Command->Directory)
+      if (!Proxy.ReportOnly.empty() && sameParse(Proxy, Job))
         llvm::erase(Job.Completes, Proxy.ReportOnly);
     if (!Job.Completes.empty())
       Completion.Jobs.push_back(std::move(Job));
