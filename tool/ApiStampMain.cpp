@@ -55,6 +55,11 @@ const OnCommands OnFormatted{
 OnCommands on(Mode M) {
   return {[M](const CommandInfo &C) { return C.RunMode == M; }};
 }
+OnCommands on(Mode M, Mode Other) {
+  return {[M, Other](const CommandInfo &C) {
+    return C.RunMode == M || C.RunMode == Other;
+  }};
+}
 
 cl::opt<std::string>
     RulesFile("rules",
@@ -168,7 +173,18 @@ cl::opt<std::string> ReportSince("since",
                                  cl::desc("Only events at or after this time "
                                           "(ISO 8601, e.g. 2026-11-01)"),
                                  cl::value_desc("time"), cl::cat(Category),
-                                 on(Mode::Report));
+                                 on(Mode::Report, Mode::Check));
+cl::opt<std::string> UsageFile(
+    "usage",
+    cl::desc("Fail when an event this usage (a report --format=json, or "
+             "aggregates CSV) shows used has no place in the tree any more"),
+    cl::value_desc("report.json|aggregates.csv"), cl::cat(Category),
+    on(Mode::Check));
+cl::opt<uint64_t> MinJobs(
+    "min-jobs",
+    cl::desc("With --usage: a removed event used by fewer jobs is a note (a "
+             "deprecation candidate), not an error (default 1)"),
+    cl::init(1), cl::value_desc("n"), cl::cat(Category), on(Mode::Check));
 cl::opt<std::string> ReportUntil("until",
                                  cl::desc("Only events before this time"),
                                  cl::value_desc("time"), cl::cat(Category),
@@ -323,6 +339,8 @@ bool readOptions(const CommandInfo &Command, apistamp::Options &Opts) {
   Opts.ExportFixes = ExportFixes;
   Opts.FailOnChange = FailOnChange;
   Opts.ChangedSince = ChangedSince;
+  Opts.UsageFile = UsageFile;
+  Opts.MinJobs = MinJobs;
   Opts.CacheDir = CacheDir;
   Opts.NoCache = NoCache;
   Opts.Report.CatalogFile = ReportCatalog;

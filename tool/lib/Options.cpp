@@ -246,6 +246,21 @@ Error validateOptions(Options &Opts) {
                           "2026-11-16T12:00), not '" +
                           Time + "'");
   }
+  if (Opts.RunMode == Mode::Check) {
+    if (Opts.UsageFile.empty() && !Opts.Report.Since.empty())
+      return usageError("--since is for --usage: the jobs that used an event "
+                        "since then");
+    if (!Opts.UsageFile.empty() &&
+        (!Opts.Sources.empty() || Opts.Part.Count > 1))
+      return usageError("--usage judges the events of the whole tree; drop the "
+                        "file names and --shard (--changed-since REV keeps "
+                        "the other findings to one change)");
+    if (!Opts.Report.Since.empty() && !isTimePrefix(Opts.Report.Since))
+      return usageError("--since wants an ISO 8601 UTC date or time, or the "
+                        "start of one (2026-11, 2026-11-16, "
+                        "2026-11-16T12:00), not '" +
+                        Opts.Report.Since + "'");
+  }
   if (Opts.Jobs == 0)
     Opts.Jobs = hardware_concurrency().compute_thread_count();
   return Error::success();

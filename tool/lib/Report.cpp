@@ -27,7 +27,8 @@ static void siteFindings(const Site &S, bool Verbose,
   auto Add = [&](Severity Level, std::string Message) {
     Out.push_back(
         {S.File, S.ReportLine, S.ReportColumn, Level, std::move(Message),
-         S.Status == SiteStatus::Stale ? StaleEventRule.str() : S.RuleId, &S});
+         S.Status == SiteStatus::Stale ? StaleEventRule.str() : S.RuleId, &S,
+         nullptr});
   };
   switch (S.Status) {
   case SiteStatus::Missing:
@@ -82,12 +83,14 @@ std::vector<Finding> collectFindings(ArrayRef<Site> Sites,
       Findings.push_back({S.File, S.Line, S.Column, Severity::Error,
                           "apistamp-ignore needs a reason: '// "
                           "apistamp-ignore: <why this is not instrumented>'",
-                          directiveSpelling(Directive::Ignore).str(), nullptr});
+                          directiveSpelling(Directive::Ignore).str(), nullptr,
+                          nullptr});
     if (!S.Used)
       Findings.push_back({S.File, S.Line, S.Column, Severity::Warning,
                           "apistamp-ignore suppresses nothing: no definition "
                           "that a rule selects starts on this line or the next",
-                          directiveSpelling(Directive::Ignore).str(), nullptr});
+                          directiveSpelling(Directive::Ignore).str(), nullptr,
+                          nullptr});
   }
   llvm::stable_sort(Findings, [](const Finding &L, const Finding &R) {
     return std::tie(L.File, L.Line, L.Column) <
@@ -253,6 +256,7 @@ Finding publicHeaderFinding(const PublicHeaderEdit &E) {
               "'public_header_edits: warn' (the default, forbid, makes no "
               "edit there)",
           E.RuleId,
+          nullptr,
           nullptr};
 }
 

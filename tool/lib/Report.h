@@ -10,6 +10,7 @@
 #include "llvm/Support/raw_ostream.h"
 #include <functional>
 #include <map>
+#include <memory>
 
 namespace apistamp {
 
@@ -18,6 +19,16 @@ enum class Severity { Error, Warning, Note };
 
 /// "error", "warning" or "note", as clang spells them.
 llvm::StringRef severityName(Severity S);
+
+/// What a finding of the usage gate (check --usage) counted.
+struct UsageFigures {
+  std::string Event;
+  uint64_t Jobs = 0;
+  std::string Since, LastSeen; ///< Days; "" if never seen.
+  uint64_t MinJobs = 1;
+  /// The old names its usage was logged under (aliases), if any.
+  std::vector<std::string> LoggedAs;
+};
 
 /// One diagnostic of a report, at a source location.
 struct Finding {
@@ -29,6 +40,8 @@ struct Finding {
   /// a suppression comment.
   std::string RuleId;
   const Site *FromSite = nullptr; ///< Null for suppression problems.
+  /// The usage gate's figures; null for other findings.
+  std::shared_ptr<const UsageFigures> Usage;
 
   /// Makes check fail; notes do not.
   bool isProblem() const { return Level != Severity::Note; }

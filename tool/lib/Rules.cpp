@@ -32,6 +32,23 @@ StringRef kindName(DeclKind Kind) {
   llvm_unreachable("unknown DeclKind");
 }
 
+std::optional<std::string> EventAlias::map(StringRef Event) const {
+  if (!From.matches(Event))
+    return std::nullopt;
+  size_t Star = To.find('*');
+  if (Star == std::string::npos)
+    return To;
+  StringRef Middle = Event.drop_front(Prefix.size()).drop_back(Suffix.size());
+  return To.substr(0, Star) + Middle.str() + To.substr(Star + 1);
+}
+
+std::string currentEventName(ArrayRef<EventAlias> Aliases, StringRef Event) {
+  for (const EventAlias &A : Aliases)
+    if (std::optional<std::string> Current = A.map(Event))
+      return *Current;
+  return Event.str();
+}
+
 Expected<NameRegex> NameRegex::create(StringRef Pattern) {
   NameRegex Result;
   Result.Pattern = Pattern.str();

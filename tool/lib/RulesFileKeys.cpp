@@ -70,6 +70,7 @@ const FileParser::Key FileParser::Keys[] = {
     {"include", nullptr, &FileParser::include},
     {"keep_events", nullptr, &FileParser::keepEvents},
     {"layers", nullptr, &FileParser::layers},
+    {"aliases", nullptr, &FileParser::aliases},
     {"exclude_files", nullptr, &FileParser::excludeFiles},
     {"compile_commands", nullptr, &FileParser::compileCommands},
     {"public_headers", nullptr, &FileParser::publicHeaders},
@@ -191,6 +192,95 @@ void FileParser::layers(const YAML::Node &Value, RuleSet &Rules) {
     P.eachString(Entry.second, "layers: " + Name, Create, Layer.Globs);
     if (!Layer.Globs.empty())
       Rules.Layers.push_back(std::move(Layer));
+  }
+}
+
+void FileParser::aliases(const YAML::Node &Value, RuleSet &Rules) {
+  if (!Value.IsMap()) {
+    Diags.error(Value, "'aliases' must map each old event name (or glob) to "
+                       "the event it is now, such as "
+                       "'lib.decode_jpeg_cuda: lib.decode_jpegs_cuda'");
+    return;
+  }
+  if (Value.size() == 0) {
+    Diags.error(Value, "'aliases' is empty; omit the key to declare none");
+    return;
+  }
+  StringMap<int> FirstLine;
+  std::vector<YAML::Node> Targets;
+  for (const auto &Entry : Value) {
+    std::optional<std::string> From = P.scalar(Entry.first, "aliases");
+    std::optional<std::string> To = P.scalar(Entry.second, "aliases");
+    if (!From || !To)
+      continue;
+    if (From->empty() || To->empty()) {
+      Diags.error(From->empty() ? Entry.first : Entry.second,
+                  "an alias maps an old event name to the current one; "
+                  "neither can be empty");
+      continue;
+    }
+    if (StringRef(*To).find_first_of(" \t?[]{}\\") != StringRef::npos) {
+      Diags.error(Entry.second,
+                  "the current event '" + printable(*To) +
+                      "' must be an event name, not a glob (a '*' may take "
+                      "what the old name's '*' matched)",
+                  Diags.valueOffset(Entry.second));
+      continue;
+    }
+    if (*From == *To) {
+      Diags.error(Entry.first,
+                  "'" + printable(*From) + "' is mapped to itself");
+      continue;
+    }
+    auto [First, New] = FirstLine.try_emplace(*From, Entry.first.Mark().line);
+    if (!New) {
+      Diags.error(Entry.first, "duplicate alias '" + printable(*From) +
+                                   "'; the first is on line " +
+                                   Twine(First->second + 1));
+      continue;
+    }
+    Expected<EventGlob> Glob = EventGlob::create(*From);
+    if (!Glob) {
+      Diags.error(Entry.first, toString(Glob.takeError()),
+                  Diags.valueOffset(Entry.first));
+      continue;
+    }
+    EventAlias Alias{std::move(*Glob), *To,
+                     unsigned(Entry.first.Mark().line + 1), "", ""};
+    if (size_t Star = To->find('*'); Star != std::string::npos) {
+      StringRef Old = *From;
+      size_t OldStar = Old.find('*');
+      if (count(*To, '*') != 1 || count(Old, '*') != 1 ||
+          Old.find_first_of("?[]{}\\") != StringRef::npos) {
+        Diags.error(Entry.second,
+                    "a '*' in the current event takes what the one '*' of "
+                    "the old name matched: write both with one '*' and no "
+                    "other glob character, such as 'torch.script.*: "
+                    "torch.jit.*'",
+                    Diags.valueOffset(Entry.second, Star));
+        continue;
+      }
+      Alias.Prefix = Old.take_front(OldStar).str();
+      Alias.Suffix = Old.drop_front(OldStar + 1).str();
+    }
+    Targets.push_back(Entry.second);
+    Rules.Aliases.push_back(std::move(Alias));
+  }
+  // One step maps an old name to the current one: a chain would make the
+  // event's name depend on the order of the entries.
+  for (size_t I = 0; I < Rules.Aliases.size(); ++I) {
+    const EventAlias &A = Rules.Aliases[I];
+    for (const EventAlias &Other : Rules.Aliases)
+      if (Other.From.matches(A.To)) {
+        Diags.error(Targets[I],
+                    "'" + printable(A.To) + "' is itself an old name (line " +
+                        Twine(Other.Line) + " maps it to '" +
+                        printable(Other.To) + "'): map '" +
+                        printable(A.From.pattern()) +
+                        "' straight to the current event",
+                    Diags.valueOffset(Targets[I]));
+        break;
+      }
   }
 }
 

@@ -133,6 +133,7 @@ private:
   void include(const YAML::Node &Value, RuleSet &Rules);
   void keepEvents(const YAML::Node &Value, RuleSet &Rules);
   void layers(const YAML::Node &Value, RuleSet &Rules);
+  void aliases(const YAML::Node &Value, RuleSet &Rules);
   void excludeFiles(const YAML::Node &Value, RuleSet &Rules);
   void compileCommands(const YAML::Node &Value, RuleSet &Rules);
   void publicHeaders(const YAML::Node &Value, RuleSet &Rules);

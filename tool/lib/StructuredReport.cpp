@@ -43,6 +43,22 @@ std::vector<std::vector<TextEdit>> fixesOf(const ReportInput &In) {
   return Fixes;
 }
 
+/// A usage-gate finding's figures, as JSON and SARIF carry them.
+static json::Object usageObject(const UsageFigures &U) {
+  json::Array LoggedAs;
+  for (const std::string &Name : U.LoggedAs)
+    LoggedAs.push_back(Name);
+  auto Day = [](const std::string &D) {
+    return D.empty() ? json::Value(nullptr) : json::Value(D);
+  };
+  return json::Object{{"event", U.Event},
+                      {"jobs", int64_t(U.Jobs)},
+                      {"since", Day(U.Since)},
+                      {"last_seen", Day(U.LastSeen)},
+                      {"min_jobs", int64_t(U.MinJobs)},
+                      {"logged_as", std::move(LoggedAs)}};
+}
+
 static json::Object countsObject(const ReportInput &In) {
   json::Object Skipped;
   for (const auto &[Reason, Count] : In.Counts.SkippedByReason)
@@ -77,6 +93,8 @@ void printJsonReport(raw_ostream &OS, const ReportInput &In,
       Entry["name"] = S->QualifiedName;
       Entry["kind"] = kindName(S->Kind);
     }
+    if (F.Usage)
+      Entry["usage"] = usageObject(*F.Usage);
     json::Array Fix;
     for (const TextEdit &E : Fixes[I])
       Fix.push_back(json::Object{{"file", Display(E.File)},
@@ -204,6 +222,8 @@ void printSarifReport(raw_ostream &OS, const ReportInput &In,
           json::Object{{"event", F.FromSite->Event},
                        {"status", statusName(F.FromSite->Status)},
                        {"name", F.FromSite->QualifiedName}};
+    if (F.Usage)
+      Result["properties"] = usageObject(*F.Usage);
     Results.push_back(std::move(Result));
   }
 

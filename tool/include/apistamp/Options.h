@@ -92,6 +92,10 @@ struct Options {
   Shard Part;
   /// Only definitions whose lines changed since this git revision.
   std::string ChangedSince;
+  /// check --usage: a JSON report or aggregates CSV; a removed event that
+  /// at least MinJobs jobs used (since Report.Since) is an error.
+  std::string UsageFile;
+  uint64_t MinJobs = 1;
   std::vector<std::string> Sources;
   /// --extra-arg-before and --extra-arg: added to every compile command,
   /// at its front (after the compiler) and at its end, as clang-tidy does.

@@ -85,6 +85,26 @@ struct Rule {
   EventTemplate Event;
 };
 
+/// One entry of a rules file's `aliases:`: the events an old name or glob
+/// matches are counted, and judged, as the current event To (a rename that
+/// keeps its history). When To has a '*', From is one too, "prefix*suffix"
+/// with no other glob character, and To's '*' takes what From's matched.
+struct EventAlias {
+  EventGlob From;
+  std::string To;
+  unsigned Line = 0; ///< 1-based line of the entry in the rules file.
+  /// From's prefix and suffix around its one '*', when To has a '*'.
+  std::string Prefix, Suffix;
+
+  /// The current name of \p Event, if this alias maps it.
+  std::optional<std::string> map(llvm::StringRef Event) const;
+};
+
+/// The current name of \p Event under the first of \p Aliases that maps
+/// it, or \p Event itself.
+std::string currentEventName(llvm::ArrayRef<EventAlias> Aliases,
+                             llvm::StringRef Event);
+
 /// A loaded rules file.
 struct RuleSet {
   std::string Path; ///< The rules file, absolute.
@@ -105,6 +125,10 @@ struct RuleSet {
   /// torch core), by layer, in the file's order. Only report reads them:
   /// such events are reported as their layer's, not as unknown.
   std::vector<EventLayer> Layers;
+  /// `aliases`: old event names (or globs) and the events they are now, in
+  /// the file's order. report counts an old name as its current event, and
+  /// check --usage does not take a rename with an alias for a removal.
+  std::vector<EventAlias> Aliases;
   /// Top-level `exclude_files`: no rule selects anything in these files
   /// (added to every rule's ExcludeFiles when loaded).
   std::vector<PathGlob> ExcludeFiles;

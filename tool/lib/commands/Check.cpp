@@ -3,6 +3,7 @@
 #include "Changes.h"
 #include "Commands.h"
 #include "StructuredReport.h"
+#include "Suggestions.h"
 
 using namespace llvm;
 
@@ -14,8 +15,22 @@ int runCheck(CommandContext &Ctx) {
   std::vector<Finding> UnusedRules;
   if (WholeProject)
     UnusedRules = unusedRuleWarnings(Ctx);
+  // The gate judges removals against the whole tree, before --changed-since
+  // narrows the sites to a change.
+  std::vector<CatalogEvent> WholeCatalog;
+  if (!Opts.UsageFile.empty())
+    WholeCatalog = catalogOf(Ctx.Result.Sites, Ctx.Display);
   if (!narrowToChangedLines(Ctx))
     return ExitBadUsage;
+  std::vector<Finding> UsageFindings;
+  if (!Opts.UsageFile.empty()) {
+    Expected<std::vector<Finding>> Gate = usageGateFindings(Ctx, WholeCatalog);
+    if (!Gate) {
+      Ctx.Err << printableLines(toString(Gate.takeError())) << "\n";
+      return ExitBadUsage;
+    }
+    UsageFindings = std::move(*Gate);
+  }
   removeLeftoverTemporaries(Ctx);
   const std::vector<Site> &Sites = Ctx.Result.Sites;
   SiteCounts Counts = countSites(Sites);
@@ -37,8 +52,10 @@ int runCheck(CommandContext &Ctx) {
   std::vector<Finding> Overlaps;
   if (WholeProject)
     Overlaps = overlapNotes(Sites);
-  unsigned Problems = UnusedRules.size() + countProblems(Findings);
+  unsigned Problems = UnusedRules.size() + countProblems(Findings) +
+                      countProblems(UsageFindings);
   if (Structured) {
+    append_range(Findings, UsageFindings);
     append_range(Findings, UnusedRules);
     append_range(Findings, Overlaps);
     // Said on stderr too; here for the tools that read only this.
@@ -57,6 +74,7 @@ int runCheck(CommandContext &Ctx) {
       printSarifReport(Ctx.Out, In, Ctx.WorkingDirectory);
   } else {
     printFindings(Ctx.Out, Findings, Ctx.Display);
+    printFindings(Ctx.Out, UsageFindings, Ctx.Display);
     printFindings(Ctx.Out, UnusedRules, Ctx.Display);
     printFindings(Ctx.Out, Overlaps, Ctx.Display);
     Ctx.summary(Ctx.Out) << "apistamp: " << Ctx.Result.TUs << " TUs, "

@@ -10,6 +10,7 @@
 #ifndef APISTAMP_LIB_COMMANDS_COMMANDS_H
 #define APISTAMP_LIB_COMMANDS_COMMANDS_H
 
+#include "../Catalog.h"
 #include "Changes.h"
 #include "Project.h"
 #include "ProjectAnalysis.h"
@@ -94,6 +95,19 @@ std::vector<Finding> unusedRuleWarnings(const CommandContext &Ctx);
 /// Hygiene of a whole-project run: a note per definition that several rules
 /// select, with the rule that won.
 std::vector<Finding> overlapNotes(llvm::ArrayRef<Site> Sites);
+
+/// The rule id of the usage gate's findings.
+constexpr llvm::StringLiteral UsageGateRule = "apistamp-usage-gate";
+
+/// check --usage (UsageGate.cpp): an error per event the usage file shows
+/// used by --min-jobs jobs (since --since) that \p WholeCatalog, the whole
+/// tree's, no longer places (an alias's old name counted as its event); a
+/// note per such event used less, and per event of the sites left in the
+/// result used less (a deprecation candidate). An unreadable usage file is
+/// an error.
+llvm::Expected<std::vector<Finding>>
+usageGateFindings(const CommandContext &Ctx,
+                  llvm::ArrayRef<CatalogEvent> WholeCatalog);
 
 } // namespace apistamp
 

@@ -28,7 +28,7 @@ std::vector<Finding> unusedRuleWarnings(const CommandContext &Ctx) {
         }
       }
       Warnings.push_back({Rules->Path, R.Line, 5, Severity::Warning,
-                          std::move(Warning), R.Id, nullptr});
+                          std::move(Warning), R.Id, nullptr, nullptr});
     }
   }
   return Warnings;
@@ -46,7 +46,7 @@ std::vector<Finding> overlapNotes(ArrayRef<Site> Sites) {
                      "'" + S.QualifiedName + "' is selected by rule '" +
                          S.RuleId + "', which wins, and also by " +
                          join(Others, ", "),
-                     S.RuleId, &S});
+                     S.RuleId, &S, nullptr});
   }
   return Notes;
 }

@@ -29,12 +29,12 @@ void addLayers(std::vector<EventLayer> &Into, ArrayRef<EventLayer> Layers) {
 }
 
 /// The catalog: a saved one, or the one the rules and the build give now
-/// (as `catalog` computes it); the rules' layers go to \p Layers (with a
-/// saved catalog, those of --rules when it is given). \p Exit is the exit
-/// code of a failure.
+/// (as `catalog` computes it); the rules' layers go to \p Layers and their
+/// aliases to \p Aliases (with a saved catalog, those of --rules when it is
+/// given). \p Exit is the exit code of a failure.
 Expected<std::vector<CatalogEvent>>
 loadCatalog(const Options &Opts, raw_ostream &Err, int &Exit,
-            std::vector<EventLayer> &Layers) {
+            std::vector<EventLayer> &Layers, std::vector<EventAlias> &Aliases) {
   Exit = ExitBadUsage;
   if (!Opts.Report.CatalogFile.empty()) {
     if (!Opts.RulesFile.empty()) {
@@ -42,6 +42,7 @@ loadCatalog(const Options &Opts, raw_ostream &Err, int &Exit,
       if (!Rules)
         return Rules.takeError();
       addLayers(Layers, Rules->Layers);
+      llvm::append_range(Aliases, Rules->Aliases);
     }
     return readCatalogFile(Opts.Report.CatalogFile);
   }
@@ -60,8 +61,10 @@ loadCatalog(const Options &Opts, raw_ostream &Err, int &Exit,
   }
   if (!Run->Result.Failed.empty())
     return Failed(ExitParseFailed);
-  for (const RuleSet *Rules : Run->Plan.sortedRuleSets())
+  for (const RuleSet *Rules : Run->Plan.sortedRuleSets()) {
     addLayers(Layers, Rules->Layers);
+    llvm::append_range(Aliases, Rules->Aliases);
+  }
   std::vector<CatalogEvent> Events =
       catalogOf(Run->Result.Sites,
                 rootRelative(Run->Plan.sortedRuleSets(), Run->Display));
@@ -73,11 +76,17 @@ loadCatalog(const Options &Opts, raw_ostream &Err, int &Exit,
   return Events;
 }
 
-/// The counts: from the aggregates file, or read from the logs.
-Expected<UsageCounts> loadCounts(const Options &Opts, raw_ostream &Err) {
+/// The counts: from the aggregates file, or read from the logs; an old
+/// event name that \p Aliases map counted as its current event.
+Expected<UsageCounts> loadCounts(const Options &Opts, raw_ostream &Err,
+                                 ArrayRef<EventAlias> Aliases) {
   const Options::ReportOptions &R = Opts.Report;
-  if (!R.AggregatesFile.empty())
-    return readAggregates(R.AggregatesFile);
+  if (!R.AggregatesFile.empty()) {
+    Expected<UsageCounts> Counts = readAggregates(R.AggregatesFile);
+    if (Counts)
+      mergeAliasedEvents(*Counts, Aliases);
+    return Counts;
+  }
   std::vector<std::string> Missing, Skipped;
   std::vector<std::string> Files =
       expandLogInputs(Opts.Sources, Missing, Skipped);
@@ -86,9 +95,9 @@ Expected<UsageCounts> loadCounts(const Options &Opts, raw_ostream &Err) {
         << printableLine(M) << "'\n";
   for (const std::string &S : Skipped)
     Err << "apistamp: warning: " << printableLine(S) << "\n";
-  UsageCounts Counts =
-      readUsageLogs(Files, LogWindow{R.Since, R.Until}, Opts.Jobs,
-                    DefaultLogPartBytes, {R.StderrJobId, R.StderrJobFrom});
+  UsageCounts Counts = readUsageLogs(Files, LogWindow{R.Since, R.Until},
+                                     Opts.Jobs, DefaultLogPartBytes,
+                                     {R.StderrJobId, R.StderrJobFrom}, Aliases);
   for (const StderrLog &S : Counts.StderrLogs)
     if (S.NameUnmatched)
       Err << printableLine(S.File)
@@ -112,13 +121,14 @@ int runReport(const Options &Opts, raw_ostream &Out, raw_ostream &Err) {
   int CatalogExit;
   UnplacedEvents Unplaced;
   Unplaced.Unknown = R.Unknown;
+  std::vector<EventAlias> Aliases;
   Expected<std::vector<CatalogEvent>> Catalog =
-      loadCatalog(Opts, Err, CatalogExit, Unplaced.Layers);
+      loadCatalog(Opts, Err, CatalogExit, Unplaced.Layers, Aliases);
   if (!Catalog) {
     Err << printableLines(toString(Catalog.takeError())) << "\n";
     return CatalogExit;
   }
-  Expected<UsageCounts> Counts = loadCounts(Opts, Err);
+  Expected<UsageCounts> Counts = loadCounts(Opts, Err, Aliases);
   if (!Counts) {
     Err << printableLines(toString(Counts.takeError())) << "\n";
     return ExitBadUsage;

@@ -38,8 +38,8 @@ UsageCounts collect(const CounterIds &Ids,
     llvm::sort(Event.JobsByDay);
   for (const std::unique_ptr<ThreadCounts> &T : Threads)
     for (auto &Entry : T->Events) {
-      EventCounts &Event = Counts.Events[Entry.getKey().str()];
       const LocalEvent &Local = Entry.second;
+      EventCounts &Event = Counts.Events[Counters[Local.Base].Event.str()];
       if (Event.FirstSeen.empty() || Local.FirstSeen < Event.FirstSeen)
         Event.FirstSeen = Local.FirstSeen;
       if (Local.LastSeen > Event.LastSeen)

@@ -54,13 +54,24 @@ enum CounterKind : uint32_t { JobsCounter, ProcessesCounter, HostsCounter };
 /// thread meets an event or an (event, day) for the first time.
 class CounterIds {
 public:
-  /// The first of \p Event's three counters.
+  /// Counters of events named as logged, or (\p Aliases) an old name's
+  /// counted as its current event's: a job that logged both is one job.
+  explicit CounterIds(llvm::ArrayRef<EventAlias> Aliases = {})
+      : Aliases(Aliases) {}
+  /// The first of the three counters of \p Event (as logged).
   uint32_t event(llvm::StringRef Event) {
     std::lock_guard<std::mutex> Lock(Mutex);
-    auto [It, New] = Bases.try_emplace(Event, uint32_t(Counters.size()));
+    auto Known = Logged.find(Event);
+    if (Known != Logged.end())
+      return Known->second;
+    // One step, whatever the order the names come in: an old name counts
+    // as its current event, which counts as itself.
+    std::string Current = currentEventName(Aliases, Event);
+    auto [It, New] = Bases.try_emplace(Current, uint32_t(Counters.size()));
     if (New)
       for (uint32_t Kind : {JobsCounter, ProcessesCounter, HostsCounter})
         Counters.push_back({It->getKey(), Kind, ""});
+    Logged.try_emplace(Event, It->second);
     return It->second;
   }
 
@@ -76,7 +87,7 @@ public:
   }
 
   struct Counter {
-    llvm::StringRef Event; ///< Owned by Bases.
+    llvm::StringRef Event; ///< The current name, owned by Bases.
     uint32_t Kind;
     std::string Day; ///< Empty but for jobs per day.
   };
@@ -84,8 +95,10 @@ public:
   const std::vector<Counter> &counters() const { return Counters; }
 
 private:
+  llvm::ArrayRef<EventAlias> Aliases;
   std::mutex Mutex;
-  llvm::StringMap<uint32_t> Bases;
+  /// Current event names, and names as logged, to their first counter.
+  llvm::StringMap<uint32_t> Bases, Logged;
   std::map<std::pair<uint32_t, std::string>, uint32_t> Days;
   std::vector<Counter> Counters;
 };

@@ -149,4 +149,31 @@ Expected<UsageCounts> readAggregates(StringRef Path) {
   return Counts;
 }
 
+void mergeAliasedEvents(UsageCounts &Counts, ArrayRef<EventAlias> Aliases) {
+  if (Aliases.empty())
+    return;
+  std::map<std::string, EventCounts> Merged;
+  for (auto &[Name, Event] : Counts.Events) {
+    auto [It, New] =
+        Merged.try_emplace(currentEventName(Aliases, Name), std::move(Event));
+    if (New)
+      continue;
+    EventCounts &Into = It->second;
+    Into.Jobs += Event.Jobs;
+    Into.Processes += Event.Processes;
+    Into.Hosts += Event.Hosts;
+    if (!Event.FirstSeen.empty() &&
+        (Into.FirstSeen.empty() || Event.FirstSeen < Into.FirstSeen))
+      Into.FirstSeen = Event.FirstSeen;
+    if (Event.LastSeen > Into.LastSeen)
+      Into.LastSeen = Event.LastSeen;
+    std::map<std::string, uint64_t> Days(Into.JobsByDay.begin(),
+                                         Into.JobsByDay.end());
+    for (const auto &[Day, Jobs] : Event.JobsByDay)
+      Days[Day] += Jobs;
+    Into.JobsByDay.assign(Days.begin(), Days.end());
+  }
+  Counts.Events = std::move(Merged);
+}
+
 } // namespace apistamp

@@ -364,11 +364,12 @@ std::vector<LogPart> splitLogs(ArrayRef<std::string> Files, uint64_t PartBytes,
 /// counted in its job of \p Jobs.
 UsageCounts readParts(ArrayRef<std::string> Files, ArrayRef<LogPart> Parts,
                       ArrayRef<uint64_t> PlannedSizes, const LogWindow &Window,
-                      unsigned Threads, ArrayRef<FileJob> Jobs) {
+                      unsigned Threads, ArrayRef<FileJob> Jobs,
+                      ArrayRef<EventAlias> Aliases) {
   // Each thread counts the parts it takes; the problems are kept by part,
   // in order, and their line numbers made the file's.
   Threads = std::max(1u, std::min<unsigned>(Threads, Parts.size()));
-  CounterIds Ids;
+  CounterIds Ids(Aliases);
   std::vector<std::unique_ptr<ThreadCounts>> Counts;
   for (unsigned I = 0; I < Threads; ++I)
     Counts.push_back(std::make_unique<ThreadCounts>(Ids, KeyBudget / Threads));
@@ -399,13 +400,13 @@ UsageCounts readParts(ArrayRef<std::string> Files, ArrayRef<LogPart> Parts,
 } // namespace
 
 UsageCounts readUsageLog(StringRef Path, const LogWindow &Window) {
-  return readUsageLogs({Path.str()}, Window, 1, DefaultLogPartBytes);
+  return readUsageLogs({Path.str()}, Window, 1, DefaultLogPartBytes, {}, {});
 }
 
 UsageCounts readUsageText(StringRef Name, StringRef Text,
-                          const LogWindow &Window,
-                          const StderrFileInfo &Stderr) {
-  CounterIds Ids;
+                          const LogWindow &Window, const StderrFileInfo &Stderr,
+                          ArrayRef<EventAlias> Aliases) {
+  CounterIds Ids(Aliases);
   std::unique_ptr<ThreadCounts> Counts =
       std::make_unique<ThreadCounts>(Ids, KeyBudget);
   LogFileProblems Problems;
@@ -433,12 +434,13 @@ UsageCounts readUsageText(StringRef Name, StringRef Text,
 
 UsageCounts readUsageLogs(ArrayRef<std::string> Files, const LogWindow &Window,
                           unsigned Threads, uint64_t PartBytes,
-                          const StderrJobs &Jobs) {
+                          const StderrJobs &Jobs,
+                          ArrayRef<EventAlias> Aliases) {
   std::vector<uint64_t> PlannedSizes;
   std::vector<LogPart> Parts =
       splitLogs(Files, std::max<uint64_t>(PartBytes, 4096), PlannedSizes);
   return readParts(Files, Parts, PlannedSizes, Window, Threads,
-                   jobsOf(Files, Jobs));
+                   jobsOf(Files, Jobs), Aliases);
 }
 
 UsageCounts readUsageLogShrunk(StringRef Path, uint64_t Size,
@@ -448,7 +450,7 @@ UsageCounts readUsageLogShrunk(StringRef Path, uint64_t Size,
   std::vector<LogPart> Parts;
   appendParts(Parts, 0, Size, PartBytes);
   FileJob NoJob;
-  return readParts(File, Parts, Size, Window, Threads, NoJob);
+  return readParts(File, Parts, Size, Window, Threads, NoJob, {});
 }
 
 } // namespace apistamp

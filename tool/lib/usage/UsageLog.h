@@ -12,6 +12,7 @@
 #ifndef APISTAMP_LIB_USAGE_USAGELOG_H
 #define APISTAMP_LIB_USAGE_USAGELOG_H
 
+#include "apistamp/Rules.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include <cstdint>
@@ -94,10 +95,12 @@ struct LogWindow {
 UsageCounts readUsageLog(llvm::StringRef Path, const LogWindow &Window);
 
 /// Reads one log's text already in memory (for tests); a log in the
-/// stderr form is counted as \p Stderr says.
+/// stderr form is counted as \p Stderr says, an old event name as
+/// \p Aliases say.
 UsageCounts readUsageText(llvm::StringRef Name, llvm::StringRef Text,
                           const LogWindow &Window,
-                          const StderrFileInfo &Stderr = {});
+                          const StderrFileInfo &Stderr = {},
+                          llvm::ArrayRef<EventAlias> Aliases = {});
 
 /// The log files named by \p Inputs (LogInputs.cpp): regular files and "-"
 /// as given, directories searched for *.jsonl, *.jsonl.gz and *.jsonl.zst
@@ -121,11 +124,14 @@ constexpr uint64_t DefaultLogPartBytes = uint64_t(16) << 20;
 /// Reads every log with \p Threads threads and counts what they say. Each
 /// is JSON lines or c10's stderr form, as its first line of either says.
 /// Large plain JSON-lines files are shared by the threads in parts of
-/// \p PartBytes. \p Jobs says the jobs of stderr logs.
+/// \p PartBytes. \p Jobs says the jobs of stderr logs; an event whose name
+/// one of \p Aliases maps is counted as its current event (exactly: a job
+/// that logged both names is one job).
 UsageCounts readUsageLogs(llvm::ArrayRef<std::string> Files,
                           const LogWindow &Window, unsigned Threads,
                           uint64_t PartBytes = DefaultLogPartBytes,
-                          const StderrJobs &Jobs = {});
+                          const StderrJobs &Jobs = {},
+                          llvm::ArrayRef<EventAlias> Aliases = {});
 
 /// For tests: reads the plain file \p Path as if it had \p Size bytes,
 /// more than it has (a file that shrinks while it is read looks so), in

@@ -19,14 +19,6 @@ using namespace llvm;
 
 namespace apistamp {
 
-namespace {
-
-/// Trends over a span of up to this many days are per day, longer ones per
-/// week (a quarter of daily columns stays readable).
-constexpr int64_t DailyTrendMaxDays = 92;
-
-/// Days since 1970-01-01 of "YYYY-MM-DD" (Howard Hinnant's algorithm), or
-/// nullopt.
 std::optional<int64_t> daysOf(StringRef Day) {
   int Y, M, D;
   if (Day.size() != 10 || Day[4] != '-' || Day[7] != '-' ||
@@ -44,7 +36,6 @@ std::optional<int64_t> daysOf(StringRef Day) {
   return Era * 146097 + DayOfEra - 719468;
 }
 
-/// The day \p Days after 1970-01-01, "YYYY-MM-DD" (daysOf's inverse).
 std::string dayName(int64_t Days) {
   Days += 719468;
   int64_t Era = (Days >= 0 ? Days : Days - 146096) / 146097;
@@ -59,6 +50,12 @@ std::string dayName(int64_t Days) {
   int64_t M = MP < 10 ? MP + 3 : MP - 9;
   return formatv("{0:D4}-{1:D2}-{2:D2}", Y + (M <= 2), M, D).str();
 }
+
+namespace {
+
+/// Trends over a span of up to this many days are per day, longer ones per
+/// week (a quarter of daily columns stays readable).
+constexpr int64_t DailyTrendMaxDays = 92;
 
 /// The Monday that starts \p Day's week (ISO weeks), as a day name.
 std::string weekOf(StringRef Day) {

@@ -32,6 +32,19 @@ llvm::Expected<std::vector<CatalogEvent>> parseCatalog(llvm::StringRef Text,
 /// an event's totals, one with a day its jobs that day).
 llvm::Expected<UsageCounts> readAggregates(llvm::StringRef Path);
 
+/// Counts each event that \p Aliases map under its current name, for
+/// counts that were made per name (aggregates, a saved report): the counts
+/// of the names are added, an upper bound when a job logged both (the logs
+/// themselves are counted exactly: readUsageLogs).
+void mergeAliasedEvents(UsageCounts &Counts,
+                        llvm::ArrayRef<EventAlias> Aliases);
+
+/// Days since 1970-01-01 of "YYYY-MM-DD" (Howard Hinnant's algorithm), or
+/// nullopt.
+std::optional<int64_t> daysOf(llvm::StringRef Day);
+/// The day \p Days after 1970-01-01, "YYYY-MM-DD" (daysOf's inverse).
+std::string dayName(int64_t Days);
+
 /// What the logs say of an event.
 enum class EventStatus {
   Used,      ///< Placed by a rule, and logged by at least one job.

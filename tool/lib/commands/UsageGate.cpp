@@ -1,0 +1,122 @@
+//===- UsageGate.cpp - check --usage: removals that usage says break users ===//
+
+#include "../usage/UsageGate.h"
+#include "../Catalog.h"
+#include "Commands.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+
+using namespace llvm;
+
+namespace apistamp {
+
+namespace {
+
+/// "12 jobs since 2026-08-01 (last seen 2026-11-20)", "1 job since ...",
+/// "no job since 2026-08-01", or "no job" for an event never seen.
+std::string usedBy(const UsageVerdict &V) {
+  std::string Text = V.Jobs == 0   ? "no job"
+                     : V.Jobs == 1 ? "1 job"
+                                   : std::to_string(V.Jobs) + " jobs";
+  if (!V.Since.empty())
+    Text += " since " + V.Since;
+  if (!V.LastSeen.empty())
+    Text += " (last seen " + V.LastSeen + ")";
+  if (!V.LoggedAs.empty()) {
+    std::vector<std::string> Quoted;
+    for (const std::string &Name : V.LoggedAs)
+      Quoted.push_back("'" + Name + "'");
+    Text += ", logged as " + join(Quoted, ", ");
+  }
+  return Text;
+}
+
+/// Where a removal is reported: the rule that placed the event when the
+/// usage file names one that the rules still have (where hygiene reports
+/// rules), else the usage file's start.
+std::tuple<std::string, unsigned, unsigned>
+removalLocation(const CommandContext &Ctx, const UsageVerdict &V) {
+  if (!V.Rule.empty())
+    for (const RuleSet *Rules : Ctx.Plan.sortedRuleSets())
+      for (const Rule &R : Rules->Rules)
+        if (R.Id == V.Rule)
+          return {Rules->Path, R.Line, 5};
+  SmallString<256> Path(Ctx.Opts.UsageFile);
+  sys::fs::make_absolute(Path);
+  return {Path.str().str(), 1, 1};
+}
+
+} // namespace
+
+Expected<std::vector<Finding>>
+usageGateFindings(const CommandContext &Ctx,
+                  ArrayRef<CatalogEvent> WholeCatalog) {
+  const Options &Opts = Ctx.Opts;
+  Expected<UsageEvidence> Evidence = readUsageEvidence(Opts.UsageFile);
+  if (!Evidence)
+    return Evidence.takeError();
+  std::vector<EventAlias> Aliases;
+  std::vector<EventLayer> Layers;
+  for (const RuleSet *Rules : Ctx.Plan.sortedRuleSets()) {
+    append_range(Aliases, Rules->Aliases);
+    append_range(Layers, Rules->Layers);
+  }
+  mergeAliases(*Evidence, Aliases);
+  GateRequest Request;
+  Request.MinJobs = Opts.MinJobs;
+  Request.Since = Opts.Report.Since;
+  Request.Layers = Layers;
+  std::vector<Finding> Findings;
+  bool Partial = !Ctx.Result.Failed.empty();
+  if (Partial)
+    Findings.push_back(
+        {std::get<0>(removalLocation(Ctx, {})), 1, 1, Severity::Note,
+         "the usage gate judged no removal: " +
+             std::to_string(Ctx.Result.Failed.size()) +
+             " TUs failed to parse, so the tree's events are not all known",
+         std::string(UsageGateRule), nullptr, nullptr});
+  // The sites left after --changed-since: deprecation notes are about them.
+  std::map<std::string, const Site *> Sites;
+  for (const Site &S : Ctx.Result.Sites)
+    if (S.Status != SiteStatus::Stale)
+      Sites.try_emplace(S.Event, &S);
+  for (UsageVerdict &V : judgeUsage(*Evidence, WholeCatalog, Request)) {
+    auto Figures = std::make_shared<UsageFigures>(UsageFigures{
+        V.Event, V.Jobs, V.Since, V.LastSeen, Opts.MinJobs, V.LoggedAs});
+    std::string Fewer =
+        V.Jobs ? ", fewer than --min-jobs " + std::to_string(Opts.MinJobs) : "";
+    switch (V.What) {
+    case UsageVerdict::RemovesUsed:
+    case UsageVerdict::RemovesRarelyUsed: {
+      if (Partial)
+        continue;
+      auto [File, Line, Column] = removalLocation(Ctx, V);
+      bool Used = V.What == UsageVerdict::RemovesUsed;
+      Findings.push_back(
+          {File, Line, Column, Used ? Severity::Error : Severity::Note,
+           Used ? "removes API usage event '" + V.Event + "' used by " +
+                      usedBy(V) +
+                      "; keep it, or if it was renamed, map the old name to "
+                      "the new event under 'aliases:'"
+                : "removes API usage event '" + V.Event + "', used by " +
+                      usedBy(V) + Fewer + ": a deprecation candidate",
+           std::string(UsageGateRule), nullptr, std::move(Figures)});
+      break;
+    }
+    case UsageVerdict::DeprecationCandidate: {
+      auto S = Sites.find(V.Event);
+      if (S == Sites.end())
+        continue;
+      Findings.push_back(
+          {S->second->File, S->second->Line, S->second->Column, Severity::Note,
+           "deprecation candidate: API usage event '" + V.Event + "' used by " +
+               usedBy(V) + Fewer,
+           std::string(UsageGateRule), nullptr, std::move(Figures)});
+      break;
+    }
+    }
+  }
+  return Findings;
+}
+
+} // namespace apistamp
