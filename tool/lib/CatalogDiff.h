@@ -1,5 +1,4 @@
-//===- CatalogDiff.h - Events added, removed, renamed between catalogs -*- C++
-//-*-===//
+//===- CatalogDiff.h - Events added, removed, renamed -----------*- C++ -*-===//
 //
 // `catalog --diff`: two catalogs (a saved one and the current one) compared
 // by event: unchanged, added, removed, and renamed (the rules' aliases map
