@@ -120,6 +120,11 @@ cl::opt<std::string> ExportFixes(
     cl::desc("Also write the replacements fix makes to this file, as YAML "
              "for clang-apply-replacements"),
     cl::value_desc("file"), cl::cat(Category), OnEditProposers);
+cl::opt<std::string> CatalogDiffFile(
+    "diff",
+    cl::desc("Compare with a saved 'catalog --format=json': events added, "
+             "removed, renamed (with suggested aliases) and unchanged"),
+    cl::value_desc("old-catalog.json"), cl::cat(Category), on(Mode::Catalog));
 cl::opt<bool> FailOnChange(
     "fail-on-change",
     cl::desc("Exit 1 when a file was changed (for pre-commit hooks)"),
@@ -338,6 +343,7 @@ bool readOptions(const CommandInfo &Command, apistamp::Options &Opts) {
   Opts.Format = Format;
   Opts.ExportFixes = ExportFixes;
   Opts.FailOnChange = FailOnChange;
+  Opts.CatalogDiffFile = CatalogDiffFile;
   Opts.ChangedSince = ChangedSince;
   Opts.UsageFile = UsageFile;
   Opts.MinJobs = MinJobs;

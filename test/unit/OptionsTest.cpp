@@ -64,6 +64,26 @@ TEST(ValidateOptionsTest, FormatsComeFromTheCommandTable) {
   EXPECT_NE(messageOf(validateOptions(Catalog)), "");
 }
 
+TEST(ValidateOptionsTest, CatalogDiffIsWholeTextOrJson) {
+  Options Diff = optionsFor(Mode::Catalog);
+  Diff.CatalogDiffFile = "old.json";
+  EXPECT_EQ(messageOf(validateOptions(Diff)), "");
+  Diff.Format = OutputFormat::Json;
+  EXPECT_EQ(messageOf(validateOptions(Diff)), "");
+  Diff.Format = OutputFormat::Csv;
+  EXPECT_EQ(messageOf(validateOptions(Diff)),
+            "apistamp: error: catalog --diff writes text or json, not csv");
+  Diff.Format = OutputFormat::Text;
+  Diff.ChangedSince = "HEAD~1";
+  EXPECT_EQ(messageOf(validateOptions(Diff)),
+            "apistamp: error: catalog --diff compares whole catalogs; "
+            "--changed-since would show every event outside it as removed");
+  Diff.ChangedSince.clear();
+  Diff.Part = Shard{1, 2};
+  EXPECT_THAT(messageOf(validateOptions(Diff)),
+              ::testing::HasSubstr("--shard would show"));
+}
+
 TEST(ValidateOptionsTest, ExplainTakesSourceColonLine) {
   Options Explain = optionsFor(Mode::Explain, {"src/a.cpp:12"});
   ASSERT_EQ(messageOf(validateOptions(Explain)), "");

@@ -28,9 +28,9 @@ std::vector<CatalogEvent> catalogOf(ArrayRef<Site> Sites,
   std::vector<CatalogEvent> Catalog;
   for (const Site &S : Sites)
     if (S.Status != SiteStatus::Stale)
-      Catalog.push_back(CatalogEvent{S.Event, S.RuleId, Display(S.File),
-                                     kindName(S.Kind).str(), S.Line,
-                                     statusName(S.Status).str()});
+      Catalog.push_back(CatalogEvent{
+          S.Event, S.RuleId, Display(S.File), kindName(S.Kind).str(), S.Line,
+          statusName(S.Status).str(), S.QualifiedName});
   return Catalog;
 }
 

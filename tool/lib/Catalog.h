@@ -26,6 +26,9 @@ struct CatalogEvent {
   /// The definition's status as `catalog` says it ("present", "skipped",
   /// ...); "" when a saved catalog does not say.
   std::string Status;
+  /// The definition's qualified name ("lib::f"); "" when a saved catalog
+  /// does not say.
+  std::string Name;
 
   /// Whether the definition holds no call that could log its event: it is
   /// skipped (constexpr, a macro's body, a forbidden public header...) or

@@ -222,12 +222,27 @@ static Error checkReportInputs(const Options &Opts) {
                         : "pass logs or --aggregates, not both");
 }
 
+/// catalog --diff compares whole catalogs, as text or JSON.
+static Error checkCatalogDiff(const Options &Opts) {
+  if (Opts.Format == OutputFormat::Csv)
+    return usageError("catalog --diff writes text or json, not csv");
+  if (!Opts.ChangedSince.empty() || Opts.Part.Count > 1)
+    return usageError(
+        Twine("catalog --diff compares whole catalogs; ") +
+        (Opts.ChangedSince.empty() ? "--shard" : "--changed-since") +
+        " would show every event outside it as removed");
+  return Error::success();
+}
+
 Error validateOptions(Options &Opts) {
   const CommandInfo &Command = commandInfo(Opts.RunMode);
   if (!Command.Formats.empty() && !is_contained(Command.Formats, Opts.Format))
     return usageError("--format=" + formatName(Opts.Format) +
                       " is not a format of this command; " +
                       formatsOfEveryCommand());
+  if (Opts.RunMode == Mode::Catalog && !Opts.CatalogDiffFile.empty())
+    if (Error E = checkCatalogDiff(Opts))
+      return E;
   if (Opts.RunMode == Mode::Explain && Opts.ExplainName.empty())
     if (Error E = resolveExplainLine(Opts))
       return E;

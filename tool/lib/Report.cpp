@@ -1,9 +1,11 @@
 //===- Report.cpp - Render findings and summaries -------------------------===//
 
 #include "Report.h"
+#include "CatalogDiff.h"
 #include "Csv.h"
 #include "Suggestions.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -194,6 +196,152 @@ void printCatalog(raw_ostream &OS, ArrayRef<Site> Sites,
        << left_justify(kindName(S.Kind), 11) << "  "
        << printableLine(Display(S.File)) << ":" << S.Line << "  ["
        << printableLine(S.RuleId) << "]\n";
+}
+
+std::optional<std::string> yamlScalar(StringRef Text, bool GlobEscaped) {
+  if (!json::isUTF8(Text))
+    return std::nullopt;
+  static const StringRef Keywords[] = {"true", "false", "null", "yes", "no",
+                                       "on",   "off",   "y",    "n",   "~"};
+  bool Plain = !Text.empty() &&
+               (isAlpha(Text.front()) || Text.front() == '_') &&
+               all_of(Text,
+                      [](char C) {
+                        return isAlnum(C) || C == '_' || C == '.' || C == '-' ||
+                               C == '/';
+                      }) &&
+               !is_contained(Keywords, Text.lower());
+  if (Plain)
+    return Text.str();
+  std::string Quoted = "\"";
+  for (size_t I = 0; I < Text.size(); ++I) {
+    unsigned char C = Text[I];
+    if (C == '"' || C == '\\')
+      Quoted +=
+          GlobEscaped && C == '\\' ? "\\\\\\\\" : "\\" + std::string(1, C);
+    else if (GlobEscaped && StringRef("*?[]{}").contains(C))
+      Quoted += "\\\\" + std::string(1, C);
+    else if (C < 0x20 || C == 0x7f)
+      Quoted += formatv("\\x{0:x-2}", unsigned(C)).str();
+    else if (C < 0x80)
+      Quoted += C;
+    else {
+      // Every other character as an escape: no bidi control or invisible
+      // character in a block meant to be pasted.
+      unsigned Length = C >= 0xf0 ? 4 : C >= 0xe0 ? 3 : 2;
+      uint32_t Code = C & (0x7f >> Length);
+      for (unsigned K = 1; K < Length; ++K)
+        Code = Code << 6 | (uint8_t(Text[I + K]) & 0x3f);
+      I += Length - 1;
+      Quoted += Code > 0xffff ? formatv("\\U{0:x-8}", Code).str()
+                              : formatv("\\u{0:x-4}", Code).str();
+    }
+  }
+  return Quoted + "\"";
+}
+
+/// "a -> b" for a rename, else the one event; escaped for a line of text.
+static std::string diffEventText(const EventDiff &E) {
+  switch (E.Change) {
+  case EventChange::Renamed:
+    return printableLine(E.OldEvent) + " -> " + printableLine(E.NewEvent);
+  case EventChange::Removed:
+    return printableLine(E.OldEvent);
+  case EventChange::Added:
+  case EventChange::Unchanged:
+    return printableLine(E.NewEvent);
+  }
+  llvm_unreachable("unknown EventChange");
+}
+
+void printCatalogDiff(raw_ostream &OS, const CatalogDiff &Diff,
+                      OutputFormat Format, bool ListUnchanged) {
+  size_t Aliased = count_if(Diff.Events, [](const EventDiff &E) {
+    return E.Change == EventChange::Renamed && E.Match == RenameMatch::Alias;
+  });
+  std::vector<const EventDiff *> Suggested = Diff.suggestedAliases();
+  if (Format == OutputFormat::Json) {
+    json::Array Events;
+    for (const EventDiff &E : Diff.Events) {
+      json::Object Row{{"change", eventChangeName(E.Change)}};
+      const CatalogEvent &Def =
+          E.Change == EventChange::Removed ? E.Old : E.New;
+      Row["rule"] = Def.Rule;
+      Row["kind"] = Def.Kind;
+      if (E.Change != EventChange::Removed) {
+        Row["event"] = E.NewEvent;
+        Row["file"] = E.New.File;
+        Row["line"] = E.New.Line;
+      }
+      if (E.Change == EventChange::Removed ||
+          E.Change == EventChange::Renamed) {
+        Row["old_event"] = E.OldEvent;
+        Row["old_file"] = E.Old.File;
+        Row["old_line"] = E.Old.Line;
+      }
+      if (E.Change == EventChange::Renamed) {
+        Row["matched_by"] = renameMatchName(E.Match);
+        Row["how"] = E.How;
+      }
+      Events.push_back(std::move(Row));
+    }
+    json::Object Aliases;
+    for (const EventDiff *E : Suggested)
+      Aliases[E->OldEvent] = E->NewEvent;
+    json::Object Result{
+        {"version", 1},
+        {"counts",
+         json::Object{{"renamed", Diff.count(EventChange::Renamed)},
+                      {"renamed_by_declared_alias", Aliased},
+                      {"removed", Diff.count(EventChange::Removed)},
+                      {"added", Diff.count(EventChange::Added)},
+                      {"unchanged", Diff.count(EventChange::Unchanged)}}},
+        {"events", std::move(Events)},
+        {"notes", json::Array(Diff.Notes)},
+        {"suggested_aliases", std::move(Aliases)}};
+    OS << formatv("{0:2}", json::Value(std::move(Result))) << "\n";
+    return;
+  }
+  // One line per event: the change, the event (padded), where, the rule
+  // and, for a rename, how it was matched.
+  std::vector<std::pair<const EventDiff *, std::string>> Lines;
+  size_t Width = 0;
+  for (const EventDiff &E : Diff.Events)
+    if (ListUnchanged || E.Change != EventChange::Unchanged) {
+      Lines.emplace_back(&E, diffEventText(E));
+      Width = std::max(Width, Lines.back().second.size());
+    }
+  for (const auto &[E, Text] : Lines) {
+    const CatalogEvent &Def =
+        E->Change == EventChange::Removed ? E->Old : E->New;
+    OS << left_justify(eventChangeName(E->Change), 9) << "  "
+       << left_justify(Text, Width) << "  " << printableLine(Def.File) << ":"
+       << Def.Line << "  [" << printableLine(Def.Rule) << "]";
+    if (E->Change == EventChange::Renamed)
+      OS << "  " << printableLine(E->How);
+    OS << "\n";
+  }
+  for (const std::string &Note : Diff.Notes)
+    OS << "note: " << printableLine(Note) << "\n";
+  OS << "catalog diff: " << Diff.count(EventChange::Renamed) << " renamed ("
+     << Aliased << " by a declared alias), " << Diff.count(EventChange::Removed)
+     << " removed, " << Diff.count(EventChange::Added) << " added, "
+     << Diff.count(EventChange::Unchanged) << " unchanged\n";
+  if (Suggested.empty())
+    return;
+  OS << "\n# Suggested aliases for the rules file (old event: current event);\n"
+        "# check each match above before pasting.\n"
+        "aliases:\n";
+  for (const EventDiff *E : Suggested) {
+    std::optional<std::string> From = yamlScalar(E->OldEvent, true),
+                               To = yamlScalar(E->NewEvent, false);
+    if (From && To)
+      OS << "  " << *From << ": " << *To << "\n";
+    else
+      OS << "  # not UTF-8, cannot be written in YAML: "
+         << printableLine(E->OldEvent) << " -> " << printableLine(E->NewEvent)
+         << "\n";
+  }
 }
 
 /// "body comes from macro 'X'" -> "body comes from macro".

@@ -11,6 +11,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 
 namespace apistamp {
 
@@ -74,6 +75,21 @@ llvm::StringRef statusName(SiteStatus Status);
 /// kind, status) as aligned text, CSV or JSON (an array of objects).
 void printCatalog(llvm::raw_ostream &OS, llvm::ArrayRef<Site> Sites,
                   const PathDisplay &Display, OutputFormat Format);
+
+struct CatalogDiff;
+
+/// Prints \p Diff (`catalog --diff`) as text (renames, removals, additions,
+/// with \p ListUnchanged the unchanged events too, notes, the counts, and
+/// the suggested `aliases:` block) or JSON (every event, the counts, notes
+/// and the suggested aliases).
+void printCatalogDiff(llvm::raw_ostream &OS, const CatalogDiff &Diff,
+                      OutputFormat Format, bool ListUnchanged);
+
+/// A YAML scalar that reads back as \p Text: plain when it is a dotted name,
+/// else double-quoted with escapes; with \p GlobEscaped, '*', '?', '[',
+/// ']', '{', '}' and '\\' also escaped with '\\', so that as a glob it
+/// matches \p Text alone. nullopt if \p Text is not UTF-8.
+std::optional<std::string> yamlScalar(llvm::StringRef Text, bool GlobEscaped);
 
 /// Counts of sites per status.
 struct SiteCounts {

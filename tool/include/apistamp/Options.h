@@ -80,6 +80,9 @@ struct Options {
   /// check, diff, fix: also write the replacements fix makes, as YAML for
   /// clang-apply-replacements, to this file.
   std::string ExportFixes;
+  /// catalog --diff: a saved `catalog --format=json` to compare the current
+  /// catalog with.
+  std::string CatalogDiffFile;
   /// fix: exit 1 when a file was changed (for pre-commit, as formatters do).
   bool FailOnChange = false;
   /// Do not parse the bodies of functions no rule can select (faster; the

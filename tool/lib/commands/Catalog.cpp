@@ -1,11 +1,42 @@
 //===- Catalog.cpp - apistamp catalog: every event the rules place --------===//
 
 #include "Catalog.h"
+#include "CatalogDiff.h"
 #include "Commands.h"
+#include "Suggestions.h"
+#include "usage/UsageReport.h"
 
 namespace apistamp {
 
+/// catalog --diff: the saved catalog against this one, by event; an old
+/// event the rules' aliases map is "renamed (alias declared)".
+static int runCatalogDiff(CommandContext &Ctx) {
+  llvm::Expected<std::vector<CatalogEvent>> Old =
+      readCatalogFile(Ctx.Opts.CatalogDiffFile);
+  if (!Old) {
+    Ctx.Err << printableLines(llvm::toString(Old.takeError())) << "\n";
+    return ExitBadUsage;
+  }
+  std::vector<CatalogEvent> Now = catalogOf(
+      Ctx.Result.Sites, rootRelative(Ctx.Plan.sortedRuleSets(), Ctx.Display));
+  std::vector<EventAlias> Aliases;
+  for (const RuleSet *Rules : Ctx.Plan.sortedRuleSets())
+    llvm::append_range(Aliases, Rules->Aliases);
+  auto Lookup =
+      [&Aliases](llvm::StringRef Event) -> std::optional<std::string> {
+    std::string Current = currentEventName(Aliases, Event);
+    if (Current == Event)
+      return std::nullopt;
+    return Current;
+  };
+  printCatalogDiff(Ctx.Out, diffCatalogs(*Old, Now, Lookup), Ctx.Opts.Format,
+                   Ctx.Opts.Verbose);
+  return Ctx.exitCode(ExitClean);
+}
+
 int runCatalog(CommandContext &Ctx) {
+  if (!Ctx.Opts.CatalogDiffFile.empty())
+    return runCatalogDiff(Ctx);
   if (!narrowToChangedLines(Ctx))
     return ExitBadUsage;
   // CSV and JSON are data: files relative to the root of the rules that

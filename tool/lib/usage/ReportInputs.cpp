@@ -83,6 +83,7 @@ Expected<std::vector<CatalogEvent>> parseCatalog(StringRef Text,
     C.Kind = E->getString("kind").value_or("").str();
     C.Line = unsigned(E->getInteger("line").value_or(0));
     C.Status = E->getString("status").value_or("").str();
+    C.Name = E->getString("name").value_or("").str();
     Catalog.push_back(std::move(C));
   }
   return Catalog;
