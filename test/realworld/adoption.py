@@ -53,6 +53,13 @@ class Project:
         """Project-specific checks of report's rows; returns problems."""
         return []
 
+    def usage_gate(self, src, gate, fix):
+        """Edits the tree at `src` so that a used API loses its event (`fix`
+        runs apistamp fix), asks `gate` (check --usage on the project's own
+        usage) and restores the tree; returns problems. None: the project has
+        no such session."""
+        return None
+
     def pre_commit_session(self, session):
         """The scripted commits (see PreCommitSession)."""
 
@@ -270,8 +277,42 @@ def run_adoption(project, args):
         problems += project.check_report(src, rows, logged)
         if problems:
             raise RuntimeError("\n".join(problems))
+        (work / "usage.json").write_text(json.dumps(result))
         figures["report"] = "%d lines; %d events placed: %d used, %d never used" % (
             len(records), len(rows), len(used), len(rows) - len(used))
+
+    def usage_gate():
+        """check --usage with the report of the project's own test run: the
+        tree as it is passes (never-used events are notes); the project's
+        session removes a used API and must be stopped."""
+        usage = work / "usage.json"
+        timings = {}
+
+        def gate(extra=(), expect=None):
+            start = time.monotonic()
+            out = sh([apistamp, "check", "-j" + args.jobs, "--usage", usage] + list(extra),
+                     cwd=src, expect=expect)
+            timings.setdefault(" ".join(extra), []).append(time.monotonic() - start)
+            return out
+        start = time.monotonic()
+        sh([apistamp, "check", "-j" + args.jobs], cwd=src)
+        plain = time.monotonic() - start
+        output = gate(expect=0)
+        never = {e["event"] for e in json.loads(usage.read_text())["events"]
+                 if e["status"] == "never-used"}
+        notes = set(re.findall(r"note: deprecation candidate: API usage event '([^']+)'", output))
+        if notes != never:
+            raise RuntimeError("deprecation candidates %s are not the never-used events %s"
+                               % (sorted(notes ^ never)[:10], len(never)))
+        def fix_tree(where):
+            sh([apistamp, "fix", "-j" + args.jobs], cwd=where)
+        problems = project.usage_gate(src, gate, fix_tree)
+        if problems is None:
+            return
+        if problems:
+            raise RuntimeError("\n".join(problems))
+        figures["usage gate"] = ("%d deprecation candidates; check %.2f s, check --usage %.2f s"
+                                 % (len(notes), plain, timings[""][0]))
 
     def pre_commit():
         sh(["git", "-c", "user.name=t", "-c", "user.email=t@example.com",
@@ -298,6 +339,7 @@ def run_adoption(project, args):
     steps.run("build with the project's warnings as errors", build_it)
     steps.run("the project's own tests pass, logging events", run_tests)
     steps.run("report: logged events used, untested APIs never used", report)
+    steps.run("check --usage with the usage of the project's own tests", usage_gate)
     steps.run("pre-commit session", pre_commit)
     steps.write_junit(args.junit)
     for key, value in figures.items():
