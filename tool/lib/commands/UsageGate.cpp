@@ -4,6 +4,7 @@
 #include "../Catalog.h"
 #include "Commands.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
 
 using namespace llvm;
@@ -52,15 +53,25 @@ Expected<std::vector<Finding>>
 usageGateFindings(const CommandContext &Ctx,
                   ArrayRef<CatalogEvent> WholeCatalog) {
   const Options &Opts = Ctx.Opts;
-  Expected<UsageEvidence> Evidence = readUsageEvidence(Opts.UsageFile);
-  if (!Evidence)
-    return Evidence.takeError();
   std::vector<EventAlias> Aliases;
   std::vector<EventLayer> Layers;
   for (const RuleSet *Rules : Ctx.Plan.sortedRuleSets()) {
     append_range(Aliases, Rules->Aliases);
     append_range(Layers, Rules->Layers);
   }
+  // A warehouse's usage holds every library's events: only this library's
+  // (a placed event's first name component) can be judged, so only they are
+  // kept.
+  StringSet<> Libraries;
+  for (const CatalogEvent &C : WholeCatalog)
+    Libraries.insert(StringRef(C.Event).split('.').first);
+  auto Ours = [&](StringRef Event) {
+    return Libraries.contains(
+        StringRef(currentEventName(Aliases, Event)).split('.').first);
+  };
+  Expected<UsageEvidence> Evidence = readUsageEvidence(Opts.UsageFile, Ours);
+  if (!Evidence)
+    return Evidence.takeError();
   mergeAliases(*Evidence, Aliases);
   GateRequest Request;
   Request.MinJobs = Opts.MinJobs;

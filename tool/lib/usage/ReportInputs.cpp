@@ -89,7 +89,8 @@ Expected<std::vector<CatalogEvent>> parseCatalog(StringRef Text,
   return Catalog;
 }
 
-Expected<UsageCounts> readAggregates(StringRef Path) {
+Expected<UsageCounts> readAggregates(StringRef Path,
+                                     function_ref<bool(StringRef)> Keep) {
   ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer = MemoryBuffer::getFile(Path);
   if (!Buffer)
     return fileError(Path, "cannot read the aggregates: " +
@@ -111,12 +112,21 @@ Expected<UsageCounts> readAggregates(StringRef Path) {
   // concatenated?).
   std::map<std::pair<std::string, std::string>, size_t> RowLine;
   for (size_t I = 1; I < Lines.size(); ++I) {
-    std::vector<std::string> F = csvRecord(Lines[I]);
+    // Most rows quote nothing: their fields are slices of the line.
+    SmallVector<StringRef, 8> F;
+    std::vector<std::string> Unquoted;
+    StringRef Line = Lines[I];
+    Line.consume_back("\r");
+    if (Line.find_first_of("\"\r") == StringRef::npos) {
+      Line.split(F, ',');
+    } else {
+      Unquoted = csvRecord(Line);
+      F.append(Unquoted.begin(), Unquoted.end());
+    }
     uint64_t Jobs, Processes, Hosts;
     if (F.size() != Header.size() || F[0].empty() ||
-        StringRef(F[2]).getAsInteger(10, Jobs) ||
-        StringRef(F[3]).getAsInteger(10, Processes) ||
-        StringRef(F[4]).getAsInteger(10, Hosts))
+        F[2].getAsInteger(10, Jobs) || F[3].getAsInteger(10, Processes) ||
+        F[4].getAsInteger(10, Hosts))
       return fileError(Path, "line " + Twine(I + 1) +
                                  ": expected an event, a day (or nothing), "
                                  "three counts and two times");
@@ -125,25 +135,27 @@ Expected<UsageCounts> readAggregates(StringRef Path) {
       return fileError(Path, "line " + Twine(I + 1) +
                                  ": a count over 2^63 - 1 (no log has so "
                                  "many)");
-    auto [Row, New] = RowLine.try_emplace({F[0], F[1]}, I + 1);
+    if (Keep && !Keep(F[0]))
+      continue;
+    auto [Row, New] = RowLine.try_emplace({F[0].str(), F[1].str()}, I + 1);
     if (!New)
       return fileError(
           Path, "line " + Twine(I + 1) + ": a second " +
-                    (F[1].empty() ? "totals row" : "row of day " + F[1]) +
+                    (F[1].empty() ? "totals row" : "row of day " + F[1].str()) +
                     " for event '" + F[0] +
                     "' (the first is "
                     "line " +
                     Twine(Row->second) + ")");
-    EventCounts &C = Counts.Events[F[0]];
+    EventCounts &C = Counts.Events[F[0].str()];
     if (!F[1].empty()) {
-      C.JobsByDay.push_back({F[1], Jobs});
+      C.JobsByDay.push_back({F[1].str(), Jobs});
       continue;
     }
     C.Jobs = Jobs;
     C.Processes = Processes;
     C.Hosts = Hosts;
-    C.FirstSeen = F[5];
-    C.LastSeen = F[6];
+    C.FirstSeen = F[5].str();
+    C.LastSeen = F[6].str();
   }
   for (auto &Entry : Counts.Events)
     llvm::sort(Entry.second.JobsByDay);

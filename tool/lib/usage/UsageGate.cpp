@@ -6,6 +6,7 @@
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include <set>
+#include <simdjson.h>
 
 using namespace llvm;
 
@@ -33,62 +34,95 @@ UsageEvidence fromCounts(StringRef Path, UsageCounts &&Counts) {
 }
 
 /// The evidence a saved JSON report (version 1) gives: every section's
-/// events, with their trend.
-Expected<UsageEvidence> fromReport(StringRef Path, const json::Value &Doc) {
+/// events, with their trend (simdjson: a report of every library's events
+/// is tens of megabytes).
+Expected<UsageEvidence> fromReport(StringRef Path, StringRef Text,
+                                   function_ref<bool(StringRef)> Keep) {
   auto Bad = [&](const Twine &Why) {
     return fileError(Path, "not a usage report (apistamp report "
                            "--format=json): " +
                                Why);
   };
-  const json::Object *Report = Doc.getAsObject();
-  if (!Report)
+  simdjson::dom::parser Parser;
+  simdjson::padded_string Padded(Text.data(), Text.size());
+  simdjson::dom::element Doc;
+  if (auto Error = Parser.parse(Padded).get(Doc))
+    return Bad(simdjson::error_message(Error));
+  simdjson::dom::object Report;
+  int64_t Version = 0;
+  if (Doc.get_object().get(Report))
     return Bad("expected a JSON object");
-  if (Report->getInteger("version") != 1)
+  if (Report["version"].get_int64().get(Version) || Version != 1)
     return Bad("expected \"version\": 1");
   UsageEvidence Evidence;
   Evidence.Path = Path.str();
   std::vector<std::string> Periods;
-  if (const json::Object *Trend = Report->getObject("trend")) {
-    if (Trend->getString("unit") == "week")
+  simdjson::dom::object Trend;
+  if (!Report["trend"].get_object().get(Trend)) {
+    std::string_view Unit;
+    if (!Trend["unit"].get_string().get(Unit) && Unit == "week")
       Evidence.PeriodDays = 7;
-    if (const json::Array *P = Trend->getArray("periods"))
-      for (const json::Value &Day : *P)
-        Periods.push_back(Day.getAsString().value_or("").str());
+    simdjson::dom::array P;
+    if (!Trend["periods"].get_array().get(P))
+      for (simdjson::dom::element Day : P) {
+        std::string_view Name;
+        if (Day.get_string().get(Name))
+          Name = {};
+        Periods.emplace_back(Name);
+      }
   }
-  auto Take = [&](const json::Array *Rows, bool Placed) -> Error {
-    if (!Rows)
-      return Error::success();
-    for (size_t I = 0; I < Rows->size(); ++I) {
-      const json::Object *Row = (*Rows)[I].getAsObject();
-      std::optional<StringRef> Event =
-          Row ? Row->getString("event") : std::nullopt;
-      std::optional<int64_t> Jobs =
-          Row ? Row->getInteger("jobs") : std::nullopt;
-      if (!Event || Event->empty() || !Jobs || *Jobs < 0)
+  auto String = [](simdjson::dom::object Row, std::string_view Key) {
+    std::string_view Value;
+    if (Row[Key].get_string().get(Value))
+      Value = {};
+    return std::string(Value);
+  };
+  auto Take = [&](simdjson::dom::array Rows, bool Placed) -> Error {
+    for (simdjson::dom::element Element : Rows) {
+      simdjson::dom::object Row;
+      std::string_view Event;
+      int64_t Jobs = -1;
+      if (Element.get_object().get(Row) ||
+          Row["event"].get_string().get(Event) || Event.empty() ||
+          Row["jobs"].get_int64().get(Jobs) || Jobs < 0)
         return Bad("an event row without an 'event' or its 'jobs'");
-      EventUsage &U = Evidence.Events[Event->str()];
-      U.Jobs = uint64_t(*Jobs);
-      U.FirstSeen = Row->getString("first_seen").value_or("").str();
-      U.LastSeen = Row->getString("last_seen").value_or("").str();
+      if (!Placed && Keep && !Keep(StringRef(Event.data(), Event.size())))
+        continue;
+      EventUsage &U = Evidence.Events[std::string(Event)];
+      U.Jobs = uint64_t(Jobs);
+      U.FirstSeen = String(Row, "first_seen");
+      U.LastSeen = String(Row, "last_seen");
       if (Placed)
-        U.Rule = Row->getString("rule").value_or("").str();
-      if (const json::Array *Trend = Row->getArray("trend"))
-        for (size_t P = 0; P < Trend->size() && P < Periods.size(); ++P)
-          if (int64_t N = (*Trend)[P].getAsInteger().value_or(0); N > 0)
-            U.JobsByPeriod.push_back({Periods[P], uint64_t(N)});
+        U.Rule = String(Row, "rule");
+      simdjson::dom::array Counts;
+      if (Row["trend"].get_array().get(Counts))
+        continue;
+      size_t P = 0;
+      for (simdjson::dom::element N : Counts) {
+        int64_t Jobs = 0;
+        if (P < Periods.size() && !N.get_int64().get(Jobs) && Jobs > 0)
+          U.JobsByPeriod.push_back({Periods[P], uint64_t(Jobs)});
+        ++P;
+      }
     }
     return Error::success();
   };
-  if (Error E = Take(Report->getArray("events"), true))
-    return E;
-  if (Error E = Take(Report->getArray("unknown"), false))
-    return E;
-  for (StringRef Section : {"layers", "other_libraries"})
-    if (const json::Array *Groups = Report->getArray(Section))
-      for (const json::Value &G : *Groups)
-        if (const json::Object *Group = G.getAsObject())
-          if (Error E = Take(Group->getArray("events"), false))
-            return E;
+  simdjson::dom::array Rows;
+  if (!Report["events"].get_array().get(Rows))
+    if (Error E = Take(Rows, true))
+      return E;
+  if (!Report["unknown"].get_array().get(Rows))
+    if (Error E = Take(Rows, false))
+      return E;
+  for (std::string_view Section : {"layers", "other_libraries"}) {
+    simdjson::dom::array Groups;
+    if (Report[Section].get_array().get(Groups))
+      continue;
+    for (simdjson::dom::element G : Groups)
+      if (!G["events"].get_array().get(Rows))
+        if (Error E = Take(Rows, false))
+          return E;
+  }
   return Evidence;
 }
 
@@ -97,31 +131,31 @@ std::string dayOf(StringRef Time) { return Time.take_front(10).str(); }
 
 } // namespace
 
-Expected<UsageEvidence> readUsageEvidence(StringRef Path) {
+Expected<UsageEvidence> readUsageEvidence(StringRef Path,
+                                          function_ref<bool(StringRef)> Keep) {
   ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer = MemoryBuffer::getFile(Path);
   if (!Buffer)
     return fileError(Path, "cannot read the usage file: " +
                                Buffer.getError().message());
   StringRef Text = (*Buffer)->getBuffer().ltrim();
   if (Text.starts_with("{")) {
-    Expected<json::Value> Doc = json::parse(Text);
-    if (!Doc) {
-      std::string Why = toString(Doc.takeError());
-      Expected<json::Value> First = json::parse(Text.split('\n').first);
-      const json::Object *Line = First ? First->getAsObject() : nullptr;
-      if (!First)
-        consumeError(First.takeError());
-      if (Line && Line->getString("event"))
-        return fileError(Path, "a usage log, not a usage report: pass its "
-                               "report ('apistamp report --format=json "
-                               "LOGS -o usage.json')");
-      return fileError(Path, "not a usage report (apistamp report "
-                             "--format=json): " +
-                                 Why);
+    Expected<UsageEvidence> Evidence = fromReport(Path, Text, Keep);
+    if (Evidence)
+      return Evidence;
+    // A log's first line is an object too: say what to pass instead.
+    Expected<json::Value> First = json::parse(Text.split('\n').first);
+    const json::Object *Line = First ? First->getAsObject() : nullptr;
+    if (!First)
+      consumeError(First.takeError());
+    if (Line && Line->getString("event")) {
+      consumeError(Evidence.takeError());
+      return fileError(Path, "a usage log, not a usage report: pass its "
+                             "report ('apistamp report --format=json "
+                             "LOGS -o usage.json')");
     }
-    return fromReport(Path, *Doc);
+    return Evidence;
   }
-  Expected<UsageCounts> Counts = readAggregates(Path);
+  Expected<UsageCounts> Counts = readAggregates(Path, Keep);
   if (!Counts)
     return fileError(Path,
                      "a usage file is a JSON report (apistamp report "

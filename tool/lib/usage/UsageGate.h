@@ -46,8 +46,11 @@ struct UsageEvidence {
 
 /// Reads \p Path: a JSON report (`report --format=json`, version 1; every
 /// section's events) or the aggregates CSV (docs/report-sql.md), as its
-/// first byte says. Errors name the file.
-llvm::Expected<UsageEvidence> readUsageEvidence(llvm::StringRef Path);
+/// first byte says; an event \p Keep rejects is left out (a saved report's
+/// placed events are always kept). Errors name the file.
+llvm::Expected<UsageEvidence>
+readUsageEvidence(llvm::StringRef Path,
+                  llvm::function_ref<bool(llvm::StringRef)> Keep = nullptr);
 
 /// \p Evidence with each event that \p Aliases map under its current name
 /// (counts added: an upper bound when a job logged both).

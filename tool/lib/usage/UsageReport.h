@@ -30,7 +30,10 @@ llvm::Expected<std::vector<CatalogEvent>> parseCatalog(llvm::StringRef Text,
 /// Reads the CSV that docs/report-sql.md's SQL produces (event, day, jobs,
 /// processes, hosts, first_seen, last_seen; a row with an empty day holds
 /// an event's totals, one with a day its jobs that day).
-llvm::Expected<UsageCounts> readAggregates(llvm::StringRef Path);
+/// Rows whose event \p Keep rejects are checked, not kept.
+llvm::Expected<UsageCounts>
+readAggregates(llvm::StringRef Path,
+               llvm::function_ref<bool(llvm::StringRef)> Keep = nullptr);
 
 /// Counts each event that \p Aliases map under its current name, for
 /// counts that were made per name (aggregates, a saved report): the counts
