@@ -77,6 +77,12 @@ void printJsonReport(raw_ostream &OS, const ReportInput &In,
       Entry["name"] = S->QualifiedName;
       Entry["kind"] = kindName(S->Kind);
     }
+    if (const UnselectedDefinition *U = F.FromUnselected) {
+      Entry["name"] = U->QualifiedName;
+      Entry["kind"] = kindName(U->Kind);
+      if (!F.SuggestedRule.empty())
+        Entry["suggested_rule"] = F.SuggestedRule;
+    }
     json::Array Fix;
     for (const TextEdit &E : Fixes[I])
       Fix.push_back(json::Object{{"file", Display(E.File)},
@@ -179,6 +185,10 @@ void printSarifReport(raw_ostream &OS, const ReportInput &In,
           "apistamp-ignore comments without a reason, or "
           "that suppress nothing");
 
+  if (any_of(In.Findings, [](const Finding &F) { return F.FromUnselected; }))
+    AddRule(UnselectedRule, "public definitions (declared in a header of the "
+                            "rules' public surface) that no rule selects");
+
   json::Array Results;
   std::vector<std::vector<TextEdit>> Fixes = fixesOf(In);
   for (size_t I = 0; I < In.Findings.size(); ++I) {
@@ -204,6 +214,10 @@ void printSarifReport(raw_ostream &OS, const ReportInput &In,
           json::Object{{"event", F.FromSite->Event},
                        {"status", statusName(F.FromSite->Status)},
                        {"name", F.FromSite->QualifiedName}};
+    if (const UnselectedDefinition *U = F.FromUnselected)
+      Result["properties"] = json::Object{{"name", U->QualifiedName},
+                                          {"kind", kindName(U->Kind)},
+                                          {"suggestedRule", F.SuggestedRule}};
     Results.push_back(std::move(Result));
   }
 

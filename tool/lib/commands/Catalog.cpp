@@ -8,6 +8,8 @@ namespace apistamp {
 int runCatalog(CommandContext &Ctx) {
   if (!narrowToChangedLines(Ctx))
     return ExitBadUsage;
+  if (Ctx.Opts.Unselected)
+    return printUnselectedCatalog(Ctx);
   // CSV and JSON are data: files relative to the root of the rules that
   // cover them (the innermost), the same from any directory or checkout.
   printCatalog(Ctx.Out, selectedSites(Ctx.Result.Sites),

@@ -17,6 +17,9 @@ int runCheck(CommandContext &Ctx) {
   if (!narrowToChangedLines(Ctx))
     return ExitBadUsage;
   removeLeftoverTemporaries(Ctx);
+  std::optional<std::vector<Finding>> Unselected;
+  if (Opts.Unselected && !(Unselected = unselectedFindings(Ctx)))
+    return ExitBadUsage;
   const std::vector<Site> &Sites = Ctx.Result.Sites;
   SiteCounts Counts = countSites(Sites);
   bool Structured = Opts.Format != OutputFormat::Text;
@@ -37,9 +40,13 @@ int runCheck(CommandContext &Ctx) {
   std::vector<Finding> Overlaps;
   if (WholeProject)
     Overlaps = overlapNotes(Sites);
-  unsigned Problems = UnusedRules.size() + countProblems(Findings);
+  // --fail-on-unselected: public definitions no rule selects are errors.
+  std::vector<Finding> NoRule = Unselected.value_or(std::vector<Finding>());
+  unsigned Problems =
+      UnusedRules.size() + countProblems(Findings) + NoRule.size();
   if (Structured) {
     append_range(Findings, UnusedRules);
+    append_range(Findings, NoRule);
     append_range(Findings, Overlaps);
     // Said on stderr too; here for the tools that read only this.
     for (const PublicHeaderEdit &E : Ctx.Result.PublicHeaderEdits)
@@ -58,6 +65,7 @@ int runCheck(CommandContext &Ctx) {
   } else {
     printFindings(Ctx.Out, Findings, Ctx.Display);
     printFindings(Ctx.Out, UnusedRules, Ctx.Display);
+    printFindings(Ctx.Out, NoRule, Ctx.Display);
     printFindings(Ctx.Out, Overlaps, Ctx.Display);
     Ctx.summary(Ctx.Out) << "apistamp: " << Ctx.Result.TUs << " TUs, "
                          << Counts.Selected
