@@ -129,6 +129,17 @@ cl::opt<bool> FailOnChange(
     "fail-on-change",
     cl::desc("Exit 1 when a file was changed (for pre-commit hooks)"),
     cl::cat(Category), on(Mode::Fix));
+cl::opt<bool> ListUnselected(
+    "unselected",
+    cl::desc("List the definitions of the public surface (public_surface, "
+             "or the public headers) that no rule selects, with each rule's "
+             "reason"),
+    cl::cat(Category), on(Mode::Catalog));
+cl::opt<bool> FailOnUnselected(
+    "fail-on-unselected",
+    cl::desc("An error, with a rule that would select it, for each "
+             "definition of the public surface that no rule selects"),
+    cl::cat(Category), on(Mode::Check));
 cl::opt<std::string> ChangedSince(
     "changed-since",
     cl::desc("Only definitions whose lines changed since this git revision "
@@ -344,6 +355,7 @@ bool readOptions(const CommandInfo &Command, apistamp::Options &Opts) {
   Opts.ExportFixes = ExportFixes;
   Opts.FailOnChange = FailOnChange;
   Opts.CatalogDiffFile = CatalogDiffFile;
+  Opts.Unselected = ListUnselected || FailOnUnselected;
   Opts.ChangedSince = ChangedSince;
   Opts.UsageFile = UsageFile;
   Opts.MinJobs = MinJobs;

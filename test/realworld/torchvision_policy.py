@@ -10,6 +10,9 @@ the same event strings, in the same places, and nothing else changed. Files
 that need what cannot be installed here (CUDA, nvjpeg, NVDEC) are listed as not
 checked, with the upstream calls they hold. The instrumented files must still
 compile. Prints precision and recall; each step is a JUnit test case.
+Then, with one op's coverage removed from the rules (roi_align.cpp excluded
+from the `ops` rule), `catalog --unselected` must list that op's public
+functions, and nothing in a `detail` namespace or with a `_`-prefixed name.
 """
 import argparse
 import concurrent.futures
@@ -113,7 +116,8 @@ def main():
                   "skipping bodies no rule can select changes no result",
                   "apistamp fix",
                   "same calls as upstream, nothing extra", "check exits 0",
-                  "instrumented files compile"]
+                  "instrumented files compile",
+                  "public API no rule covers: one op's rule removed"]
     if not (source / "torchvision/csrc/vision.cpp").exists():
         reason = ("torchvision 0.14.1 source not found at %s; run "
                   "scripts/fetch-torchvision.sh (needs deb.debian.org)" % source)
@@ -207,8 +211,44 @@ def main():
         if failures or not state["changed"]:
             raise RuntimeError("\n".join(failures)[-3000:] or "nothing was instrumented")
 
+    def unselected():
+        rules = pathlib.Path(args.rules).read_text()
+        ops_rule = ('    files: "torchvision/csrc/ops/*.cpp"\n'
+                    '    namespace: "vision::ops"\n')
+        if ops_rule not in rules:
+            raise RuntimeError("the ops rule of %s has changed" % args.rules)
+        narrowed = work / "roi-align-uncovered.yaml"
+        narrowed.write_text(rules.replace(
+            ops_rule, ops_rule + '    exclude_files: '
+            '["torchvision/csrc/ops/roi_align.cpp"]\n'))
+        start = time.monotonic()
+        listed = json.loads(sh([args.apistamp, "catalog", "--unselected",
+                                "--format=json", "--rules", str(narrowed),
+                                "--root", src, "-j%d" % args.jobs, "-p", build],
+                               stderr_to_stdout=False))
+        print("  catalog --unselected: %.1f s, %d public definitions no rule "
+              "selects" % (time.monotonic() - start, len(listed)))
+        names = sorted(entry["name"] for entry in listed)
+        for name in names:
+            print("    " + name)
+        ops = {n for n in names if n.startswith("vision::ops::")}
+        if ops != {"vision::ops::roi_align"}:
+            raise RuntimeError("expected vision::ops::roi_align alone of "
+                               "vision::ops, listed: %s" % sorted(ops))
+        private = [n for n in names
+                   if any(part in ("detail", "internal") or part.startswith("_")
+                          for part in n.split("::"))]
+        if private:
+            raise RuntimeError("private definitions listed: %s" % private)
+        entry = next(e for e in listed if e["name"] == "vision::ops::roi_align")
+        if entry["header"] != "torchvision/csrc/ops/roi_align.h":
+            raise RuntimeError("roi_align's header: %s" % entry["header"])
+        print("  roi_align: " + "; ".join("%s: %s" % (r["rule"], r["rejection"])
+                                          for r in entry["rules"]))
+
     for name, function in zip(step_names, (strip, same_with_every_body, fix,
-                                           compare, check, compile_changed)):
+                                           compare, check, compile_changed,
+                                           unselected)):
         steps.run(name, function)
     steps.write_junit(args.junit)
     return 1 if steps.failed else 0

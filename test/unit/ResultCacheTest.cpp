@@ -24,6 +24,9 @@ protected:
     Rules.Macro = "LOG";
     Rules.Include = "log.h";
     Rules.IncludeAngled = true;
+    Rule Api;
+    Api.Id = "api";
+    Rules.Rules.push_back(Api);
   }
   void TearDown() override { llvm::sys::fs::remove_directories(Dir); }
 
@@ -95,6 +98,21 @@ protected:
     E.DefinitionColumn = 9;
     E.Definition = "lib::g";
     R.Expectations = {E};
+    UnselectedDefinition U;
+    U.File = Source;
+    U.Offset = 10;
+    U.Line = 1;
+    U.Column = 11;
+    U.BeginLine = 1;
+    U.EndLine = 2;
+    U.Kind = DeclKind::Constructor;
+    U.QualifiedName = "lib::W::W";
+    U.Name = "W";
+    U.Namespaces = {"lib"};
+    U.Classes = {"W"};
+    U.DeclaredIn = {"a.h", "a.cpp"};
+    U.Rejections = {"where 'method' but this is a constructor"};
+    R.Unselected = {U};
     R.SkippedBodies = 42;
     return R;
   }
@@ -156,6 +174,8 @@ TEST_F(ResultCacheTest, EveryFieldSurvivesARoundTrip) {
   CHECK_SET(Stored.Suppressions, Name)
 #define APISTAMP_EXPECTATION_FIELD(Type, Name, Key)                            \
   CHECK_SET(Stored.Expectations, Name)
+#define APISTAMP_UNSELECTED_FIELD(Type, Name, Key)                             \
+  CHECK_SET(Stored.Unselected, Name)
 #include "apistamp/SiteFields.def"
 #undef CHECK_SET
 
@@ -171,8 +191,44 @@ TEST_F(ResultCacheTest, EveryFieldSurvivesARoundTrip) {
   EXPECT_TRUE(sameFields(Loaded->Suppressions[0], Stored.Suppressions[0]));
   ASSERT_EQ(Loaded->Expectations.size(), 1u);
   EXPECT_TRUE(sameFields(Loaded->Expectations[0], Stored.Expectations[0]));
+  ASSERT_EQ(Loaded->Unselected.size(), 1u);
+  EXPECT_TRUE(sameFields(Loaded->Unselected[0], Stored.Unselected[0]));
   EXPECT_EQ(Loaded->SkippedBodies, 42u);
   EXPECT_EQ(Loaded->FileContents, Stored.FileContents);
+}
+
+// Unselected definitions are only listed, but an entry is still untrusted:
+// one in a file the TU did not read, or with a reason missing for a rule,
+// is a miss.
+TEST_F(ResultCacheTest, UnselectedDefinitionsAreChecked) {
+  ResultCache Cache((Dir + "/cache").str());
+  Cache.store("key", fullResult());
+  tamper("key", [](llvm::json::Object &Entry) {
+    (*Entry.getArray("unselected"))[0].getAsObject()->erase("rejections");
+  });
+  EXPECT_FALSE(Cache.lookup("key", Rules));
+  Cache.store("key", fullResult());
+  tamper("key", [](llvm::json::Object &Entry) {
+    (*(*Entry.getArray("unselected"))[0].getAsObject())["rejections"] =
+        llvm::json::Array{"one", "two"};
+  });
+  EXPECT_FALSE(Cache.lookup("key", Rules));
+  Cache.store("key", fullResult());
+  tamper("key", [](llvm::json::Object &Entry) {
+    (*(*Entry.getArray("unselected"))[0].getAsObject())["file"] = "/etc/passwd";
+  });
+  EXPECT_FALSE(Cache.lookup("key", Rules));
+}
+
+// The key says whether unselected definitions were recorded: a run that
+// asks for them never takes an entry made without.
+TEST_F(ResultCacheTest, KeySaysWhetherUnselectedAreRecorded) {
+  ResultCache Cache((Dir + "/cache").str());
+  clang::tooling::CompileCommand Command(Dir, Source, {"clang++", Source}, "");
+  EXPECT_NE(Cache.keyFor(Rules, Command, true, false),
+            Cache.keyFor(Rules, Command, true, true));
+  EXPECT_EQ(Cache.keyFor(Rules, Command, true),
+            Cache.keyFor(Rules, Command, true, false));
 }
 
 // sameFields compares every field: a difference in any one is seen.

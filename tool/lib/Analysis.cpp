@@ -77,9 +77,9 @@ class AnalysisConsumer : public ASTConsumer {
 public:
   AnalysisConsumer(const RuleSet &Rules, TUResult &Result, MacroUses &Uses,
                    std::vector<DirectiveComment> &Comments,
-                   const ExplainTarget *Target)
+                   const ExplainTarget *Target, bool Unselected)
       : Rules(Rules), Result(Result), Uses(Uses), Comments(Comments),
-        Target(Target), Root(Rules.Root) {}
+        Target(Target), Unselected(Unselected), Root(Rules.Root) {}
 
   /// Called only with FrontendOptions::SkipFunctionBodies: as clangd does
   /// for preambles, bodies that no rule can select are not parsed.
@@ -114,7 +114,7 @@ public:
     const LangOptions &LO = Ctx.getLangOpts();
     if (!LO.CPlusPlus || LO.ObjC)
       return; // C and Objective-C are never instrumented.
-    collectSites(Ctx, Rules, Uses, Comments, Target, Result);
+    collectSites(Ctx, Rules, Uses, Comments, Target, Unselected, Result);
   }
 
 private:
@@ -123,6 +123,7 @@ private:
   MacroUses &Uses;
   std::vector<DirectiveComment> &Comments;
   const ExplainTarget *Target;
+  bool Unselected;
   std::string Root;
   llvm::DenseMap<FileID, bool> Selectable;
 };
@@ -130,8 +131,9 @@ private:
 class AnalysisAction : public ASTFrontendAction {
 public:
   AnalysisAction(const RuleSet &Rules, TUResult &Result,
-                 const ExplainTarget *Target, bool SkipBodies)
-      : Rules(Rules), Result(Result), Target(Target), SkipBodies(SkipBodies) {}
+                 const AnalysisOptions &Options)
+      : Rules(Rules), Result(Result), Target(Options.Target),
+        SkipBodies(Options.SkipBodies), Unselected(Options.Unselected) {}
 
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,
                                                  llvm::StringRef) override {
@@ -145,7 +147,7 @@ public:
         std::make_unique<MacroUseRecorder>(PP, Rules.Macro, Uses));
     PP.addCommentHandler(&CommentCollector);
     return std::make_unique<AnalysisConsumer>(Rules, Result, Uses, Comments,
-                                              Target);
+                                              Target, Unselected);
   }
 
   void EndSourceFileAction() override {
@@ -171,6 +173,7 @@ private:
   TUResult &Result;
   const ExplainTarget *Target;
   bool SkipBodies;
+  bool Unselected;
   MacroUses Uses;
   std::vector<DirectiveComment> Comments;
   DirectiveCommentCollector CommentCollector{Comments};
@@ -253,8 +256,7 @@ TUResult analyseTU(const CompileCommand &Command,
   TextDiagnosticPrinter Printer(DiagStream, new DiagnosticOptions());
   ToolInvocation Invocation(
       Adjust(Command.CommandLine, Command.Filename),
-      std::make_unique<AnalysisAction>(*Options.Rules, Result, Options.Target,
-                                       Options.SkipBodies),
+      std::make_unique<AnalysisAction>(*Options.Rules, Result, Options),
       Files.get(), std::make_shared<PCHContainerOperations>());
   Invocation.setDiagnosticConsumer(&Printer);
   if (!Invocation.run() || Printer.getNumErrors() > 0)

@@ -92,8 +92,9 @@ PlanRequest planRequestFor(const Options &Opts) {
   Request.ExtraArgs = Opts.ExtraArgs;
   Request.ShardIndex = Opts.Part.Index;
   Request.ShardCount = Opts.Part.Count;
+  // The public surface is also in files no rule can select.
   Request.SkipUnselectableFiles =
-      !commandInfo(Opts.RunMode).ReadsEveryNamedFile;
+      !commandInfo(Opts.RunMode).ReadsEveryNamedFile && !Opts.Unselected;
   return Request;
 }
 
@@ -117,6 +118,7 @@ Expected<AnalysedRun> planAndAnalyse(const Options &Opts, raw_ostream &Err) {
   Analysis.Threads = Opts.Jobs;
   Analysis.Target = Run.Target ? &*Run.Target : nullptr;
   Analysis.SkipBodies = Opts.SkipBodies;
+  Analysis.Unselected = Opts.Unselected;
   Analysis.Cache = Cache.get();
   Analysis.PartialView = !Opts.Sources.empty() || Opts.Part.Count > 1;
   Analysis.Finished = [&Notes](StringRef Source) { Notes.finished(Source); };

@@ -47,8 +47,9 @@ TUResult analyseTUIsolated(const TUJob &Job,
                            const ProjectAnalysisOptions &Options) {
   TUResult Result;
   if (runIsolated([&] {
-        Result = analyseTU(*Job.Command,
-                           {Job.Rules, Options.Target, Options.SkipBodies});
+        Result =
+            analyseTU(*Job.Command, {Job.Rules, Options.Target,
+                                     Options.SkipBodies, Options.Unselected});
       }))
     return Result;
   return failedTU("clang crashed while analysing '" + Job.Source +
@@ -62,7 +63,8 @@ TUResult analyseJob(const TUJob &Job, const ProjectAnalysisOptions &Options) {
                     "'; pass -p BUILD_DIR or compiler arguments after '--'");
   std::string Key;
   if (Options.Cache) {
-    Key = Options.Cache->keyFor(*Job.Rules, *Job.Command, Options.SkipBodies);
+    Key = Options.Cache->keyFor(*Job.Rules, *Job.Command, Options.SkipBodies,
+                                Options.Unselected);
     if (std::optional<TUResult> Cached = Options.Cache->lookup(Key, *Job.Rules))
       return std::move(*Cached);
   }
@@ -70,18 +72,6 @@ TUResult analyseJob(const TUJob &Job, const ProjectAnalysisOptions &Options) {
   if (!Key.empty())
     Options.Cache->store(Key, Result);
   return Result;
-}
-
-/// Why \p File is a public header of \p Rules' project, or "".
-std::string publicHeaderReason(const Project &P, const RuleSet &Rules,
-                               StringRef File) {
-  if (P.Installed.contains(File))
-    return "installed by the build (cmake_install.cmake)";
-  if (std::optional<StringRef> Relative = pathUnder(File, Rules.Root))
-    if (llvm::any_of(Rules.PublicHeaders,
-                     [&](const PathGlob &G) { return G.matches(*Relative); }))
-      return "listed in 'public_headers'";
-  return "";
 }
 
 /// Decides \p S, a definition seen first in a TU whose files' bytes are
@@ -184,6 +174,24 @@ void mergeSites(const Project &P, const MergeView &View, size_t I, TUResult &R,
   }
 }
 
+/// Adds the definitions \p Found that no rule of \p Rules selects to
+/// \p Merged: the first TU's facts, with the declarations every TU saw.
+void mergeUnselected(
+    std::vector<UnselectedDefinition> &Found, const RuleSet &Rules,
+    std::map<std::pair<std::string, unsigned>, UnselectedSite> &Merged) {
+  for (UnselectedDefinition &U : Found) {
+    auto [It, New] = Merged.try_emplace({U.File, U.Offset});
+    if (New) {
+      It->second = {std::move(U), &Rules};
+      continue;
+    }
+    std::vector<std::string> &DeclaredIn = It->second.Definition.DeclaredIn;
+    for (std::string &File : U.DeclaredIn)
+      if (!llvm::is_contained(DeclaredIn, File))
+        DeclaredIn.push_back(std::move(File));
+  }
+}
+
 /// A stale call's removal takes the rules' #include with it (a
 /// RemoveInclude edit) only where no file this run did not see may need it:
 /// not in a header seen from a partial view (TUs not analysed read it, and
@@ -216,6 +224,7 @@ AnalysisResult merge(const Project &P, const MergeView &View,
   SiteMap Sites;
   std::map<std::pair<std::string, unsigned>, Suppression> Suppressions;
   std::map<std::pair<std::string, unsigned>, Explanation> Explanations;
+  std::map<std::pair<std::string, unsigned>, UnselectedSite> Unselected;
   std::vector<PublicHeaderEdit> Ignored; // Said for the site itself.
   for (size_t I = 0; I < Results.size(); ++I) {
     TUResult &R = Results[I];
@@ -239,6 +248,9 @@ AnalysisResult merge(const Project &P, const MergeView &View,
                    [&](const Expectation &E) { return !Reported(E.File); });
     llvm::erase_if(R.Explanations,
                    [&](const Explanation &E) { return !Reported(E.File); });
+    llvm::erase_if(R.Unselected, [&](const UnselectedDefinition &U) {
+      return !Reported(U.File);
+    });
     const RuleSet &Rules = *TU.Rules;
     RuleUsage &Usage = Merged.Usage[&Rules];
     auto Partial = [&](const Site &S) { return View.seesPartly(I, S); };
@@ -249,6 +261,7 @@ AnalysisResult merge(const Project &P, const MergeView &View,
     }
     for (Expectation &E : R.Expectations)
       Merged.Expectations.push_back(std::move(E));
+    mergeUnselected(R.Unselected, Rules, Unselected);
     for (Explanation &E : R.Explanations) {
       if (E.SelectedSite &&
           !decideMergedSite(P, Rules, *E.SelectedSite, R.FileContents, Ignored,
@@ -276,6 +289,12 @@ AnalysisResult merge(const Project &P, const MergeView &View,
     }
     Merged.Explanations.push_back(std::move(E));
   }
+  // A definition one TU's rules select is covered, whatever the others say.
+  for (auto &[Key, U] : Unselected) {
+    auto Found = Sites.find(Key);
+    if (Found == Sites.end() || Found->second.Decided.RuleId.empty())
+      Merged.Unselected.push_back(std::move(U));
+  }
   for (auto &Entry : Sites)
     Merged.Sites.push_back(std::move(Entry.second.Decided));
   keepIncludesOthersMayNeed(P, View, Merged.Sites);
@@ -285,6 +304,17 @@ AnalysisResult merge(const Project &P, const MergeView &View,
 }
 
 } // namespace
+
+std::string publicHeaderReason(const Project &P, const RuleSet &Rules,
+                               StringRef File) {
+  if (P.Installed.contains(File))
+    return "installed by the build (cmake_install.cmake)";
+  if (std::optional<StringRef> Relative = pathUnder(File, Rules.Root))
+    if (llvm::any_of(Rules.PublicHeaders,
+                     [&](const PathGlob &G) { return G.matches(*Relative); }))
+      return "listed in 'public_headers'";
+  return "";
+}
 
 /// Analyses \p Jobs on the run's threads; \p Finished(I) after each.
 static std::vector<TUResult> analyseJobs(ArrayRef<TUJob> Jobs,

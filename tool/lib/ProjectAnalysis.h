@@ -27,6 +27,8 @@ struct ProjectAnalysisOptions {
   unsigned Threads = 1;
   const ExplainTarget *Target = nullptr;
   bool SkipBodies = true;
+  /// Record the definitions no rule selects (AnalysisOptions::Unselected).
+  bool Unselected = false;
   ResultCache *Cache = nullptr; ///< Null: no cache.
   /// The TUs are a part of the database (named files, a shard): TUs not
   /// analysed may select a definition in a header that these do not.
@@ -61,6 +63,13 @@ struct PublicHeaderEdit {
   std::string Why; ///< "installed by the build" or "in public_headers".
 };
 
+/// A definition no rule selects, as the first TU that saw it did (its
+/// DeclaredIn is every TU's), and the rules that judged it.
+struct UnselectedSite {
+  UnselectedDefinition Definition;
+  const RuleSet *Rules = nullptr;
+};
+
 /// Everything the TUs of a run found, merged.
 struct AnalysisResult {
   unsigned TUs = 0;
@@ -73,6 +82,9 @@ struct AnalysisResult {
   std::vector<Expectation> Expectations;
   /// For explain: one per definition (file, line).
   std::vector<Explanation> Explanations;
+  /// When asked for: one per definition that no TU's rules select, sorted
+  /// by file and offset.
+  std::vector<UnselectedSite> Unselected;
   /// The bytes each file with sites had when parsed (edits are offsets into
   /// them); a file that TUs saw with different bytes is in Inconsistent
   /// instead.
@@ -92,6 +104,11 @@ struct AnalysisResult {
   unsigned CacheHits = 0, CacheMisses = 0;
   std::string CacheWriteError; ///< The first failed cache write, if any.
 };
+
+/// Why \p File (canonical) is a public header of \p Rules' project (it is
+/// installed by the build, or matches `public_headers`), or "".
+std::string publicHeaderReason(const Project &P, const RuleSet &Rules,
+                               llvm::StringRef File);
 
 /// Analyses every TU of \p P and merges the results.
 AnalysisResult analyseProject(const Project &P,

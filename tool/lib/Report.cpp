@@ -124,9 +124,11 @@ void printFindings(raw_ostream &OS, ArrayRef<Finding> Findings,
   for (const Finding &F : Findings) {
     OS << printableLine(Display(F.File)) << ":" << F.Line << ":" << F.Column
        << ": " << severityName(F.Level) << ": " << printableLine(F.Message);
-    if (F.FromSite)
+    if (F.FromSite || F.FromUnselected)
       OS << " [" << printableLine(F.RuleId) << "]";
     OS << "\n";
+    if (!F.SuggestedRule.empty())
+      OS << printableLines(F.SuggestedRule);
   }
 }
 

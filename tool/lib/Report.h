@@ -41,8 +41,12 @@ struct Finding {
   /// a suppression comment.
   std::string RuleId;
   const Site *FromSite = nullptr; ///< Null for suppression problems.
+  /// A public definition no rule selects (check --fail-on-unselected).
+  const UnselectedDefinition *FromUnselected = nullptr;
+  /// YAML of a rule that would select FromUnselected; printed below it.
+  std::string SuggestedRule = {};
   /// The usage gate's figures; null for other findings.
-  std::shared_ptr<const UsageFigures> Usage;
+  std::shared_ptr<const UsageFigures> Usage = nullptr;
 
   /// Makes check fail; notes do not.
   bool isProblem() const { return Level != Severity::Note; }
@@ -64,6 +68,9 @@ void printFindings(llvm::raw_ostream &OS, llvm::ArrayRef<Finding> Findings,
 
 /// The rule id of stale-event findings.
 constexpr llvm::StringLiteral StaleEventRule = "apistamp-stale-event";
+
+/// The rule id of findings about public definitions no rule selects.
+constexpr llvm::StringLiteral UnselectedRule = "apistamp-unselected";
 
 /// The selected definitions of \p Sites: all but stale events.
 std::vector<Site> selectedSites(llvm::ArrayRef<Site> Sites);

@@ -129,6 +129,13 @@ static json::Value toJSON(const Expectation &V) { return fieldsToJSON(V); }
 static bool fromJSON(const json::Value &E, Expectation &V, json::Path P) {
   return fieldsFromJSON(E, V, P);
 }
+static json::Value toJSON(const UnselectedDefinition &V) {
+  return fieldsToJSON(V);
+}
+static bool fromJSON(const json::Value &E, UnselectedDefinition &V,
+                     json::Path P) {
+  return fieldsFromJSON(E, V, P);
+}
 
 /// A file a TU read and the xxh3 of its bytes, in hex.
 struct Dependency {
@@ -152,6 +159,7 @@ struct Entry {
   std::vector<Site> Sites;
   std::vector<Suppression> Suppressions;
   std::vector<Expectation> Expectations;
+  std::vector<UnselectedDefinition> Unselected;
   unsigned SkippedBodies = 0;
 };
 
@@ -164,6 +172,7 @@ static json::Value toJSON(const Entry &E) {
                       {"sites", E.Sites},
                       {"suppressions", E.Suppressions},
                       {"expectations", E.Expectations},
+                      {"unselected", E.Unselected},
                       {"skippedBodies", E.SkippedBodies}};
 }
 static bool fromJSON(const json::Value &V, Entry &E, json::Path P) {
@@ -172,6 +181,7 @@ static bool fromJSON(const json::Value &V, Entry &E, json::Path P) {
          O.map("filesWithSites", E.FilesWithSites) && O.map("sites", E.Sites) &&
          O.map("suppressions", E.Suppressions) &&
          O.map("expectations", E.Expectations) &&
+         O.map("unselected", E.Unselected) &&
          O.map("skippedBodies", E.SkippedBodies);
 }
 
@@ -200,7 +210,7 @@ ResultCache::ResultCache(std::string Dir) : Directory(std::move(Dir)) {
 
 std::string ResultCache::keyFor(const RuleSet &Rules,
                                 const clang::tooling::CompileCommand &Command,
-                                bool SkipBodies) {
+                                bool SkipBodies, bool Unselected) {
   SHA256 Key;
   auto Add = [&Key](StringRef Part) {
     Key.update(Part);
@@ -211,6 +221,7 @@ std::string ResultCache::keyFor(const RuleSet &Rules,
   Add(utohexstr(Rules.TextHash)); // The rules as parsed, not as on disk now.
   Add(Rules.Root);
   Add(SkipBodies ? "skip-bodies" : "every-body");
+  Add(Unselected ? "unselected" : "selected-only");
   Add(Command.Directory);
   Add(Command.Filename);
   for (const std::string &Arg : Command.CommandLine)
@@ -466,8 +477,16 @@ std::optional<TUResult> ResultCache::lookup(StringRef Key,
         (!S.IncludeFile.empty() && !Result.FileContents.count(S.IncludeFile)))
       return Miss();
   }
+  // Unselected definitions are only listed: each must be in a file under
+  // the root that the TU read, with a reason for each rule.
+  for (const UnselectedDefinition &U : E.Unselected)
+    if (!Deps.contains(U.File) || !pathUnder(U.File, RootDir) ||
+        U.Rejections.size() != Rules.Rules.size() ||
+        llvm::is_contained(U.Rejections, ""))
+      return Miss();
   Result.Sites = std::move(E.Sites);
   Result.Suppressions = std::move(E.Suppressions);
+  Result.Unselected = std::move(E.Unselected);
   Result.Expectations = std::move(E.Expectations);
   Result.SkippedBodies = E.SkippedBodies;
   ++Hits;
@@ -491,6 +510,7 @@ void ResultCache::store(StringRef Key, const TUResult &Result) {
   E.Sites = Result.Sites;
   E.Suppressions = Result.Suppressions;
   E.Expectations = Result.Expectations;
+  E.Unselected = Result.Unselected;
   E.SkippedBodies = Result.SkippedBodies;
   json::Value Value = toJSON(E);
   if (std::error_code EC = sys::fs::create_directories(Directory)) {

@@ -28,11 +28,11 @@ public:
   explicit ResultCache(std::string Directory);
 
   /// The key of a TU: \p Rules (the text they were parsed from), the compile
-  /// command,
-  /// \p SkipBodies and apistamp's own executable.
+  /// command, \p SkipBodies, whether the definitions no rule selects are
+  /// recorded (\p Unselected) and apistamp's own executable.
   std::string keyFor(const RuleSet &Rules,
                      const clang::tooling::CompileCommand &Command,
-                     bool SkipBodies);
+                     bool SkipBodies, bool Unselected = false);
 
   /// The stored result for \p Key if every file it depends on still has the
   /// same bytes and everything it says checks out (files with sites under

@@ -75,6 +75,7 @@ const FileParser::Key FileParser::Keys[] = {
     {"compile_commands", nullptr, &FileParser::compileCommands},
     {"public_headers", nullptr, &FileParser::publicHeaders},
     {"public_header_edits", nullptr, &FileParser::publicHeaderEdits},
+    {"public_surface", nullptr, &FileParser::publicSurface},
     {"rules", "missing 'rules:' (a list of rules)", &FileParser::rules},
 };
 
@@ -309,6 +310,27 @@ void FileParser::publicHeaderEdits(const YAML::Node &Value, RuleSet &Rules) {
         *V == "forbid"  ? RuleSet::PublicHeaderPolicy::Forbid
         : *V == "allow" ? RuleSet::PublicHeaderPolicy::Allow
                         : RuleSet::PublicHeaderPolicy::Warn;
+}
+
+void FileParser::publicSurface(const YAML::Node &Value, RuleSet &Rules) {
+  if (!Value.IsMap()) {
+    Diags.error(Value, "'public_surface' must be a mapping with 'headers', "
+                       "'exclude_namespaces' and 'exclude_names' (each a "
+                       "string or a list of strings)");
+    return;
+  }
+  P.checkKeys(Value, {"headers", "exclude_namespaces", "exclude_names"},
+              "'public_surface'");
+  PublicSurface &Surface = Rules.Surface;
+  if (YAML::Node Headers = Value["headers"])
+    P.eachString(Headers, "public_surface: headers", &PathGlob::create,
+                 Surface.Headers);
+  if (YAML::Node Namespaces = Value["exclude_namespaces"])
+    P.eachString(Namespaces, "public_surface: exclude_namespaces",
+                 &NameRegex::create, Surface.ExcludeNamespaces);
+  if (YAML::Node Names = Value["exclude_names"])
+    P.eachString(Names, "public_surface: exclude_names", &NameRegex::create,
+                 Surface.ExcludeNames);
 }
 
 void FileParser::rules(const YAML::Node &Value, RuleSet &Rules) {

@@ -138,6 +138,7 @@ private:
   void compileCommands(const YAML::Node &Value, RuleSet &Rules);
   void publicHeaders(const YAML::Node &Value, RuleSet &Rules);
   void publicHeaderEdits(const YAML::Node &Value, RuleSet &Rules);
+  void publicSurface(const YAML::Node &Value, RuleSet &Rules);
   void rules(const YAML::Node &Value, RuleSet &Rules);
 
   llvm::StringRef Path, Text;

@@ -72,5 +72,8 @@ bool sameFields(const Suppression &L, const Suppression &R) {
 bool sameFields(const Expectation &L, const Expectation &R) {
   return sameListedFields(L, R);
 }
+bool sameFields(const UnselectedDefinition &L, const UnselectedDefinition &R) {
+  return sameListedFields(L, R);
+}
 
 } // namespace apistamp

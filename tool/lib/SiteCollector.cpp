@@ -22,9 +22,10 @@ class SiteCollector : public RecursiveASTVisitor<SiteCollector> {
 public:
   SiteCollector(ASTContext &Ctx, const RuleSet &Rules, const MacroUses &Uses,
                 const std::vector<DirectiveComment> &Comments, TUResult &Result,
-                const ExplainTarget *Target)
+                const ExplainTarget *Target, bool Unselected)
       : Ctx(Ctx), SM(Ctx.getSourceManager()), Rules(Rules), Uses(Uses),
-        Result(Result), Target(Target), Root(Rules.Root) {
+        Result(Result), Target(Target), Unselected(Unselected),
+        Root(Rules.Root) {
     for (const DirectiveComment &C : Comments) {
       const std::string *File = fileUnderRoot(C.File);
       if (!File)
@@ -175,6 +176,8 @@ private:
     placeFacts(*Facts, *File, declarations(*FD));
     Facts->MatchesMatcher = matcherTest(*FD);
     const Rule *R = selectRule(Rules, *Facts);
+    if (!R && Unselected)
+      recordUnselected(*FD, *Outer, NameLoc, *Facts, *File);
     Site S;
     if (R) {
       S = newSite(*File, NameLoc, *Facts, *R, qualifiedName(*FD));
@@ -205,6 +208,39 @@ private:
         S.Shape == BodyShape::Block)
       S.IncludeFile = fileScopeIncluder(*FD);
     record(std::move(S));
+  }
+
+  /// Records \p FD, which no rule selects, with each rule's reason, if users
+  /// could call it: external linkage, public, in no file the rules exclude
+  /// for every rule (top-level `exclude_files`).
+  void recordUnselected(const FunctionDecl &FD, const Decl &Outer,
+                        SourceLocation NameLoc, const DeclFacts &Facts,
+                        const std::string &File) {
+    if (!Facts.ExternalLinkage || !Facts.Public ||
+        llvm::any_of(Rules.ExcludeFiles, [&](const PathGlob &G) {
+          return G.matches(Facts.RelativePath);
+        }))
+      return;
+    UnselectedDefinition U;
+    U.File = File;
+    U.Offset = SM.getFileOffset(NameLoc);
+    U.Line = SM.getSpellingLineNumber(NameLoc);
+    U.Column = SM.getSpellingColumnNumber(NameLoc);
+    Site Span;
+    Span.Line = U.Line;
+    setSpan(Span, Outer.getBeginLoc(), FD.getEndLoc());
+    U.BeginLine = Span.BeginLine;
+    U.EndLine = Span.EndLine;
+    U.Kind = Facts.Kind;
+    U.QualifiedName = qualifiedName(FD);
+    U.Name = Facts.Name;
+    U.Namespaces = Facts.Namespaces;
+    U.Classes = Facts.Classes;
+    U.DeclaredIn = Facts.DeclaredIn;
+    // The words explain uses: evaluateRule's.
+    for (const Rule &R : Rules.Rules)
+      U.Rejections.push_back(evaluateRule(R, Facts).Rejection);
+    Result.Unselected.push_back(std::move(U));
   }
 
   /// For a definition in a fragment included inside a namespace or class
@@ -470,6 +506,7 @@ private:
   const MacroUses &Uses;
   TUResult &Result;
   const ExplainTarget *Target;
+  bool Unselected;
   std::string Root;
   llvm::DenseMap<FileID, std::optional<std::string>> CanonicalFiles;
   CommentIndex SuppressionIndex;
@@ -481,8 +518,10 @@ private:
 
 void collectSites(ASTContext &Ctx, const RuleSet &Rules, const MacroUses &Uses,
                   const std::vector<DirectiveComment> &Comments,
-                  const ExplainTarget *Target, TUResult &Result) {
-  SiteCollector(Ctx, Rules, Uses, Comments, Result, Target).TraverseAST(Ctx);
+                  const ExplainTarget *Target, bool Unselected,
+                  TUResult &Result) {
+  SiteCollector(Ctx, Rules, Uses, Comments, Result, Target, Unselected)
+      .TraverseAST(Ctx);
 }
 
 } // namespace apistamp

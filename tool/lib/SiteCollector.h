@@ -15,13 +15,15 @@
 
 namespace apistamp {
 
-/// Adds the sites, suppressions, expectations and (with \p Target)
-/// explanations of the TU in \p Ctx to \p Result; \p Uses and \p Comments
-/// are what the preprocessor recorded.
+/// Adds the sites, suppressions, expectations, (with \p Target)
+/// explanations and (with \p Unselected) the definitions no rule selects
+/// that users could call, of the TU in \p Ctx to \p Result; \p Uses and
+/// \p Comments are what the preprocessor recorded.
 void collectSites(clang::ASTContext &Ctx, const RuleSet &Rules,
                   const MacroUses &Uses,
                   const std::vector<DirectiveComment> &Comments,
-                  const ExplainTarget *Target, TUResult &Result);
+                  const ExplainTarget *Target, bool Unselected,
+                  TUResult &Result);
 
 } // namespace apistamp
 

@@ -17,7 +17,7 @@ namespace apistamp {
 
 /// Calls \p Visit(llvm::StringLiteral Key, Type T::*Field) for each field
 /// that SiteFields.def lists for \p T (MacroUse, BodyLocation, Site,
-/// Suppression or Expectation): for a Site, its facts.
+/// Suppression, Expectation or UnselectedDefinition): for a Site, its facts.
 template <typename T, typename Visitor> void forEachField(Visitor &&Visit) {
 #define APISTAMP_VISIT(Type, Name, Key)                                        \
   Visit(llvm::StringLiteral(Key), &T::Name);
@@ -32,6 +32,9 @@ template <typename T, typename Visitor> void forEachField(Visitor &&Visit) {
 #include "apistamp/SiteFields.def"
   } else if constexpr (std::is_same_v<T, Suppression>) {
 #define APISTAMP_SUPPRESSION_FIELD APISTAMP_VISIT
+#include "apistamp/SiteFields.def"
+  } else if constexpr (std::is_same_v<T, UnselectedDefinition>) {
+#define APISTAMP_UNSELECTED_FIELD APISTAMP_VISIT
 #include "apistamp/SiteFields.def"
   } else {
     static_assert(std::is_same_v<T, Expectation>,

@@ -95,6 +95,12 @@ void printJsonReport(raw_ostream &OS, const ReportInput &In,
     }
     if (F.Usage)
       Entry["usage"] = usageObject(*F.Usage);
+    if (const UnselectedDefinition *U = F.FromUnselected) {
+      Entry["name"] = U->QualifiedName;
+      Entry["kind"] = kindName(U->Kind);
+      if (!F.SuggestedRule.empty())
+        Entry["suggested_rule"] = F.SuggestedRule;
+    }
     json::Array Fix;
     for (const TextEdit &E : Fixes[I])
       Fix.push_back(json::Object{{"file", Display(E.File)},
@@ -197,6 +203,10 @@ void printSarifReport(raw_ostream &OS, const ReportInput &In,
           "apistamp-ignore comments without a reason, or "
           "that suppress nothing");
 
+  if (any_of(In.Findings, [](const Finding &F) { return F.FromUnselected; }))
+    AddRule(UnselectedRule, "public definitions (declared in a header of the "
+                            "rules' public surface) that no rule selects");
+
   json::Array Results;
   std::vector<std::vector<TextEdit>> Fixes = fixesOf(In);
   for (size_t I = 0; I < In.Findings.size(); ++I) {
@@ -224,6 +234,10 @@ void printSarifReport(raw_ostream &OS, const ReportInput &In,
                        {"name", F.FromSite->QualifiedName}};
     if (F.Usage)
       Result["properties"] = usageObject(*F.Usage);
+    if (const UnselectedDefinition *U = F.FromUnselected)
+      Result["properties"] = json::Object{{"name", U->QualifiedName},
+                                          {"kind", kindName(U->Kind)},
+                                          {"suggestedRule", F.SuggestedRule}};
     Results.push_back(std::move(Result));
   }
 

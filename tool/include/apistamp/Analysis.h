@@ -28,6 +28,10 @@ struct AnalysisOptions {
   /// headers, outside the root, in files no rule's `files` matches); the
   /// results are the same.
   bool SkipBodies = true;
+  /// Also record the definitions no rule selects that users could call
+  /// (TUResult::Unselected), with each rule's reason: for the public
+  /// surface (`catalog --unselected`, `check --fail-on-unselected`).
+  bool Unselected = false;
 };
 
 /// Parses the TU of \p Command (through \p FS, the real file system if

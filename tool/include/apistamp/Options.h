@@ -85,6 +85,9 @@ struct Options {
   std::string CatalogDiffFile;
   /// fix: exit 1 when a file was changed (for pre-commit, as formatters do).
   bool FailOnChange = false;
+  /// catalog --unselected: list the public definitions no rule selects;
+  /// check --fail-on-unselected: each is an error.
+  bool Unselected = false;
   /// Do not parse the bodies of functions no rule can select (faster; the
   /// same results).
   bool SkipBodies = true;

@@ -105,6 +105,21 @@ struct EventAlias {
 std::string currentEventName(llvm::ArrayRef<EventAlias> Aliases,
                              llvm::StringRef Event);
 
+/// `public_surface`: the definitions users of the library call, which
+/// `catalog --unselected` lists and `check --fail-on-unselected` requires a
+/// rule for when no rule selects them.
+struct PublicSurface {
+  /// `headers`: a definition is on the surface if some declaration of it is
+  /// in a matching header (as `declared_in` matches). Empty: the public
+  /// headers (`public_headers` and those the CMake build installs).
+  std::vector<PathGlob> Headers;
+  /// `exclude_namespaces`: not if an enclosing namespace's name matches one
+  /// ("detail", "internal", "_.*").
+  std::vector<NameRegex> ExcludeNamespaces;
+  /// `exclude_names`: not if its name or an enclosing class's matches one.
+  std::vector<NameRegex> ExcludeNames;
+};
+
 /// A loaded rules file.
 struct RuleSet {
   std::string Path; ///< The rules file, absolute.
@@ -141,6 +156,9 @@ struct RuleSet {
   /// Warn makes it and says so on every run; Allow makes it silently.
   enum class PublicHeaderPolicy { Warn, Forbid, Allow };
   PublicHeaderPolicy PublicHeaderEdits = PublicHeaderPolicy::Forbid;
+  /// `public_surface`: what `catalog --unselected` and `check
+  /// --fail-on-unselected` hold the rules against.
+  PublicSurface Surface;
   /// `compile_commands`: the directory of compile_commands.json, absolute
   /// (resolved against the rules file's directory); "" if not set. -p wins.
   std::string CompileCommandsDir;

@@ -145,6 +145,14 @@ struct Expectation {
 #include "apistamp/SiteFields.def"
 };
 
+/// A definition no rule selects that users could call (external linkage,
+/// public), with each rule's reason: recorded only when the public surface
+/// is asked for (`catalog --unselected`, `check --fail-on-unselected`).
+struct UnselectedDefinition {
+#define APISTAMP_UNSELECTED_FIELD(Type, Name, Key) Type Name{};
+#include "apistamp/SiteFields.def"
+};
+
 /// The comments apistamp reads in sources.
 enum class Directive { Ignore, ExpectEvent, ExpectNoEvent, ExpectSkipped };
 constexpr Directive AllDirectives[] = {
@@ -165,6 +173,7 @@ bool sameFields(const BodyLocation &L, const BodyLocation &R);
 bool sameFields(const Site &L, const Site &R);
 bool sameFields(const Suppression &L, const Suppression &R);
 bool sameFields(const Expectation &L, const Expectation &R);
+bool sameFields(const UnselectedDefinition &L, const UnselectedDefinition &R);
 
 /// Which definition `apistamp explain` asks about: the one whose text spans
 /// Line of File, or every one with the qualified name.
@@ -214,6 +223,8 @@ struct TUResult {
   std::vector<Expectation> Expectations;
   /// For `explain`: the definitions that match the target.
   std::vector<Explanation> Explanations;
+  /// Definitions no rule selects, when asked for (AnalysisOptions).
+  std::vector<UnselectedDefinition> Unselected;
   /// The contents the analysis saw of every file that has sites: edits are
   /// offsets into these bytes.
   std::map<std::string, std::string> FileContents;

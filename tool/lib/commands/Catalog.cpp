@@ -39,6 +39,8 @@ int runCatalog(CommandContext &Ctx) {
     return runCatalogDiff(Ctx);
   if (!narrowToChangedLines(Ctx))
     return ExitBadUsage;
+  if (Ctx.Opts.Unselected)
+    return printUnselectedCatalog(Ctx);
   // CSV and JSON are data: files relative to the root of the rules that
   // cover them (the innermost), the same from any directory or checkout.
   printCatalog(Ctx.Out, selectedSites(Ctx.Result.Sites),

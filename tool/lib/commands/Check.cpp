@@ -32,6 +32,9 @@ int runCheck(CommandContext &Ctx) {
     UsageFindings = std::move(*Gate);
   }
   removeLeftoverTemporaries(Ctx);
+  std::optional<std::vector<Finding>> Unselected;
+  if (Opts.Unselected && !(Unselected = unselectedFindings(Ctx)))
+    return ExitBadUsage;
   const std::vector<Site> &Sites = Ctx.Result.Sites;
   SiteCounts Counts = countSites(Sites);
   bool Structured = Opts.Format != OutputFormat::Text;
@@ -52,11 +55,14 @@ int runCheck(CommandContext &Ctx) {
   std::vector<Finding> Overlaps;
   if (WholeProject)
     Overlaps = overlapNotes(Sites);
+  // --fail-on-unselected: public definitions no rule selects are errors.
+  std::vector<Finding> NoRule = Unselected.value_or(std::vector<Finding>());
   unsigned Problems = UnusedRules.size() + countProblems(Findings) +
-                      countProblems(UsageFindings);
+                      NoRule.size() + countProblems(UsageFindings);
   if (Structured) {
     append_range(Findings, UsageFindings);
     append_range(Findings, UnusedRules);
+    append_range(Findings, NoRule);
     append_range(Findings, Overlaps);
     // Said on stderr too; here for the tools that read only this.
     for (const PublicHeaderEdit &E : Ctx.Result.PublicHeaderEdits)
@@ -76,6 +82,7 @@ int runCheck(CommandContext &Ctx) {
     printFindings(Ctx.Out, Findings, Ctx.Display);
     printFindings(Ctx.Out, UsageFindings, Ctx.Display);
     printFindings(Ctx.Out, UnusedRules, Ctx.Display);
+    printFindings(Ctx.Out, NoRule, Ctx.Display);
     printFindings(Ctx.Out, Overlaps, Ctx.Display);
     Ctx.summary(Ctx.Out) << "apistamp: " << Ctx.Result.TUs << " TUs, "
                          << Counts.Selected

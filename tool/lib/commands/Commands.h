@@ -88,6 +88,21 @@ void removeLeftoverTemporaries(const CommandContext &Ctx);
 /// stderr. \p Errors is set if anything could not be done.
 ChangeSet prepareChanges(const CommandContext &Ctx, bool &Errors);
 
+/// Prints each rule's verdict on a definition, as explain does:
+/// "  rule 'ops' (line 4): rejects: namespace 'a' != 'b'".
+void printRuleVerdicts(llvm::raw_ostream &Out,
+                       llvm::ArrayRef<Explanation::RuleLine> Rules);
+
+/// catalog --unselected (Unselected.cpp): the public definitions no rule
+/// selects, each with every rule's reason, as text, CSV or JSON.
+int printUnselectedCatalog(CommandContext &Ctx);
+
+/// check --fail-on-unselected (Unselected.cpp): an error per public
+/// definition no rule selects, with a rule that would select it; a note on
+/// the summary line. std::nullopt (after saying why) if some rules file has
+/// no public surface to check.
+std::optional<std::vector<Finding>> unselectedFindings(CommandContext &Ctx);
+
 /// Hygiene of a whole-project run: a warning per rule that selected
 /// nothing, naming the earlier rules that took what it matches.
 std::vector<Finding> unusedRuleWarnings(const CommandContext &Ctx);

@@ -31,6 +31,10 @@ bool narrowToChangedLines(CommandContext &Ctx) {
   llvm::erase_if(Ctx.Result.Suppressions, [&](const Suppression &S) {
     return !Changed->intersects(S.File, S.Line, S.Line + 1);
   });
+  llvm::erase_if(Ctx.Result.Unselected, [&](const UnselectedSite &U) {
+    const UnselectedDefinition &D = U.Definition;
+    return !Changed->intersects(D.File, D.BeginLine, D.EndLine);
+  });
   Ctx.Notes += "; " + std::to_string(Before - Sites.size()) +
                " selected definitions unchanged since " + Ref +
                " not considered";

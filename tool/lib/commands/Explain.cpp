@@ -63,6 +63,19 @@ static std::string outcome(const Explanation &E) {
   llvm_unreachable("unknown SiteStatus");
 }
 
+void printRuleVerdicts(raw_ostream &Out,
+                       ArrayRef<Explanation::RuleLine> Rules) {
+  bool Won = false;
+  for (const Explanation::RuleLine &R : Rules) {
+    Out << "  rule '" << printableLine(R.Id) << "' (line " << R.Line << "): ";
+    if (!R.Rejection.empty())
+      Out << "rejects: " << printableLine(R.Rejection) << "\n";
+    else
+      Out << (Won ? "selects, but an earlier rule won" : "selects") << "\n";
+    Won |= R.Rejection.empty();
+  }
+}
+
 int runExplain(CommandContext &Ctx) {
   const ExplainTarget &Target = *Ctx.Target;
   std::vector<const Explanation *> Found;
@@ -93,15 +106,7 @@ int runExplain(CommandContext &Ctx) {
         << printableLine(E->QualifiedName +
                          (E->Kind.empty() ? "" : " (" + E->Kind + ")"))
         << "\n";
-    bool Won = false;
-    for (const Explanation::RuleLine &R : E->Rules) {
-      Out << "  rule '" << printableLine(R.Id) << "' (line " << R.Line << "): ";
-      if (!R.Rejection.empty())
-        Out << "rejects: " << printableLine(R.Rejection) << "\n";
-      else
-        Out << (Won ? "selects, but an earlier rule won" : "selects") << "\n";
-      Won |= R.Rejection.empty();
-    }
+    printRuleVerdicts(Out, E->Rules);
     Out << "  => " << printableLine(outcome(*E)) << "\n";
   }
   return Ctx.exitCode(ExitClean);

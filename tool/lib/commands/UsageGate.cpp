@@ -85,7 +85,7 @@ usageGateFindings(const CommandContext &Ctx,
          "the usage gate judged no removal: " +
              std::to_string(Ctx.Result.Failed.size()) +
              " TUs failed to parse, so the tree's events are not all known",
-         std::string(UsageGateRule), nullptr, nullptr});
+         std::string(UsageGateRule), nullptr, nullptr, "", nullptr});
   // The sites left after --changed-since: deprecation notes are about them.
   std::map<std::string, const Site *> Sites;
   for (const Site &S : Ctx.Result.Sites)
@@ -111,18 +111,20 @@ usageGateFindings(const CommandContext &Ctx,
                       "the new event under 'aliases:'"
                 : "removes API usage event '" + V.Event + "', used by " +
                       usedBy(V) + Fewer + ": a deprecation candidate",
-           std::string(UsageGateRule), nullptr, std::move(Figures)});
+           std::string(UsageGateRule), nullptr, nullptr, "",
+           std::move(Figures)});
       break;
     }
     case UsageVerdict::DeprecationCandidate: {
       auto S = Sites.find(V.Event);
       if (S == Sites.end())
         continue;
-      Findings.push_back(
-          {S->second->File, S->second->Line, S->second->Column, Severity::Note,
-           "deprecation candidate: API usage event '" + V.Event + "' used by " +
-               usedBy(V) + Fewer,
-           std::string(UsageGateRule), nullptr, std::move(Figures)});
+      Findings.push_back({S->second->File, S->second->Line, S->second->Column,
+                          Severity::Note,
+                          "deprecation candidate: API usage event '" + V.Event +
+                              "' used by " + usedBy(V) + Fewer,
+                          std::string(UsageGateRule), nullptr, nullptr, "",
+                          std::move(Figures)});
       break;
     }
     }
