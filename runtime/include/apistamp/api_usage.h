@@ -150,10 +150,9 @@ extern APISTAMP_API APISTAMP_THREAD_LOCAL unsigned EntryDepth;
 class APIEntryScope {
 public:
   /// Enters the API on this thread.
-  APISTAMP_HIDDEN APIEntryScope()
-      : Depth(&detail::EntryDepth), Outermost(Depth[0]++ == 0) {}
+  APISTAMP_HIDDEN APIEntryScope() : Outermost(detail::EntryDepth++ == 0) {}
   /// Leaves it.
-  APISTAMP_HIDDEN ~APIEntryScope() { --*Depth; }
+  APISTAMP_HIDDEN ~APIEntryScope() { --detail::EntryDepth; }
   APIEntryScope(const APIEntryScope &) = delete;
   APIEntryScope &operator=(const APIEntryScope &) = delete;
 
@@ -162,9 +161,10 @@ public:
   APISTAMP_HIDDEN bool outermost() const { return Outermost; }
 
 private:
-  /// This thread's depth, read once (one TLS address lookup per call, also
-  /// in position-independent code).
-  unsigned *Depth;
+  // The depth is named at each use, not kept as a pointer or a reference:
+  // g++ 12 -O2 -fsanitize=undefined checked such a member for null with a
+  // `je` after a `lea` (stale flags) and reported a null pointer that was
+  // not there (EntryTest.cpp, the two scopes on one line).
   bool Outermost;
 };
 
@@ -176,17 +176,15 @@ private:
 class UserCodeScope {
 public:
   /// Sets this thread's depth aside.
-  APISTAMP_HIDDEN UserCodeScope()
-      : Depth(&detail::EntryDepth), Saved(*Depth) {
-    *Depth = 0;
+  APISTAMP_HIDDEN UserCodeScope() : Saved(detail::EntryDepth) {
+    detail::EntryDepth = 0;
   }
   /// Puts it back.
-  APISTAMP_HIDDEN ~UserCodeScope() { *Depth = Saved; }
+  APISTAMP_HIDDEN ~UserCodeScope() { detail::EntryDepth = Saved; }
   UserCodeScope(const UserCodeScope &) = delete;
   UserCodeScope &operator=(const UserCodeScope &) = delete;
 
 private:
-  unsigned *Depth;
   unsigned Saved;
 };
 
