@@ -32,11 +32,16 @@
 /// Thread-local storage of a plain (constant-initialised) variable: `__thread`
 /// needs no TLS wrapper call, which an `extern thread_local` does.
 #define APISTAMP_THREAD_LOCAL __thread
+/// Makes the compiler forget where pointer \p P points, so that it keeps the
+/// value instead of computing the address again (a thread-local variable's,
+/// a `__tls_get_addr` call in position-independent code).
+#define APISTAMP_OPAQUE(P) __asm__("" : "+r"(P))
 #else
 #define APISTAMP_API
 #define APISTAMP_HIDDEN
 #define APISTAMP_UNLIKELY(X) (X)
 #define APISTAMP_THREAD_LOCAL thread_local
+#define APISTAMP_OPAQUE(P) ((void)(P))
 #endif
 
 namespace apistamp {
@@ -140,6 +145,18 @@ APISTAMP_API bool LogAPIUsageFakeReturn(const std::string &Event);
 /// thread's value, as it continues inside the same calls.
 extern APISTAMP_API APISTAMP_THREAD_LOCAL unsigned EntryDepth;
 
+/// The address of this thread's EntryDepth, looked up once by the caller
+/// and kept: one `__tls_get_addr` per scope in position-independent code,
+/// where g++ would otherwise call it again in the destructor. The pointer
+/// is opaque to the compiler, so UBSan checks it as a plain pointer (g++ 12
+/// -O2 -fsanitize=undefined checked a pointer it knew to be EntryDepth's
+/// address with stale flags and reported a null pointer that was not there).
+APISTAMP_HIDDEN inline unsigned *entryDepth() {
+  unsigned *Depth = &EntryDepth;
+  APISTAMP_OPAQUE(Depth);
+  return Depth;
+}
+
 } // namespace detail
 
 /// Marks the lifetime of one call into an API instrumented with
@@ -150,9 +167,10 @@ extern APISTAMP_API APISTAMP_THREAD_LOCAL unsigned EntryDepth;
 class APIEntryScope {
 public:
   /// Enters the API on this thread.
-  APISTAMP_HIDDEN APIEntryScope() : Outermost(detail::EntryDepth++ == 0) {}
+  APISTAMP_HIDDEN APIEntryScope()
+      : Depth(detail::entryDepth()), Outermost((*Depth)++ == 0) {}
   /// Leaves it.
-  APISTAMP_HIDDEN ~APIEntryScope() { --detail::EntryDepth; }
+  APISTAMP_HIDDEN ~APIEntryScope() { --*Depth; }
   APIEntryScope(const APIEntryScope &) = delete;
   APIEntryScope &operator=(const APIEntryScope &) = delete;
 
@@ -161,10 +179,8 @@ public:
   APISTAMP_HIDDEN bool outermost() const { return Outermost; }
 
 private:
-  // The depth is named at each use, not kept as a pointer or a reference:
-  // g++ 12 -O2 -fsanitize=undefined checked such a member for null with a
-  // `je` after a `lea` (stale flags) and reported a null pointer that was
-  // not there (EntryTest.cpp, the two scopes on one line).
+  /// This thread's depth.
+  unsigned *Depth;
   bool Outermost;
 };
 
@@ -176,15 +192,17 @@ private:
 class UserCodeScope {
 public:
   /// Sets this thread's depth aside.
-  APISTAMP_HIDDEN UserCodeScope() : Saved(detail::EntryDepth) {
-    detail::EntryDepth = 0;
+  APISTAMP_HIDDEN UserCodeScope()
+      : Depth(detail::entryDepth()), Saved(*Depth) {
+    *Depth = 0;
   }
   /// Puts it back.
-  APISTAMP_HIDDEN ~UserCodeScope() { detail::EntryDepth = Saved; }
+  APISTAMP_HIDDEN ~UserCodeScope() { *Depth = Saved; }
   UserCodeScope(const UserCodeScope &) = delete;
   UserCodeScope &operator=(const UserCodeScope &) = delete;
 
 private:
+  unsigned *Depth;
   unsigned Saved;
 };
 
