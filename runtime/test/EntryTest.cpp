@@ -5,8 +5,9 @@
 // recursion, crosses TUs, and is kept by a forked child; UserCodeScope makes
 // callbacks outermost; once per name holds, also with the plain macro; no
 // allocation in the steady state. A handler that throws:
-// Handlers.ExceptionsFromHandlersDoNotEscape (RuntimeTest.cpp). Event names start with "rt.entry." and are
-// unique per test: the set of logged names is process-wide.
+// Handlers.ExceptionsFromHandlersDoNotEscape (RuntimeTest.cpp). Event names
+// start with "rt.entry." and are unique per test: the set of logged names is
+// process-wide.
 //
 //===----------------------------------------------------------------------===//
 
@@ -93,7 +94,9 @@ int blockEntries(int X) {
   unsigned Before = depth();
   {
     // Two more on one line in a nested block: unique names, both nested.
+    // clang-format off
     APISTAMP_LOG_API_ENTRY("rt.entry.block.a"); APISTAMP_LOG_API_ENTRY("rt.entry.block.b");
+    // clang-format on
     X += static_cast<int>(depth() - Before); // 2
   }
   X += static_cast<int>(depth() - Before); // 0: the block's scopes ended

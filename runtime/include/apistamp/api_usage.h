@@ -192,8 +192,7 @@ private:
 class UserCodeScope {
 public:
   /// Sets this thread's depth aside.
-  APISTAMP_HIDDEN UserCodeScope()
-      : Depth(detail::entryDepth()), Saved(*Depth) {
+  APISTAMP_HIDDEN UserCodeScope() : Depth(detail::entryDepth()), Saved(*Depth) {
     *Depth = 0;
   }
   /// Puts it back.

@@ -82,7 +82,9 @@ int entryOuter(int X) {
   APISTAMP_LOG_API_ENTRY("check.entry.outer");
   {
     // Two more scopes on one line (unique names), never outermost here.
+    // clang-format off
     APISTAMP_LOG_API_ENTRY(std::string("check.entry.block")); APISTAMP_LOG_API_ENTRY("check.entry.block2");
+    // clang-format on
     X += EntryWidget(X).Value - X;
   }
   apistamp::UserCodeScope User;
@@ -142,16 +144,15 @@ int main() {
   return CustomCalls == 18 &&
                  expectEvents({"check.Widget.size", "check.entry.outer",
                                "check.entry.callback", "check.entry.inner",
-                               "check.direct",
-                               "metadata check.metadata", "ddp nccl 8"})
+                               "check.direct", "metadata check.metadata",
+                               "ddp nccl 8"})
              ? 0
              : 1;
 #else
   return expectEvents({"check.free", "check.template", "check.Widget",
-                       "check.Widget.size", "check.lambda",
-                       "check.entry.outer", "check.entry.callback",
-                       "check.entry.inner", "check.direct",
-                       "metadata check.metadata", "ddp nccl 8"})
+                       "check.Widget.size", "check.lambda", "check.entry.outer",
+                       "check.entry.callback", "check.entry.inner",
+                       "check.direct", "metadata check.metadata", "ddp nccl 8"})
              ? 0
              : 1;
 #endif
