@@ -29,6 +29,7 @@ namespace apistamp {
 
 namespace detail {
 std::atomic<std::uint32_t> ProcessGeneration(1);
+APISTAMP_THREAD_LOCAL unsigned EntryDepth = 0;
 } // namespace detail
 
 namespace {

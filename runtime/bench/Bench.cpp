@@ -2,7 +2,9 @@
 //
 // Steady state: a call through an instrumented function against the same
 // function uninstrumented, for the apistamp runtime (in the executable and
-// in a shared library) and for the real c10 macro, on 1 and 8 threads.
+// in a shared library), its outermost-only macro APISTAMP_LOG_API_ENTRY
+// (an outermost call, and a nested one: made while the benchmark holds an
+// APIEntryScope) and the real c10 macro, on 1 and 8 threads.
 // First call: the slow path of a site whose name was not logged yet, for
 // the apistamp runtime and c10. See docs/benchmarks.md.
 //
@@ -46,6 +48,34 @@ BENCHMARK_TEMPLATE(steadyState, plainCallDso)
     ->Threads(8);
 BENCHMARK_TEMPLATE(steadyState, apistampCallDso)
     ->Name("steady/apistamp-dso")
+    ->Threads(1)
+    ->Threads(8);
+
+/// The same as steadyState, but every call is nested: made inside an
+/// instrumented call (an APIEntryScope alive on this thread).
+template <int (*Function)(int)> void steadyNested(benchmark::State &State) {
+  int X = Function(0);
+  apistamp::APIEntryScope Inside;
+  for (auto _ : State) {
+    X = Function(X);
+    benchmark::DoNotOptimize(X);
+  }
+}
+
+BENCHMARK_TEMPLATE(steadyState, apistampEntryCall)
+    ->Name("steady/entry-outer")
+    ->Threads(1)
+    ->Threads(8);
+BENCHMARK_TEMPLATE(steadyNested, apistampEntryCall)
+    ->Name("steady/entry-nested")
+    ->Threads(1)
+    ->Threads(8);
+BENCHMARK_TEMPLATE(steadyState, apistampEntryCallDso)
+    ->Name("steady/entry-outer-dso")
+    ->Threads(1)
+    ->Threads(8);
+BENCHMARK_TEMPLATE(steadyNested, apistampEntryCallDso)
+    ->Name("steady/entry-nested-dso")
     ->Threads(1)
     ->Threads(8);
 #if APISTAMP_BENCH_C10

@@ -10,3 +10,8 @@ int apistampCallDso(int X) {
   C10_LOG_API_USAGE_ONCE("bench.apistampCallDso");
   return X + 1;
 }
+
+int apistampEntryCallDso(int X) {
+  APISTAMP_LOG_API_ENTRY("bench.apistampEntryCallDso");
+  return X + 1;
+}

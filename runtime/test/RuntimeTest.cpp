@@ -376,12 +376,19 @@ int throwingApi() {
   C10_LOG_API_USAGE_ONCE("rt.throw.api");
   return 7;
 }
+int throwingEntry() {
+  APISTAMP_LOG_API_ENTRY("rt.throw.entry");
+  return 8;
+}
 
 TEST(Handlers, ExceptionsFromHandlersDoNotEscape) {
   testing::internal::CaptureStderr();
   apistamp::SetAPIUsageLogger(
       [](const std::string &) { throw std::runtime_error("logger failed"); });
   EXPECT_EQ(throwingApi(), 7);
+  // An outermost call's scope is left balanced.
+  EXPECT_EQ(throwingEntry(), 8);
+  EXPECT_EQ(apistamp::detail::EntryDepth, 0u);
   apistamp::LogAPIUsage("rt.throw.every-time");
   apistamp::SetAPIUsageLogger([](const std::string &) { throw 42; });
   apistamp::LogAPIUsage("rt.throw.every-time");

@@ -14,5 +14,10 @@ int secondSiteSameName(int X) {
 
 int secondSiteInline(int X) { return inlineSite(X) + 1; }
 
+int secondTUEntry(int (*Inner)(int), int X) {
+  APISTAMP_LOG_API_ENTRY("rt.entry.tu.second");
+  return Inner(X) + 1;
+}
+
 } // namespace test
 } // namespace apistamp

@@ -20,6 +20,10 @@ inline int inlineSite(int X) {
 /// Calls inlineSite from SecondSite.cpp.
 int secondSiteInline(int X);
 
+/// An outermost-only entry ("rt.entry.tu.second") in SecondSite.cpp that
+/// calls \p Inner (an entry of the calling TU) and returns its result + 1.
+int secondTUEntry(int (*Inner)(int), int X);
+
 } // namespace test
 } // namespace apistamp
 

@@ -4,9 +4,10 @@
 // code that does not link libtorch. Each event *name* is logged once per
 // process (c10: once per call site), again once in a forked child; after the
 // first call a site costs two relaxed loads and a compare: no lock, no
-// allocation, no string built. Needs C++11 or later; works with
-// -fno-exceptions and -fno-rtti. Semantics, sinks and environment variables:
-// runtime/README.md.
+// allocation, no string built. APISTAMP_LOG_API_ENTRY logs only outermost
+// calls (not the calls an instrumented library makes to itself), with a
+// per-thread depth. Needs C++11 or later; works with -fno-exceptions and
+// -fno-rtti. Semantics, sinks and environment variables: runtime/README.md.
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,10 +29,19 @@
 #define APISTAMP_HIDDEN __attribute__((visibility("hidden")))
 /// Tells the compiler that \p X is almost always false.
 #define APISTAMP_UNLIKELY(X) __builtin_expect(!!(X), 0)
+/// Thread-local storage of a plain (constant-initialised) variable: `__thread`
+/// needs no TLS wrapper call, which an `extern thread_local` does.
+#define APISTAMP_THREAD_LOCAL __thread
+/// Makes the compiler forget where pointer \p P points, so that it keeps the
+/// value instead of computing the address again (a thread-local variable's,
+/// a `__tls_get_addr` call in position-independent code).
+#define APISTAMP_OPAQUE(P) __asm__("" : "+r"(P))
 #else
 #define APISTAMP_API
 #define APISTAMP_HIDDEN
 #define APISTAMP_UNLIKELY(X) (X)
+#define APISTAMP_THREAD_LOCAL thread_local
+#define APISTAMP_OPAQUE(P) ((void)(P))
 #endif
 
 namespace apistamp {
@@ -129,7 +139,71 @@ APISTAMP_API void logSiteOnce(Site &S, const std::string &Event);
 /// Logs \p Event and returns true (c10's helper of the same name).
 APISTAMP_API bool LogAPIUsageFakeReturn(const std::string &Event);
 
+/// How many APIEntryScope objects are alive on this thread, less those that
+/// a UserCodeScope set aside: 0 outside any instrumented API call. Per
+/// thread (a new thread starts at 0); a forked child keeps its parent
+/// thread's value, as it continues inside the same calls.
+extern APISTAMP_API APISTAMP_THREAD_LOCAL unsigned EntryDepth;
+
+/// The address of this thread's EntryDepth, looked up once by the caller
+/// and kept: one `__tls_get_addr` per scope in position-independent code,
+/// where g++ would otherwise call it again in the destructor. The pointer
+/// is opaque to the compiler, so UBSan checks it as a plain pointer (g++ 12
+/// -O2 -fsanitize=undefined checked a pointer it knew to be EntryDepth's
+/// address with stale flags and reported a null pointer that was not there).
+APISTAMP_HIDDEN inline unsigned *entryDepth() {
+  unsigned *Depth = &EntryDepth;
+  APISTAMP_OPAQUE(Depth);
+  return Depth;
+}
+
 } // namespace detail
+
+/// Marks the lifetime of one call into an API instrumented with
+/// APISTAMP_LOG_API_ENTRY (which declares one): while it is alive, this
+/// thread is inside the API, and calls of other instrumented APIs on it are
+/// not outermost. Not copyable; destroyed in reverse order of construction,
+/// on return or while an exception unwinds.
+class APIEntryScope {
+public:
+  /// Enters the API on this thread.
+  APISTAMP_HIDDEN APIEntryScope()
+      : Depth(detail::entryDepth()), Outermost((*Depth)++ == 0) {}
+  /// Leaves it.
+  APISTAMP_HIDDEN ~APIEntryScope() { --*Depth; }
+  APIEntryScope(const APIEntryScope &) = delete;
+  APIEntryScope &operator=(const APIEntryScope &) = delete;
+
+  /// True if no other APIEntryScope was alive on this thread when this one
+  /// was made (or only ones that a UserCodeScope set aside since).
+  APISTAMP_HIDDEN bool outermost() const { return Outermost; }
+
+private:
+  /// This thread's depth.
+  unsigned *Depth;
+  bool Outermost;
+};
+
+/// Marks a call from inside an instrumented API out to user code (a
+/// callback, a virtual function the user overrides): while it is alive,
+/// this thread counts as outside every API, so the user code's own calls of
+/// instrumented APIs are outermost and logged. Restores the depth on
+/// destruction. Without it, such calls count as the library's own.
+class UserCodeScope {
+public:
+  /// Sets this thread's depth aside.
+  APISTAMP_HIDDEN UserCodeScope() : Depth(detail::entryDepth()), Saved(*Depth) {
+    *Depth = 0;
+  }
+  /// Puts it back.
+  APISTAMP_HIDDEN ~UserCodeScope() { *Depth = Saved; }
+  UserCodeScope(const UserCodeScope &) = delete;
+  UserCodeScope &operator=(const UserCodeScope &) = delete;
+
+private:
+  unsigned *Depth;
+  unsigned Saved;
+};
 
 } // namespace apistamp
 
@@ -143,6 +217,34 @@ APISTAMP_API bool LogAPIUsageFakeReturn(const std::string &Event);
     if (APISTAMP_UNLIKELY(!ApistampSite.done()))                               \
       ::apistamp::detail::logSiteOnce(ApistampSite, __VA_ARGS__);              \
   } while (false)
+
+/// Pastes two tokens after expanding them.
+#define APISTAMP_CONCAT_(A, B) APISTAMP_CONCAT_IMPL_(A, B)
+#define APISTAMP_CONCAT_IMPL_(A, B) A##B
+#ifdef __COUNTER__
+#define APISTAMP_UNIQUE_ID_ __COUNTER__
+#else
+#define APISTAMP_UNIQUE_ID_ __LINE__
+#endif
+
+/// Logs \p ... like APISTAMP_LOG_API_USAGE_ONCE (once per process per event
+/// name, argument not evaluated after that), but only for an *outermost*
+/// call: one made while no other call of a function instrumented with this
+/// macro is running on this thread. A call the library makes to itself
+/// neither logs nor marks its site, so a later direct call of that function
+/// from outside logs it. Declares an APIEntryScope that lives until the end
+/// of the enclosing block, so it belongs at the start of a function body:
+/// `APISTAMP_LOG_API_ENTRY("a.b");`. Not a single statement: not usable as
+/// the body of an `if` or a loop without braces (it does not compile there).
+#define APISTAMP_LOG_API_ENTRY(...)                                            \
+  APISTAMP_LOG_API_ENTRY_AT_(APISTAMP_UNIQUE_ID_, __VA_ARGS__)
+#define APISTAMP_LOG_API_ENTRY_AT_(N, ...)                                     \
+  static ::apistamp::detail::Site APISTAMP_CONCAT_(ApistampEntrySite, N);      \
+  const ::apistamp::APIEntryScope APISTAMP_CONCAT_(ApistampEntry, N);          \
+  if (APISTAMP_UNLIKELY(APISTAMP_CONCAT_(ApistampEntry, N).outermost() &&      \
+                        !APISTAMP_CONCAT_(ApistampEntrySite, N).done()))       \
+  ::apistamp::detail::logSiteOnce(APISTAMP_CONCAT_(ApistampEntrySite, N),      \
+                                  __VA_ARGS__)
 
 #ifndef C10_LOG_API_USAGE_ONCE
 /// c10's spelling of APISTAMP_LOG_API_USAGE_ONCE, defined only if nothing

@@ -4,7 +4,9 @@
 // -Wpedantic -Werror, with and without -fno-exceptions -fno-rtti, by g++ and
 // clang++; then linked against the runtime and run. Exits 0 if the events
 // arrived as documented. With -DCHECK_PREDEFINED, C10_LOG_API_USAGE_ONCE is
-// defined before the header, which must leave it alone.
+// defined before the header, which must leave it alone. APISTAMP_LOG_API_ENTRY
+// logs outermost calls only, also in a constructor, with several uses in one
+// function (two on one line) and a UserCodeScope.
 //
 //===----------------------------------------------------------------------===//
 
@@ -57,6 +59,38 @@ private:
   int Size;
 };
 
+int entryInner(int X) {
+  APISTAMP_LOG_API_ENTRY("check.entry.inner");
+  return X + 1;
+}
+
+int entryCallback(int X) {
+  APISTAMP_LOG_API_ENTRY("check.entry.callback");
+  return X;
+}
+
+class EntryWidget {
+public:
+  explicit EntryWidget(int X) : Value(0) {
+    APISTAMP_LOG_API_ENTRY("check.entry.EntryWidget");
+    Value = entryInner(X);
+  }
+  int Value;
+};
+
+int entryOuter(int X) {
+  APISTAMP_LOG_API_ENTRY("check.entry.outer");
+  {
+    // Two more scopes on one line (unique names), never outermost here.
+    // clang-format off
+    APISTAMP_LOG_API_ENTRY(std::string("check.entry.block")); APISTAMP_LOG_API_ENTRY("check.entry.block2");
+    // clang-format on
+    X += EntryWidget(X).Value - X;
+  }
+  apistamp::UserCodeScope User;
+  return entryCallback(X) + 1;
+}
+
 bool expectEvents(const std::vector<std::string> &Expected) {
   if (events() == Expected)
     return true;
@@ -93,7 +127,9 @@ int main() {
       return X;
     };
     Sum += Lambda(I);
+    Sum += entryOuter(I);
   }
+  Sum += entryInner(0);
   c10::LogAPIUsage("check.direct");
   apistamp::LogAPIUsageMetadata("check.metadata", {{"k", "v"}});
   c10::DDPLoggingData Ddp;
@@ -101,19 +137,22 @@ int main() {
   Ddp.ints_map["world_size"] = 8;
   c10::LogPyTorchDDPUsage(Ddp);
   c10::SetGlobalRank(3);
-  if (Sum != 27)
+  if (Sum != 37 || apistamp::detail::EntryDepth != 0)
     return 1;
 #ifdef CHECK_PREDEFINED
   // The custom macro ran at every pass of its 6 sites; APISTAMP_'s did not.
   return CustomCalls == 18 &&
-                 expectEvents({"check.Widget.size", "check.direct",
-                               "metadata check.metadata", "ddp nccl 8"})
+                 expectEvents({"check.Widget.size", "check.entry.outer",
+                               "check.entry.callback", "check.entry.inner",
+                               "check.direct", "metadata check.metadata",
+                               "ddp nccl 8"})
              ? 0
              : 1;
 #else
   return expectEvents({"check.free", "check.template", "check.Widget",
-                       "check.Widget.size", "check.lambda", "check.direct",
-                       "metadata check.metadata", "ddp nccl 8"})
+                       "check.Widget.size", "check.lambda", "check.entry.outer",
+                       "check.entry.callback", "check.entry.inner",
+                       "check.direct", "metadata check.metadata", "ddp nccl 8"})
              ? 0
              : 1;
 #endif
