@@ -359,6 +359,7 @@ bool readOptions(const CommandInfo &Command, apistamp::Options &Opts) {
   Opts.ChangedSince = ChangedSince;
   Opts.UsageFile = UsageFile;
   Opts.MinJobs = MinJobs;
+  Opts.MinJobsGiven = MinJobs.getNumOccurrences() > 0;
   Opts.CacheDir = CacheDir;
   Opts.NoCache = NoCache;
   Opts.Report.CatalogFile = ReportCatalog;

@@ -1,7 +1,7 @@
 //===- OptionsTest.cpp - validateOptions and the command table ------------===//
 
-#include "apistamp/CommandTable.h"
 #include "apistamp/Options.h"
+#include "apistamp/CommandTable.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
@@ -27,9 +27,10 @@ TEST(CommandTableTest, EveryModeHasOneRowThatRuns) {
     const CommandInfo &C = commandInfo(M);
     EXPECT_EQ(C.RunMode, M);
     EXPECT_NE(C.Run == nullptr, C.RunAlone == nullptr) << C.Name.str();
-    EXPECT_EQ(llvm::count_if(commandTable(),
-                             [&](const CommandInfo &R) { return R.Name == C.Name; }),
-              1);
+    EXPECT_EQ(
+        llvm::count_if(commandTable(),
+                       [&](const CommandInfo &R) { return R.Name == C.Name; }),
+        1);
   }
   EXPECT_EQ(commandTable().size(), 7u);
 }
@@ -39,7 +40,8 @@ TEST(ParseShardTest, AcceptsOnlyIndexWithinCount) {
   ASSERT_TRUE(bool(S));
   EXPECT_EQ(S->Index, 2u);
   EXPECT_EQ(S->Count, 4u);
-  for (const char *Bad : {"0/3", "4/3", "1/0", "x/2", "2", "", "1/2/3", "-1/2"}) {
+  for (const char *Bad :
+       {"0/3", "4/3", "1/0", "x/2", "2", "", "1/2/3", "-1/2"}) {
     llvm::Expected<Shard> Rejected = parseShard(Bad);
     ASSERT_FALSE(bool(Rejected)) << Bad;
     EXPECT_EQ(messageOf(Rejected.takeError()),
@@ -84,14 +86,51 @@ TEST(ValidateOptionsTest, CatalogDiffIsWholeTextOrJson) {
               ::testing::HasSubstr("--shard would show"));
 }
 
+TEST(ValidateOptionsTest, UsageGateOptions) {
+  Options Gate = optionsFor(Mode::Check);
+  Gate.Sources.clear();
+  Gate.UsageFile = "usage.json";
+  Gate.Report.Since = "2026-08";
+  Gate.MinJobs = 5;
+  Gate.MinJobsGiven = true;
+  EXPECT_EQ(messageOf(validateOptions(Gate)), "");
+  Gate.MinJobs = 0;
+  EXPECT_NE(
+      messageOf(validateOptions(Gate)).find("--min-jobs must be at least 1"),
+      std::string::npos);
+  Gate.MinJobs = 5;
+  Gate.Report.Since = "last week";
+  EXPECT_NE(messageOf(validateOptions(Gate)).find("--since wants an ISO 8601"),
+            std::string::npos);
+  Gate.Report.Since = "";
+  Gate.Sources = {"a.cpp"};
+  EXPECT_NE(messageOf(validateOptions(Gate)).find("the whole tree"),
+            std::string::npos);
+  Gate.Sources.clear();
+  Gate.Part = Shard{1, 2};
+  EXPECT_NE(messageOf(validateOptions(Gate)).find("the whole tree"),
+            std::string::npos);
+  Options Alone = optionsFor(Mode::Check);
+  Alone.Sources.clear();
+  Alone.MinJobsGiven = true;
+  EXPECT_NE(messageOf(validateOptions(Alone)).find("--min-jobs is for --usage"),
+            std::string::npos);
+  Alone.MinJobsGiven = false;
+  Alone.Report.Since = "2026-08";
+  EXPECT_NE(messageOf(validateOptions(Alone)).find("--since is for --usage"),
+            std::string::npos);
+}
+
 TEST(ValidateOptionsTest, ExplainTakesSourceColonLine) {
   Options Explain = optionsFor(Mode::Explain, {"src/a.cpp:12"});
   ASSERT_EQ(messageOf(validateOptions(Explain)), "");
   EXPECT_EQ(Explain.Sources, std::vector<std::string>{"src/a.cpp"});
   EXPECT_EQ(Explain.ExplainLine, 12u);
-  for (std::vector<std::string> Bad :
-       {std::vector<std::string>{"src/a.cpp"}, {"a.cpp:0"}, {"a.cpp:x"},
-        {"a.cpp:1", "b.cpp:2"}, {}}) {
+  for (std::vector<std::string> Bad : {std::vector<std::string>{"src/a.cpp"},
+                                       {"a.cpp:0"},
+                                       {"a.cpp:x"},
+                                       {"a.cpp:1", "b.cpp:2"},
+                                       {}}) {
     Options Wrong = optionsFor(Mode::Explain, Bad);
     EXPECT_EQ(messageOf(validateOptions(Wrong)),
               "apistamp: error: explain needs one <source>:<line>, or --name "

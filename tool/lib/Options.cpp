@@ -265,6 +265,12 @@ Error validateOptions(Options &Opts) {
     if (Opts.UsageFile.empty() && !Opts.Report.Since.empty())
       return usageError("--since is for --usage: the jobs that used an event "
                         "since then");
+    if (Opts.UsageFile.empty() && Opts.MinJobsGiven)
+      return usageError("--min-jobs is for --usage: the jobs below which a "
+                        "removed event is a note");
+    if (Opts.MinJobs == 0)
+      return usageError("--min-jobs must be at least 1: with 0, an event no "
+                        "job used would stop its own removal");
     if (!Opts.UsageFile.empty() &&
         (!Opts.Sources.empty() || Opts.Part.Count > 1))
       return usageError("--usage judges the events of the whole tree; drop the "

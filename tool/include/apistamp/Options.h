@@ -102,6 +102,8 @@ struct Options {
   /// at least MinJobs jobs used (since Report.Since) is an error.
   std::string UsageFile;
   uint64_t MinJobs = 1;
+  /// --min-jobs was given (it needs --usage).
+  bool MinJobsGiven = false;
   std::vector<std::string> Sources;
   /// --extra-arg-before and --extra-arg: added to every compile command,
   /// at its front (after the compiler) and at its end, as clang-tidy does.
