@@ -212,6 +212,10 @@ ArgumentsAdjuster frontendAdjuster() {
 
 } // namespace
 
+std::vector<std::string> frontendArguments(const CompileCommand &Command) {
+  return frontendAdjuster()(Command.CommandLine, Command.Filename);
+}
+
 std::vector<std::string> filesReachedBy(const CompileCommand &Command,
                                         IntrusiveRefCntPtr<vfs::FileSystem> FS,
                                         bool *Failed) {

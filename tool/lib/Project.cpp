@@ -180,26 +180,39 @@ std::vector<std::string> withExtraArgs(const PlanRequest &Opts,
   return Adjust(CommandLine, File);
 }
 
-/// The distinct compile commands of \p Source, with the extra arguments, in
-/// an order independent of the database's.
+/// The compile commands of \p Source that parse differently, with the extra
+/// arguments, in an order independent of the database's.
 std::vector<CompileCommand> distinctCommands(const PlanRequest &Opts,
                                              const CompilationDatabase &DB,
                                              StringRef Source) {
   std::vector<CompileCommand> Commands = DB.getCompileCommands(Source);
-  for (CompileCommand &Command : Commands)
+  // Commands that differ only in what they would write (RE2 compiles
+  // util/test.cc once per test binary, each with its own -o) are one
+  // parse: the first of them by its whole command line stands for all.
+  struct Keyed {
+    std::vector<std::string> Parse;
+    CompileCommand Command;
+  };
+  std::vector<Keyed> All;
+  for (CompileCommand &Command : Commands) {
     Command.CommandLine =
         withExtraArgs(Opts, Command.CommandLine, Command.Filename);
-  llvm::sort(Commands, [](const CompileCommand &L, const CompileCommand &R) {
-    return std::tie(L.Directory, L.CommandLine) <
-           std::tie(R.Directory, R.CommandLine);
+    std::vector<std::string> Parse = frontendArguments(Command);
+    All.push_back({std::move(Parse), std::move(Command)});
+  }
+  llvm::sort(All, [](const Keyed &L, const Keyed &R) {
+    return std::tie(L.Command.Directory, L.Parse, L.Command.CommandLine) <
+           std::tie(R.Command.Directory, R.Parse, R.Command.CommandLine);
   });
-  Commands.erase(
-      std::unique(Commands.begin(), Commands.end(),
-                  [](const CompileCommand &L, const CompileCommand &R) {
-                    return L.Directory == R.Directory &&
-                           L.CommandLine == R.CommandLine;
-                  }),
-      Commands.end());
+  All.erase(std::unique(All.begin(), All.end(),
+                        [](const Keyed &L, const Keyed &R) {
+                          return L.Command.Directory == R.Command.Directory &&
+                                 L.Parse == R.Parse;
+                        }),
+            All.end());
+  Commands.clear();
+  for (Keyed &K : All)
+    Commands.push_back(std::move(K.Command));
   return Commands;
 }
 

@@ -42,6 +42,14 @@ analyseTU(const clang::tooling::CompileCommand &Command,
           const AnalysisOptions &Options,
           llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS = nullptr);
 
+/// The arguments the front end parses \p Command with: without the options
+/// that name outputs (-o, dependency files, diagnostics files...) or load
+/// code, in syntax-only mode. Commands that differ only in what they would
+/// write (a test source compiled once per test binary, with its own -o)
+/// give the same arguments: one parse.
+std::vector<std::string>
+frontendArguments(const clang::tooling::CompileCommand &Command);
+
 /// Preprocesses the TU of \p Command (no parse) and returns the canonical
 /// paths of every file it reads, the source included, sorted. A TU that
 /// does not preprocess returns the files read until the error, and sets
