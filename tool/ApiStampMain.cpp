@@ -185,11 +185,11 @@ cl::opt<std::string> ReportAggregates(
     cl::desc("Per-event aggregates from a warehouse (the CSV "
              "docs/report-sql.md's SQL produces) instead of logs"),
     cl::value_desc("file.csv"), cl::cat(Category), on(Mode::Report));
-cl::opt<std::string> ReportSince("since",
-                                 cl::desc("Only events at or after this time "
-                                          "(ISO 8601, e.g. 2026-11-01)"),
-                                 cl::value_desc("time"), cl::cat(Category),
-                                 on(Mode::Report, Mode::Check));
+cl::opt<std::string> ReportSince(
+    "since",
+    cl::desc("Only events at or after this time (ISO 8601, e.g. 2026-11-01); "
+             "check --usage: the jobs that used an event since then"),
+    cl::value_desc("time"), cl::cat(Category), on(Mode::Report, Mode::Check));
 cl::opt<std::string> UsageFile(
     "usage",
     cl::desc("Fail when an event this usage (a report --format=json, or "

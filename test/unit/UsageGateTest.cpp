@@ -31,7 +31,7 @@ EventUsage used(uint64_t Jobs, llvm::StringRef First, llvm::StringRef Last,
   U.Jobs = Jobs;
   U.FirstSeen = First.str();
   U.LastSeen = Last.str();
-  U.JobsByPeriod = std::move(ByDay);
+  U.JobsByDay = std::move(ByDay);
   return U;
 }
 

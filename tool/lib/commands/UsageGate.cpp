@@ -32,6 +32,13 @@ std::string usedBy(const UsageVerdict &V) {
   return Text;
 }
 
+/// The usage file, absolute (findings name canonical paths).
+std::string usageFilePath(const CommandContext &Ctx) {
+  SmallString<256> Path(Ctx.Opts.UsageFile);
+  sys::fs::make_absolute(Path);
+  return Path.str().str();
+}
+
 /// Where a removal is reported: the rule that placed the event when the
 /// usage file names one that the rules still have (where hygiene reports
 /// rules), else the usage file's start.
@@ -42,9 +49,7 @@ removalLocation(const CommandContext &Ctx, const UsageVerdict &V) {
       for (const Rule &R : Rules->Rules)
         if (R.Id == V.Rule)
           return {Rules->Path, R.Line, 5};
-  SmallString<256> Path(Ctx.Opts.UsageFile);
-  sys::fs::make_absolute(Path);
-  return {Path.str().str(), 1, 1};
+  return {usageFilePath(Ctx), 1, 1};
 }
 
 } // namespace
@@ -81,7 +86,7 @@ usageGateFindings(const CommandContext &Ctx,
   bool Partial = !Ctx.Result.Failed.empty();
   if (Partial)
     Findings.push_back(
-        {std::get<0>(removalLocation(Ctx, {})), 1, 1, Severity::Note,
+        {usageFilePath(Ctx), 1, 1, Severity::Note,
          "the usage gate judged no removal: " +
              std::to_string(Ctx.Result.Failed.size()) +
              " TUs failed to parse, so the tree's events are not all known",

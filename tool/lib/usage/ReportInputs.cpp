@@ -17,13 +17,12 @@ using namespace llvm;
 
 namespace apistamp {
 
-namespace {
-
-/// An error about \p Path, as the report's inputs give them.
-Error fileError(StringRef Path, const Twine &Message) {
+Error inputFileError(StringRef Path, const Twine &Message) {
   return createStringError(inconvertibleErrorCode(),
                            Path + ": error: " + Message);
 }
+
+namespace {
 
 /// Splits one CSV record (RFC 4180 quoting).
 std::vector<std::string> csvRecord(StringRef Line) {
@@ -54,8 +53,8 @@ std::vector<std::string> csvRecord(StringRef Line) {
 Expected<std::vector<CatalogEvent>> readCatalogFile(StringRef Path) {
   ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer = MemoryBuffer::getFile(Path);
   if (!Buffer)
-    return fileError(Path,
-                     "cannot read the catalog: " + Buffer.getError().message());
+    return inputFileError(Path, "cannot read the catalog: " +
+                                    Buffer.getError().message());
   return parseCatalog((*Buffer)->getBuffer(), Path);
 }
 
@@ -63,19 +62,20 @@ Expected<std::vector<CatalogEvent>> parseCatalog(StringRef Text,
                                                  StringRef Path) {
   Expected<json::Value> Parsed = json::parse(Text);
   if (!Parsed)
-    return fileError(Path, "not a catalog (apistamp catalog --format=json): " +
-                               toString(Parsed.takeError()));
+    return inputFileError(Path,
+                          "not a catalog (apistamp catalog --format=json): " +
+                              toString(Parsed.takeError()));
   const json::Array *Entries = Parsed->getAsArray();
   if (!Entries)
-    return fileError(Path, "not a catalog: expected the JSON array that "
-                           "'apistamp catalog --format=json' writes");
+    return inputFileError(Path, "not a catalog: expected the JSON array that "
+                                "'apistamp catalog --format=json' writes");
   std::vector<CatalogEvent> Catalog;
   for (size_t I = 0; I < Entries->size(); ++I) {
     const json::Object *E = (*Entries)[I].getAsObject();
     std::optional<StringRef> Event = E ? E->getString("event") : std::nullopt;
     if (!Event || Event->empty())
-      return fileError(Path, "entry " + Twine(I + 1) +
-                                 " of the catalog has no 'event'");
+      return inputFileError(Path, "entry " + Twine(I + 1) +
+                                      " of the catalog has no 'event'");
     CatalogEvent C;
     C.Event = Event->str();
     C.Rule = E->getString("rule").value_or("").str();
@@ -93,8 +93,8 @@ Expected<UsageCounts> readAggregates(StringRef Path,
                                      function_ref<bool(StringRef)> Keep) {
   ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer = MemoryBuffer::getFile(Path);
   if (!Buffer)
-    return fileError(Path, "cannot read the aggregates: " +
-                               Buffer.getError().message());
+    return inputFileError(Path, "cannot read the aggregates: " +
+                                    Buffer.getError().message());
   StringRef Text = (*Buffer)->getBuffer();
   Text.consume_front("\xEF\xBB\xBF"); // A UTF-8 byte order mark (Excel's).
   SmallVector<StringRef> Lines;
@@ -102,9 +102,9 @@ Expected<UsageCounts> readAggregates(StringRef Path,
   const std::vector<std::string> Header = {
       "event", "day", "jobs", "processes", "hosts", "first_seen", "last_seen"};
   if (Lines.empty() || csvRecord(Lines.front()) != Header)
-    return fileError(Path, "the aggregates must start with the header "
-                           "'event,day,jobs,processes,hosts,first_seen,"
-                           "last_seen' (docs/report-sql.md)");
+    return inputFileError(Path, "the aggregates must start with the header "
+                                "'event,day,jobs,processes,hosts,first_seen,"
+                                "last_seen' (docs/report-sql.md)");
   UsageCounts Counts;
   Counts.Files = 1;
   // The line of each (event, day) row, the totals' day being "": a second
@@ -127,19 +127,20 @@ Expected<UsageCounts> readAggregates(StringRef Path,
     if (F.size() != Header.size() || F[0].empty() ||
         F[2].getAsInteger(10, Jobs) || F[3].getAsInteger(10, Processes) ||
         F[4].getAsInteger(10, Hosts))
-      return fileError(Path, "line " + Twine(I + 1) +
-                                 ": expected an event, a day (or nothing), "
-                                 "three counts and two times");
+      return inputFileError(Path,
+                            "line " + Twine(I + 1) +
+                                ": expected an event, a day (or nothing), "
+                                "three counts and two times");
     // The JSON report's counts are signed 64-bit integers.
     if (std::max({Jobs, Processes, Hosts}) > uint64_t(INT64_MAX))
-      return fileError(Path, "line " + Twine(I + 1) +
-                                 ": a count over 2^63 - 1 (no log has so "
-                                 "many)");
+      return inputFileError(Path, "line " + Twine(I + 1) +
+                                      ": a count over 2^63 - 1 (no log has so "
+                                      "many)");
     if (Keep && !Keep(F[0]))
       continue;
     auto [Row, New] = RowLine.try_emplace({F[0].str(), F[1].str()}, I + 1);
     if (!New)
-      return fileError(
+      return inputFileError(
           Path, "line " + Twine(I + 1) + ": a second " +
                     (F[1].empty() ? "totals row" : "row of day " + F[1].str()) +
                     " for event '" + F[0] +
@@ -169,24 +170,26 @@ void mergeAliasedEvents(UsageCounts &Counts, ArrayRef<EventAlias> Aliases) {
   for (auto &[Name, Event] : Counts.Events) {
     auto [It, New] =
         Merged.try_emplace(currentEventName(Aliases, Name), std::move(Event));
-    if (New)
-      continue;
-    EventCounts &Into = It->second;
-    Into.Jobs += Event.Jobs;
-    Into.Processes += Event.Processes;
-    Into.Hosts += Event.Hosts;
-    if (!Event.FirstSeen.empty() &&
-        (Into.FirstSeen.empty() || Event.FirstSeen < Into.FirstSeen))
-      Into.FirstSeen = Event.FirstSeen;
-    if (Event.LastSeen > Into.LastSeen)
-      Into.LastSeen = Event.LastSeen;
-    std::map<std::string, uint64_t> Days(Into.JobsByDay.begin(),
-                                         Into.JobsByDay.end());
-    for (const auto &[Day, Jobs] : Event.JobsByDay)
-      Days[Day] += Jobs;
-    Into.JobsByDay.assign(Days.begin(), Days.end());
+    if (!New)
+      addCounts(It->second, Event);
   }
   Counts.Events = std::move(Merged);
+}
+
+void addCounts(EventCounts &Into, const EventCounts &From) {
+  Into.Jobs += From.Jobs;
+  Into.Processes += From.Processes;
+  Into.Hosts += From.Hosts;
+  if (!From.FirstSeen.empty() &&
+      (Into.FirstSeen.empty() || From.FirstSeen < Into.FirstSeen))
+    Into.FirstSeen = From.FirstSeen;
+  if (From.LastSeen > Into.LastSeen)
+    Into.LastSeen = From.LastSeen;
+  std::map<std::string, uint64_t> Days(Into.JobsByDay.begin(),
+                                       Into.JobsByDay.end());
+  for (const auto &[Day, Jobs] : From.JobsByDay)
+    Days[Day] += Jobs;
+  Into.JobsByDay.assign(Days.begin(), Days.end());
 }
 
 } // namespace apistamp

@@ -14,22 +14,12 @@ namespace apistamp {
 
 namespace {
 
-Error fileError(StringRef Path, const Twine &Message) {
-  return createStringError(inconvertibleErrorCode(),
-                           Path + ": error: " + Message);
-}
-
 /// The evidence of aggregates (docs/report-sql.md): per day, exactly.
 UsageEvidence fromCounts(StringRef Path, UsageCounts &&Counts) {
   UsageEvidence Evidence;
   Evidence.Path = Path.str();
-  for (auto &[Name, C] : Counts.Events) {
-    EventUsage &U = Evidence.Events[Name];
-    U.Jobs = C.Jobs;
-    U.FirstSeen = std::move(C.FirstSeen);
-    U.LastSeen = std::move(C.LastSeen);
-    U.JobsByPeriod = std::move(C.JobsByDay);
-  }
+  for (auto &[Name, C] : Counts.Events)
+    static_cast<EventCounts &>(Evidence.Events[Name]) = std::move(C);
   return Evidence;
 }
 
@@ -39,9 +29,9 @@ UsageEvidence fromCounts(StringRef Path, UsageCounts &&Counts) {
 Expected<UsageEvidence> fromReport(StringRef Path, StringRef Text,
                                    function_ref<bool(StringRef)> Keep) {
   auto Bad = [&](const Twine &Why) {
-    return fileError(Path, "not a usage report (apistamp report "
-                           "--format=json): " +
-                               Why);
+    return inputFileError(Path, "not a usage report (apistamp report "
+                                "--format=json): " +
+                                    Why);
   };
   simdjson::dom::parser Parser;
   simdjson::padded_string Padded(Text.data(), Text.size());
@@ -101,7 +91,7 @@ Expected<UsageEvidence> fromReport(StringRef Path, StringRef Text,
       for (simdjson::dom::element N : Counts) {
         int64_t Jobs = 0;
         if (P < Periods.size() && !N.get_int64().get(Jobs) && Jobs > 0)
-          U.JobsByPeriod.push_back({Periods[P], uint64_t(Jobs)});
+          U.JobsByDay.push_back({Periods[P], uint64_t(Jobs)});
         ++P;
       }
     }
@@ -135,8 +125,8 @@ Expected<UsageEvidence> readUsageEvidence(StringRef Path,
                                           function_ref<bool(StringRef)> Keep) {
   ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer = MemoryBuffer::getFile(Path);
   if (!Buffer)
-    return fileError(Path, "cannot read the usage file: " +
-                               Buffer.getError().message());
+    return inputFileError(Path, "cannot read the usage file: " +
+                                    Buffer.getError().message());
   StringRef Text = (*Buffer)->getBuffer().ltrim();
   if (Text.starts_with("{")) {
     Expected<UsageEvidence> Evidence = fromReport(Path, Text, Keep);
@@ -149,18 +139,18 @@ Expected<UsageEvidence> readUsageEvidence(StringRef Path,
       consumeError(First.takeError());
     if (Line && Line->getString("event")) {
       consumeError(Evidence.takeError());
-      return fileError(Path, "a usage log, not a usage report: pass its "
-                             "report ('apistamp report --format=json "
-                             "LOGS -o usage.json')");
+      return inputFileError(Path, "a usage log, not a usage report: pass its "
+                                  "report ('apistamp report --format=json "
+                                  "LOGS -o usage.json')");
     }
     return Evidence;
   }
   Expected<UsageCounts> Counts = readAggregates(Path, Keep);
   if (!Counts)
-    return fileError(Path,
-                     "a usage file is a JSON report (apistamp report "
-                     "--format=json) or aggregates (docs/report-sql.md): " +
-                         toString(Counts.takeError()));
+    return inputFileError(
+        Path, "a usage file is a JSON report (apistamp report "
+              "--format=json) or aggregates (docs/report-sql.md): " +
+                  toString(Counts.takeError()));
   return fromCounts(Path, std::move(*Counts));
 }
 
@@ -179,19 +169,9 @@ void mergeAliases(UsageEvidence &Evidence, ArrayRef<EventAlias> Aliases) {
       Into.LoggedAs = std::move(LoggedAs);
       continue;
     }
-    Into.Jobs += Usage.Jobs;
-    if (!Usage.FirstSeen.empty() &&
-        (Into.FirstSeen.empty() || Usage.FirstSeen < Into.FirstSeen))
-      Into.FirstSeen = Usage.FirstSeen;
-    if (Usage.LastSeen > Into.LastSeen)
-      Into.LastSeen = Usage.LastSeen;
+    addCounts(Into, Usage);
     if (Into.Rule.empty())
       Into.Rule = Usage.Rule;
-    std::map<std::string, uint64_t> Periods(Into.JobsByPeriod.begin(),
-                                            Into.JobsByPeriod.end());
-    for (const auto &[Period, Jobs] : Usage.JobsByPeriod)
-      Periods[Period] += Jobs;
-    Into.JobsByPeriod.assign(Periods.begin(), Periods.end());
   }
   // A name counted under itself alone says nothing more.
   for (auto &[Name, Usage] : Merged)
@@ -213,7 +193,7 @@ uint64_t jobsSince(const EventUsage &Usage, StringRef Since,
   else if (SinceDay.size() == 7)
     SinceDay += "-01";
   uint64_t Jobs = 0;
-  for (const auto &[Start, N] : Usage.JobsByPeriod) {
+  for (const auto &[Start, N] : Usage.JobsByDay) {
     std::optional<int64_t> Day = daysOf(Start);
     // A period counts when it ends after Since's day begins.
     if (Day ? dayName(*Day + PeriodDays - 1) >= SinceDay : Start >= SinceDay)

@@ -14,6 +14,7 @@
 #define APISTAMP_LIB_USAGE_USAGEGATE_H
 
 #include "../Catalog.h"
+#include "UsageLog.h"
 #include "apistamp/Rules.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/Error.h"
@@ -23,12 +24,10 @@
 
 namespace apistamp {
 
-/// What a usage file says of one event.
-struct EventUsage {
-  uint64_t Jobs = 0;
-  std::string FirstSeen, LastSeen; ///< ISO 8601 times; "" if never seen.
-  /// Jobs per period: the period's first day, by day.
-  std::vector<std::pair<std::string, uint64_t>> JobsByPeriod;
+/// What a usage file says of one event: its counts (JobsByDay holds jobs
+/// per period, by the period's first day; see UsageEvidence::PeriodDays),
+/// and what a saved report adds.
+struct EventUsage : EventCounts {
   /// A saved report's rule for the event when it was made ("" if none).
   std::string Rule;
   /// The names it was counted under, when aliases merged several.

@@ -35,6 +35,14 @@ llvm::Expected<UsageCounts>
 readAggregates(llvm::StringRef Path,
                llvm::function_ref<bool(llvm::StringRef)> Keep = nullptr);
 
+/// "PATH: error: MESSAGE", as the report's and the gate's input files say
+/// what is wrong with them.
+llvm::Error inputFileError(llvm::StringRef Path, const llvm::Twine &Message);
+
+/// Adds \p From's counts to \p Into's (two names' counts, or a period's):
+/// distinct counts are summed (an upper bound), times widened, days merged.
+void addCounts(EventCounts &Into, const EventCounts &From);
+
 /// Counts each event that \p Aliases map under its current name, for
 /// counts that were made per name (aggregates, a saved report): the counts
 /// of the names are added, an upper bound when a job logged both (the logs
