@@ -234,44 +234,48 @@ void deliver(const std::string &Event) {
   send(D, Event);
 }
 
+/// Under the state's lock: the sinks, and the logger \p Slot holds; with
+/// none set yet, the record \p Make gives is kept in \p Pending (up to
+/// PendingLimit) for the logger set later.
+template <class Logger, class Record, class MakeRecord>
+std::pair<const EnvSinks *, std::shared_ptr<const Logger>>
+loggerOrKeep(State &S, std::shared_ptr<const Logger> State::*Slot,
+             std::vector<Record> State::*Pending, MakeRecord Make) {
+  std::lock_guard<std::mutex> Lock(S.Mutex);
+  S.refresh();
+  std::shared_ptr<const Logger> Current = S.*Slot;
+  if (!Current && (S.*Pending).size() < PendingLimit)
+    (S.*Pending).push_back(Make());
+  return {&S.sinks(), std::move(Current)};
+}
+
 void deliverMetadata(const std::string &Context,
                      const std::map<std::string, std::string> &Metadata) {
   State &S = state();
   RuntimeSection Section;
-  std::shared_ptr<const APIUsageMetadataLogger> Logger;
-  const EnvSinks *Sinks;
-  {
-    std::lock_guard<std::mutex> Lock(S.Mutex);
-    S.refresh();
-    Sinks = &S.sinks();
-    Logger = S.MetadataLogger;
-    if (!Logger && S.PendingMetadata.size() < PendingLimit)
-      S.PendingMetadata.push_back(PendingMetadataEvent{Context, Metadata});
-  }
-  Sinks->writeJson(Context, &Metadata, currentPid());
-  if (Logger)
-    callHandler(*Logger, Context, Metadata);
+  // C++11, as the runtime's sources are: no structured bindings.
+  std::pair<const EnvSinks *, std::shared_ptr<const APIUsageMetadataLogger>>
+      Taken = loggerOrKeep(
+          S, &State::MetadataLogger, &State::PendingMetadata,
+          [&] { return PendingMetadataEvent{Context, Metadata}; });
+  Taken.first->writeJson(Context, &Metadata, currentPid());
+  if (Taken.second)
+    callHandler(*Taken.second, Context, Metadata);
 }
 
 void deliverDDP(const DDPLoggingData &Data) {
   State &S = state();
   RuntimeSection Section;
-  std::shared_ptr<const DDPUsageLogger> Logger;
-  const EnvSinks *Sinks;
-  {
-    std::lock_guard<std::mutex> Lock(S.Mutex);
-    S.refresh();
-    Sinks = &S.sinks();
-    Logger = S.DDPLogger;
-    if (!Logger && S.PendingDDP.size() < PendingLimit)
-      S.PendingDDP.push_back(Data);
-  }
-  if (Sinks->logEnabled()) {
+  std::pair<const EnvSinks *, std::shared_ptr<const DDPUsageLogger>> Taken =
+      loggerOrKeep(S, &State::DDPLogger, &State::PendingDDP,
+                   [&] { return Data; });
+  if (Taken.first->logEnabled()) {
     std::string Members = detail::ddpMembers(Data.strs_map, Data.ints_map);
-    Sinks->writeJson(detail::DDPUsageEvent, nullptr, currentPid(), &Members);
+    Taken.first->writeJson(detail::DDPUsageEvent, nullptr, currentPid(),
+                           &Members);
   }
-  if (Logger)
-    callHandler(*Logger, Data);
+  if (Taken.second)
+    callHandler(*Taken.second, Data);
 }
 
 void logSiteOnceImpl(detail::Site &Site, const char *Event, std::size_t Size) {
