@@ -255,9 +255,9 @@ void deliverMetadata(const std::string &Context,
   RuntimeSection Section;
   // C++11, as the runtime's sources are: no structured bindings.
   std::pair<const EnvSinks *, std::shared_ptr<const APIUsageMetadataLogger>>
-      Taken = loggerOrKeep(
-          S, &State::MetadataLogger, &State::PendingMetadata,
-          [&] { return PendingMetadataEvent{Context, Metadata}; });
+      Taken =
+          loggerOrKeep(S, &State::MetadataLogger, &State::PendingMetadata,
+                       [&] { return PendingMetadataEvent{Context, Metadata}; });
   Taken.first->writeJson(Context, &Metadata, currentPid());
   if (Taken.second)
     callHandler(*Taken.second, Context, Metadata);
