@@ -165,6 +165,30 @@ cl::opt<std::string> CacheDir(
     cl::value_desc("dir"), cl::cat(Category), OnCacheUsers);
 cl::opt<bool> NoCache("no-cache", cl::desc("Do not read or write the cache"),
                       cl::cat(Category), OnCacheUsers);
+cl::opt<apistamp::PreambleBuilds> Preamble(
+    "preamble",
+    cl::desc("Which TUs get their include prefix parsed once and stored in "
+             "the cache directory (preambles/), so that the next run "
+             "parses only the main file; stored ones are used by every TU. "
+             "The environment variable APISTAMP_PREAMBLE=all does the same "
+             "as --preamble=all"),
+    cl::values(clEnumValN(apistamp::PreambleBuilds::Auto, "auto",
+                          "TUs of named files, and with --changed-since the "
+                          "TUs analysed again (default)"),
+               clEnumValN(apistamp::PreambleBuilds::All, "all",
+                          "every TU analysed again"),
+               clEnumValN(apistamp::PreambleBuilds::Never, "never",
+                          "none; do not use the store (--no-preamble)")),
+    cl::init(apistamp::PreambleBuilds::Auto), cl::cat(Category), OnCacheUsers);
+cl::opt<bool> NoPreamble("no-preamble",
+                         cl::desc("Do not read or write stored preambles "
+                                  "(--preamble=never)"),
+                         cl::cat(Category), OnCacheUsers);
+cl::opt<uint64_t> PreambleLimit(
+    "preamble-limit",
+    cl::desc("Keep the preamble store under this size, evicting the least "
+             "recently used (default 2048)"),
+    cl::value_desc("MiB"), cl::init(2048), cl::cat(Category), OnCacheUsers);
 cl::list<std::string> ExtraArgs(
     "extra-arg",
     cl::desc("Additional argument to append to every compile command (e.g. "
@@ -373,6 +397,18 @@ bool readOptions(const CommandInfo &Command, apistamp::Options &Opts) {
   Opts.Report.Unknown = ReportUnknown;
   Opts.Report.StderrJobId = ReportStderrJobId;
   Opts.Report.StderrJobFrom = ReportStderrJobFrom;
+  const char *PreambleEnv = std::getenv("APISTAMP_PREAMBLE");
+  Opts.Preambles = NoPreamble ? apistamp::PreambleBuilds::Never
+                   : Preamble.getNumOccurrences() == 0 && PreambleEnv &&
+                           StringRef(PreambleEnv) == "all"
+                       ? apistamp::PreambleBuilds::All
+                       : Preamble.getValue();
+  Opts.PreambleLimitMiB = PreambleLimit;
+  if (const char *Store = std::getenv("APISTAMP_PREAMBLE_STORE"))
+    if (*Store && Opts.Preambles != apistamp::PreambleBuilds::Never) {
+      Opts.PreambleStoreDir = Store;
+      Opts.Preambles = apistamp::PreambleBuilds::All;
+    }
   const char *NoSkipEnv = std::getenv("APISTAMP_NO_SKIP_BODIES");
   Opts.SkipBodies =
       !NoSkipBodies && !(NoSkipEnv && StringRef(NoSkipEnv) == "1");

@@ -17,6 +17,10 @@ config.substitutions.append(("%apistamp", os.path.join(config.apistamp_bin_dir, 
 # every function body parsed must give the same results.
 if os.environ.get("APISTAMP_NO_SKIP_BODIES"):
     config.environment["APISTAMP_NO_SKIP_BODIES"] = os.environ["APISTAMP_NO_SKIP_BODIES"]
+# ... and twice more with APISTAMP_PREAMBLE_STORE=DIR: every TU on a stored
+# preamble (built on the first pass, used on the second).
+if os.environ.get("APISTAMP_PREAMBLE_STORE"):
+    config.environment["APISTAMP_PREAMBLE_STORE"] = os.environ["APISTAMP_PREAMBLE_STORE"]
 # rules/ is a suite of its own that uses the shipped rule-author configuration
 # (tool/lit/apistamp.cfg.py); it finds the binary under test through this.
 os.environ["APISTAMP"] = os.path.join(config.apistamp_bin_dir, "apistamp")

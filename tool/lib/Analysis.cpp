@@ -7,6 +7,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "apistamp/Analysis.h"
+#include "BodySkipper.h"
+#include "Preamble.h"
 #include "SiteCollector.h"
 #include "SourceRecorders.h"
 #include "UnsafeArguments.h"
@@ -77,35 +79,20 @@ class AnalysisConsumer : public ASTConsumer {
 public:
   AnalysisConsumer(const RuleSet &Rules, TUResult &Result, MacroUses &Uses,
                    std::vector<DirectiveComment> &Comments,
-                   const ExplainTarget *Target, bool Unselected)
+                   const ExplainTarget *Target, bool Unselected,
+                   const RegionFacts *Region, bool &RegionMismatch)
       : Rules(Rules), Result(Result), Uses(Uses), Comments(Comments),
-        Target(Target), Unselected(Unselected), Root(Rules.Root) {}
+        Target(Target), Unselected(Unselected), Region(Region),
+        RegionMismatch(RegionMismatch), Skipper(Rules) {}
 
   /// Called only with FrontendOptions::SkipFunctionBodies: as clangd does
   /// for preambles, bodies that no rule can select are not parsed.
   bool shouldSkipFunctionBody(Decl *D) override {
-    const SourceManager &SM = D->getASTContext().getSourceManager();
-    SourceLocation Loc = SM.getFileLoc(D->getLocation());
-    if (SM.isInSystemHeader(Loc)) {
-      ++Result.SkippedBodies;
-      return true;
-    }
-    FileID FID = SM.getFileID(Loc);
-    auto [It, New] = Selectable.try_emplace(FID, false);
-    if (New)
-      if (OptionalFileEntryRef FE = SM.getFileEntryRefForID(FID)) {
-        std::string Path = SM.getFileManager().getCanonicalName(*FE).str();
-        std::optional<llvm::StringRef> Relative = pathUnder(Path, Root);
-        // A file that names the macro is parsed though no rule can select
-        // anything in it: a call there may be stale.
-        It->second = Relative && (fileCanBeSelected(Rules, *Relative) ||
-                                  SM.getBufferData(FID).contains(Rules.Macro));
-      }
-    Result.SkippedBodies += !It->second;
-    return !It->second;
+    return Skipper.shouldSkip(D);
   }
 
   void HandleTranslationUnit(ASTContext &Ctx) override {
+    Result.SkippedBodies = Skipper.Skipped;
     // Nothing from a TU that did not compile may be applied.
     if (Ctx.getDiagnostics().hasErrorOccurred()) {
       Result.ParseFailed = true;
@@ -114,8 +101,19 @@ public:
     const LangOptions &LO = Ctx.getLangOpts();
     if (!LO.CPlusPlus || LO.ObjC)
       return; // C and Objective-C are never instrumented.
+    if (Region) {
+      RestoredRegion Restored;
+      if (!restoreRegion(Ctx, *PP, *Region, Rules, Uses, Comments, Restored)) {
+        RegionMismatch = true;
+        return;
+      }
+      Result.SkippedBodies += Region->SkippedBodies;
+      Ctx.setTraversalScope(Restored.Scope);
+    }
     collectSites(Ctx, Rules, Uses, Comments, Target, Unselected, Result);
   }
+
+  Preprocessor *PP = nullptr;
 
 private:
   const RuleSet &Rules;
@@ -124,16 +122,19 @@ private:
   std::vector<DirectiveComment> &Comments;
   const ExplainTarget *Target;
   bool Unselected;
-  std::string Root;
-  llvm::DenseMap<FileID, bool> Selectable;
+  const RegionFacts *Region;
+  bool &RegionMismatch;
+  BodySkipper Skipper;
 };
 
 class AnalysisAction : public ASTFrontendAction {
 public:
   AnalysisAction(const RuleSet &Rules, TUResult &Result,
-                 const AnalysisOptions &Options)
+                 const AnalysisOptions &Options,
+                 const PreambleEntry *Preamble = nullptr)
       : Rules(Rules), Result(Result), Target(Options.Target),
-        SkipBodies(Options.SkipBodies), Unselected(Options.Unselected) {}
+        SkipBodies(Options.SkipBodies), Unselected(Options.Unselected),
+        Preamble(Preamble) {}
 
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,
                                                  llvm::StringRef) override {
@@ -146,27 +147,38 @@ public:
     PP.addPPCallbacks(
         std::make_unique<MacroUseRecorder>(PP, Rules.Macro, Uses));
     PP.addCommentHandler(&CommentCollector);
-    return std::make_unique<AnalysisConsumer>(Rules, Result, Uses, Comments,
-                                              Target, Unselected);
+    auto Consumer = std::make_unique<AnalysisConsumer>(
+        Rules, Result, Uses, Comments, Target, Unselected,
+        Preamble ? &Preamble->Region : nullptr, RegionMismatch);
+    Consumer->PP = &PP;
+    return Consumer;
   }
 
   void EndSourceFileAction() override {
     CompilerInstance &CI = getCompilerInstance();
     CI.getPreprocessor().removeCommentHandler(&CommentCollector);
     SourceManager &SM = CI.getSourceManager();
+    std::map<std::string, std::optional<uint64_t>> Read;
     for (auto It = SM.fileinfo_begin(); It != SM.fileinfo_end(); ++It) {
       std::optional<uint64_t> Hash;
       if (std::optional<llvm::MemoryBufferRef> Buffer =
               It->second->getBufferIfLoaded())
         Hash = llvm::xxh3_64bits(Buffer->getBuffer());
-      Result.Dependencies.push_back(
-          {SM.getFileManager().getCanonicalName(It->first).str(), Hash});
+      std::string Path = SM.getFileManager().getCanonicalName(It->first).str();
+      if (Preamble && isPreamblePath(Path))
+        continue;
+      std::optional<uint64_t> &Known = Read[Path];
+      if (!Known)
+        Known = Hash;
     }
-    llvm::sort(Result.Dependencies);
-    Result.Dependencies.erase(
-        std::unique(Result.Dependencies.begin(), Result.Dependencies.end()),
-        Result.Dependencies.end());
+    // The preamble's files were read by the parse that built it.
+    if (Preamble)
+      for (const auto &[Path, Hash] : Preamble->Files)
+        Read[Path] = Hash;
+    Result.Dependencies.assign(Read.begin(), Read.end());
   }
+
+  bool regionMismatch() const { return RegionMismatch; }
 
 private:
   const RuleSet &Rules;
@@ -174,9 +186,78 @@ private:
   const ExplainTarget *Target;
   bool SkipBodies;
   bool Unselected;
+  const PreambleEntry *Preamble;
+  bool RegionMismatch = false;
   MacroUses Uses;
   std::vector<DirectiveComment> Comments;
   DirectiveCommentCollector CommentCollector{Comments};
+};
+
+/// Runs \p Action on \p Invocation, as LibTooling's own actions do.
+bool runFrontendAction(std::shared_ptr<CompilerInvocation> Invocation,
+                       FileManager *Files,
+                       std::shared_ptr<PCHContainerOperations> PCHOps,
+                       DiagnosticConsumer *Diags, FrontendAction &Action) {
+  CompilerInstance Compiler(std::move(PCHOps));
+  Compiler.setInvocation(std::move(Invocation));
+  Compiler.setFileManager(Files);
+  Compiler.createDiagnostics(Diags, /*ShouldOwnClient=*/false);
+  if (!Compiler.hasDiagnostics())
+    return false;
+  Compiler.createSourceManager(*Files);
+  bool Success = Compiler.ExecuteAction(Action);
+  Files->clearStatCache();
+  return Success;
+}
+
+/// The analysis of a TU on top of its stored preamble (built if need be),
+/// or, without one, of the whole TU.
+class PreambleAnalysis : public ToolAction {
+public:
+  PreambleAnalysis(const AnalysisOptions &Options, TUResult &Result,
+                   IntrusiveRefCntPtr<vfs::FileSystem> FS)
+      : Options(Options), Result(Result), FS(std::move(FS)) {}
+
+  bool runInvocation(std::shared_ptr<CompilerInvocation> Invocation,
+                     FileManager *Files,
+                     std::shared_ptr<PCHContainerOperations> PCHOps,
+                     DiagnosticConsumer *Diags) override {
+    std::optional<ActivePreamble> Preamble;
+    const FrontendOptions &FO = Invocation->getFrontendOpts();
+    if (FO.Inputs.size() == 1 && FO.Inputs[0].isFile())
+      if (auto Main = Files->getBufferForFile(FO.Inputs[0].getFile()))
+        Preamble = preambleFor(*Invocation, std::move(*Main), FS, PCHOps,
+                               {Options.Preambles, Options.Rules,
+                                Options.SkipBodies && !Options.Target,
+                                Options.BuildPreamble});
+    if (Preamble) {
+      auto OnPreamble = std::make_shared<CompilerInvocation>(*Invocation);
+      IntrusiveRefCntPtr<FileManager> PreambleFiles = new FileManager(
+          Files->getFileSystemOpts(), usePreamble(*OnPreamble, *Preamble, FS));
+      AnalysisAction Action(*Options.Rules, Result, Options,
+                            &Preamble->Loaded.Entry);
+      bool Success = runFrontendAction(OnPreamble, PreambleFiles.get(), PCHOps,
+                                       Diags, Action);
+      if (Success && !Result.ParseFailed && Diags->getNumErrors() == 0 &&
+          !Action.regionMismatch()) {
+        ++Options.Preambles->Used;
+        return true;
+      }
+      // The stored facts do not match what the PCH holds, or the parse
+      // failed (a file of the prefix changed while it ran, or the main file
+      // has an error): the whole TU is parsed, and says what it says.
+      ++Options.Preambles->Mismatches;
+      Result = TUResult();
+      Diags->clear();
+    }
+    AnalysisAction Action(*Options.Rules, Result, Options);
+    return runFrontendAction(Invocation, Files, PCHOps, Diags, Action);
+  }
+
+private:
+  const AnalysisOptions &Options;
+  TUResult &Result;
+  IntrusiveRefCntPtr<vfs::FileSystem> FS;
 };
 
 /// Records every file the preprocessor reads.
@@ -258,10 +339,20 @@ TUResult analyseTU(const CompileCommand &Command,
       new FileManager(FileSystemOptions(), FS);
   raw_string_ostream DiagStream(Result.Diagnostics);
   TextDiagnosticPrinter Printer(DiagStream, new DiagnosticOptions());
-  ToolInvocation Invocation(
-      Adjust(Command.CommandLine, Command.Filename),
-      std::make_unique<AnalysisAction>(*Options.Rules, Result, Options),
-      Files.get(), std::make_shared<PCHContainerOperations>());
+  std::vector<std::string> Arguments =
+      Adjust(Command.CommandLine, Command.Filename);
+  auto PCHOps = std::make_shared<PCHContainerOperations>();
+  PreambleAnalysis OnPreamble(Options, Result, FS);
+  std::unique_ptr<ToolInvocation> Owned;
+  if (Options.Preambles)
+    Owned = std::make_unique<ToolInvocation>(Arguments, &OnPreamble,
+                                             Files.get(), PCHOps);
+  else
+    Owned = std::make_unique<ToolInvocation>(
+        Arguments,
+        std::make_unique<AnalysisAction>(*Options.Rules, Result, Options),
+        Files.get(), PCHOps);
+  ToolInvocation &Invocation = *Owned;
   Invocation.setDiagnosticConsumer(&Printer);
   if (!Invocation.run() || Printer.getNumErrors() > 0)
     Result.ParseFailed = true;

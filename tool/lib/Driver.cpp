@@ -8,6 +8,7 @@
 #include "apistamp/Driver.h"
 #include "ColorStream.h"
 #include "PlanAndAnalyse.h"
+#include "PreambleStore.h"
 #include "ResultCache.h"
 #include "StageNotes.h"
 #include "Suggestions.h"
@@ -31,6 +32,27 @@ std::unique_ptr<ResultCache> cacheFor(const Options &Opts, const Project &P) {
   if (!P.BuildDir.empty())
     return std::make_unique<ResultCache>(P.BuildDir + "/.apistamp-cache");
   return nullptr;
+}
+
+/// The preamble store, in the cache's directory, if the run uses one.
+std::unique_ptr<PreambleStore> preamblesFor(const Options &Opts,
+                                            const Project &P) {
+  if (Opts.Preambles == PreambleBuilds::Never ||
+      !commandInfo(Opts.RunMode).UsesCache)
+    return nullptr;
+  if (!Opts.PreambleStoreDir.empty())
+    return std::make_unique<PreambleStore>(Opts.PreambleStoreDir,
+                                           Opts.PreambleLimitMiB << 20);
+  if (Opts.NoCache)
+    return nullptr;
+  std::string Directory = !Opts.CacheDir.empty() ? Opts.CacheDir
+                          : !P.BuildDir.empty()
+                              ? P.BuildDir + "/.apistamp-cache"
+                              : "";
+  if (Directory.empty())
+    return nullptr;
+  return std::make_unique<PreambleStore>(Directory + "/preambles",
+                                         Opts.PreambleLimitMiB << 20);
 }
 
 /// The failures and skips every summary ends with.
@@ -120,6 +142,12 @@ Expected<AnalysedRun> planAndAnalyse(const Options &Opts, raw_ostream &Err) {
   Analysis.SkipBodies = Opts.SkipBodies;
   Analysis.Unselected = Opts.Unselected;
   Analysis.Cache = Cache.get();
+  std::unique_ptr<PreambleStore> Preambles = preamblesFor(Opts, Run.Plan);
+  Analysis.Preambles = Preambles.get();
+  Analysis.BuildPreambles =
+      Opts.Preambles == PreambleBuilds::All ||
+      (Opts.Preambles == PreambleBuilds::Auto &&
+       (!Opts.Sources.empty() || !Opts.ChangedSince.empty()));
   Analysis.PartialView = !Opts.Sources.empty() || Opts.Part.Count > 1;
   Analysis.Finished = [&Notes](StringRef Source) { Notes.finished(Source); };
   Notes.startProgress(Run.Plan.TUs.size());

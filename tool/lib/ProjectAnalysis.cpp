@@ -47,9 +47,12 @@ TUResult analyseTUIsolated(const TUJob &Job,
                            const ProjectAnalysisOptions &Options) {
   TUResult Result;
   if (runIsolated([&] {
-        Result =
-            analyseTU(*Job.Command, {Job.Rules, Options.Target,
-                                     Options.SkipBodies, Options.Unselected});
+        AnalysisOptions TU{Job.Rules, Options.Target, Options.SkipBodies,
+                           Options.Unselected};
+        TU.Preambles = Options.Preambles;
+        // A TU that completes another's view is read for a few files only.
+        TU.BuildPreamble = Options.BuildPreambles && Job.Completes.empty();
+        Result = analyseTU(*Job.Command, TU);
       }))
     return Result;
   return failedTU("clang crashed while analysing '" + Job.Source +

@@ -21,6 +21,7 @@
 namespace apistamp {
 
 class ResultCache;
+class PreambleStore;
 
 /// How the TUs are analysed.
 struct ProjectAnalysisOptions {
@@ -30,6 +31,10 @@ struct ProjectAnalysisOptions {
   /// Record the definitions no rule selects (AnalysisOptions::Unselected).
   bool Unselected = false;
   ResultCache *Cache = nullptr; ///< Null: no cache.
+  /// Stored preambles (null: none); built for the TUs analysed afresh if
+  /// BuildPreambles.
+  PreambleStore *Preambles = nullptr;
+  bool BuildPreambles = false;
   /// The TUs are a part of the database (named files, a shard): TUs not
   /// analysed may select a definition in a header that these do not.
   bool PartialView = false;

@@ -10,6 +10,29 @@ using namespace clang;
 
 namespace apistamp {
 
+void describeArgument(MacroUse &Use, llvm::ArrayRef<Token> Tokens,
+                      Preprocessor &PP) {
+  if (Tokens.empty() || !Tokens.front().getLocation().isFileID() ||
+      !Tokens.back().getLocation().isFileID())
+    return;
+  const SourceManager &SM = PP.getSourceManager();
+  CharSourceRange ArgRange = CharSourceRange::getTokenRange(
+      Tokens.front().getLocation(), Tokens.back().getLocation());
+  Use.HasArgRange = true;
+  Use.ArgBegin = SM.getFileOffset(ArgRange.getBegin());
+  Use.ArgEnd = SM.getFileOffset(
+      Lexer::getLocForEndOfToken(ArgRange.getEnd(), 0, SM, PP.getLangOpts()));
+  bool AllStrings = llvm::all_of(
+      Tokens, [](const Token &T) { return tok::isStringLiteral(T.getKind()); });
+  if (AllStrings) {
+    StringLiteralParser Literal(Tokens, PP);
+    if (!Literal.hadError)
+      Use.Event = Literal.GetString().str();
+  } else {
+    Use.Event = Lexer::getSourceText(ArgRange, SM, PP.getLangOpts()).str();
+  }
+}
+
 void MacroUseRecorder::MacroExpands(const Token &MacroNameTok,
                                     const MacroDefinition &, SourceRange,
                                     const MacroArgs *Args) {
@@ -22,41 +45,22 @@ void MacroUseRecorder::MacroExpands(const Token &MacroNameTok,
   MacroUse Use;
   Use.Offset = SM.getFileOffset(Loc);
   if (Args && Args->getNumMacroArguments() > 0) {
-    const Token *First = Args->getUnexpArgument(0);
     llvm::SmallVector<Token, 4> Tokens;
-    for (const Token *T = First; T->isNot(tok::eof); ++T)
+    for (const Token *T = Args->getUnexpArgument(0); T->isNot(tok::eof); ++T)
       Tokens.push_back(*T);
-    if (!Tokens.empty() && Tokens.front().getLocation().isFileID() &&
-        Tokens.back().getLocation().isFileID()) {
-      CharSourceRange ArgRange = CharSourceRange::getTokenRange(
-          Tokens.front().getLocation(), Tokens.back().getLocation());
-      Use.HasArgRange = true;
-      Use.ArgBegin = SM.getFileOffset(ArgRange.getBegin());
-      Use.ArgEnd = SM.getFileOffset(Lexer::getLocForEndOfToken(
-          ArgRange.getEnd(), 0, SM, PP.getLangOpts()));
-      bool AllStrings = llvm::all_of(Tokens, [](const Token &T) {
-        return tok::isStringLiteral(T.getKind());
-      });
-      if (AllStrings) {
-        StringLiteralParser Literal(Tokens, PP);
-        if (!Literal.hadError)
-          Use.Event = Literal.GetString().str();
-      } else {
-        Use.Event = Lexer::getSourceText(ArgRange, SM, PP.getLangOpts()).str();
-      }
-    }
+    describeArgument(Use, Tokens, PP);
   }
   Uses[SM.getFileID(Loc)].push_back(std::move(Use));
 }
 
-bool DirectiveCommentCollector::HandleComment(Preprocessor &PP,
-                                              SourceRange Range) {
-  const SourceManager &SM = PP.getSourceManager();
+std::optional<DirectiveComment>
+directiveCommentIn(SourceRange Range, const SourceManager &SM,
+                   const LangOptions &LangOpts) {
   SourceLocation Begin = Range.getBegin();
   if (!Begin.isFileID())
-    return false;
-  llvm::StringRef Text = Lexer::getSourceText(
-      CharSourceRange::getCharRange(Range), SM, PP.getLangOpts());
+    return std::nullopt;
+  llvm::StringRef Text =
+      Lexer::getSourceText(CharSourceRange::getCharRange(Range), SM, LangOpts);
   llvm::StringRef Body = Text.drop_front(2); // "//" or "/*"
   if (Text.starts_with("/*"))
     Body.consume_back("*/");
@@ -68,7 +72,7 @@ bool DirectiveCommentCollector::HandleComment(Preprocessor &PP,
   // "expect-events" or "apistamp-ignored" are other words.
   if (!Found ||
       (!Body.empty() && !Body.starts_with(":") && !llvm::isSpace(Body.front())))
-    return false;
+    return std::nullopt;
   DirectiveComment C;
   C.File = SM.getFileID(Begin);
   C.Offset = SM.getFileOffset(Begin);
@@ -77,7 +81,14 @@ bool DirectiveCommentCollector::HandleComment(Preprocessor &PP,
   C.Directive = *Found;
   if (Body.consume_front(":"))
     C.Argument = Body.trim().str();
-  Comments.push_back(std::move(C));
+  return C;
+}
+
+bool DirectiveCommentCollector::HandleComment(Preprocessor &PP,
+                                              SourceRange Range) {
+  if (std::optional<DirectiveComment> C =
+          directiveCommentIn(Range, PP.getSourceManager(), PP.getLangOpts()))
+    Comments.push_back(std::move(*C));
   return false;
 }
 

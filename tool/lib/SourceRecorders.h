@@ -13,6 +13,7 @@
 #include "clang/Lex/PPCallbacks.h"
 #include "clang/Lex/Preprocessor.h"
 #include "llvm/ADT/DenseMap.h"
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -45,6 +46,16 @@ struct DirectiveComment {
   apistamp::Directive Directive = Directive::Ignore;
   std::string Argument; ///< After the ':', trimmed; "" if none.
 };
+
+/// The directive comment spanning \p Range, if it is one.
+std::optional<DirectiveComment>
+directiveCommentIn(clang::SourceRange Range, const clang::SourceManager &SM,
+                   const clang::LangOptions &LangOpts);
+
+/// Fills \p Use's argument (its range and event) from the tokens of the
+/// macro's first argument, as written.
+void describeArgument(MacroUse &Use, llvm::ArrayRef<clang::Token> Tokens,
+                      clang::Preprocessor &PP);
 
 /// Collects comments that start with "apistamp-ignore" (suppressions) or
 /// "expect-event", "expect-no-event" or "expect-skipped" (for verify).

@@ -18,6 +18,8 @@
 
 namespace apistamp {
 
+class PreambleStore;
+
 /// How one translation unit is analysed.
 struct AnalysisOptions {
   const RuleSet *Rules = nullptr; ///< Planned: its Root is canonical.
@@ -32,6 +34,11 @@ struct AnalysisOptions {
   /// (TUResult::Unselected), with each rule's reason: for the public
   /// surface (`catalog --unselected`, `check --fail-on-unselected`).
   bool Unselected = false;
+  /// Parse the main file on top of the TU's stored preamble (its include
+  /// prefix, parsed once); null: parse the whole TU.
+  PreambleStore *Preambles = nullptr;
+  /// Build and store the preamble when none is stored.
+  bool BuildPreamble = true;
 };
 
 /// Parses the TU of \p Command (through \p FS, the real file system if

@@ -61,6 +61,15 @@ struct Shard {
   unsigned Index = 1, Count = 1;
 };
 
+/// Which TUs a run builds a preamble for (--preamble).
+enum class PreambleBuilds {
+  Never, ///< --no-preamble: the store is not read or written.
+  /// TUs of named files, and with --changed-since, TUs analysed afresh: an
+  /// edit loop's TUs.
+  Auto,
+  All, ///< Every TU analysed afresh.
+};
+
 /// Options of one run, as parsed from the command line.
 struct Options {
   Mode RunMode = Mode::Check;
@@ -95,6 +104,14 @@ struct Options {
   /// with -p; NoCache turns caching off.
   std::string CacheDir;
   bool NoCache = false;
+  /// Which TUs get a preamble built into the cache directory's store
+  /// (`preambles/`); stored ones are used by every TU that matches one.
+  PreambleBuilds Preambles = PreambleBuilds::Auto;
+  /// APISTAMP_PREAMBLE_STORE (for tests and benchmarks): the store's
+  /// directory, used with or without a cache, and a preamble for every TU.
+  std::string PreambleStoreDir;
+  /// The store's size limit, in MiB.
+  uint64_t PreambleLimitMiB = 2048;
   Shard Part;
   /// Only definitions whose lines changed since this git revision.
   std::string ChangedSince;
