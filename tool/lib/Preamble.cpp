@@ -10,12 +10,10 @@
 #include "clang/Frontend/PrecompiledPreamble.h"
 #include "clang/Lex/Lexer.h"
 #include "clang/Lex/PreprocessorOptions.h"
-#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SHA256.h"
 #include "llvm/Support/xxhash.h"
-#include <chrono>
 #include <map>
 
 using namespace clang;
@@ -267,14 +265,7 @@ preambleFor(const CompilerInvocation &Invocation,
   std::string Key = preambleKey(
       Invocation, Main->getBuffer().take_front(Bounds.Size),
       Bounds.PreambleEndsAtStartOfLine, Request, Directory ? *Directory : "");
-  auto T0 = std::chrono::steady_clock::now();
   std::optional<LoadedPreamble> Loaded = Request.Store->lookup(Key);
-  if (getenv("APISTAMP_DEBUG_PREAMBLE"))
-    errs() << "DEBUG lookup " << (Loaded ? "hit" : "miss") << " "
-           << std::chrono::duration<double>(std::chrono::steady_clock::now() -
-                                            T0)
-                  .count()
-           << "\n";
   if (Loaded &&
       (Loaded->Entry.Bounds != Bounds.Size ||
        Loaded->Entry.EndsAtStartOfLine != Bounds.PreambleEndsAtStartOfLine ||
@@ -283,19 +274,7 @@ preambleFor(const CompilerInvocation &Invocation,
   if (!Loaded && Request.Build) {
     Loaded = buildPreamble(Invocation, *Main, Bounds, FS, std::move(PCHOps),
                            Request, Key);
-    if (getenv("APISTAMP_DEBUG_PREAMBLE"))
-      errs() << "DEBUG built "
-             << std::chrono::duration<double>(std::chrono::steady_clock::now() -
-                                              T0)
-                    .count()
-             << "\n";
   }
-  if (getenv("APISTAMP_DEBUG_PREAMBLE"))
-    errs() << "DEBUG ready " << (Loaded ? "yes" : "no") << " "
-           << std::chrono::duration<double>(std::chrono::steady_clock::now() -
-                                            T0)
-                  .count()
-           << "\n";
   if (!Loaded)
     return std::nullopt;
   return ActivePreamble{std::move(*Loaded), std::move(Main)};
@@ -431,15 +410,6 @@ bool restoreRegion(ASTContext &Ctx, Preprocessor &PP, const RegionFacts &Region,
                    const RuleSet &Rules, MacroUses &Uses,
                    std::vector<DirectiveComment> &Comments,
                    RestoredRegion &Restored) {
-  auto T0 = std::chrono::steady_clock::now();
-  auto Done = llvm::make_scope_exit([&] {
-    if (getenv("APISTAMP_DEBUG_PREAMBLE"))
-      errs() << "DEBUG restore " << Restored.Scope.size() << " "
-             << std::chrono::duration<double>(std::chrono::steady_clock::now() -
-                                              T0)
-                    .count()
-             << "\n";
-  });
   SourceManager &SM = Ctx.getSourceManager();
   std::vector<FileID> Inclusions;
   if (!findInclusions(SM, Region, Rules, Inclusions))

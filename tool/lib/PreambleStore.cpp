@@ -316,7 +316,7 @@ std::vector<StoredFile> storedFiles(StringRef Directory) {
 }
 } // namespace
 
-uint64_t PreambleStore::sizeOnDisk() const {
+uint64_t PreambleStore::sizeOf(StringRef Directory) {
   uint64_t Total = 0;
   for (const StoredFile &F : storedFiles(Directory))
     Total += F.Size;

@@ -100,8 +100,8 @@ public:
   const std::string &directory() const { return Directory; }
   uint64_t limit() const { return LimitBytes; }
   std::string writeError() const;
-  /// The store's size on disk now.
-  uint64_t sizeOnDisk() const;
+  /// The size on disk of the store in \p Directory now.
+  static uint64_t sizeOf(llvm::StringRef Directory);
 
   /// Lookups that found a usable entry, or none; preambles built and
   /// stored; evicted; parses that ran on a preamble; parses whose preamble

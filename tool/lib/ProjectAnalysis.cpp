@@ -1,6 +1,7 @@
 //===- ProjectAnalysis.cpp - Analyse every TU and merge the results -------===//
 
 #include "ProjectAnalysis.h"
+#include "PreambleStore.h"
 #include "ResultCache.h"
 #include "SiteDecision.h"
 #include "ViewCompletion.h"
@@ -415,6 +416,10 @@ AnalysisResult analyseProject(const Project &P,
     Merged.CacheMisses = Options.Cache->misses();
     Merged.CacheWriteError = Options.Cache->writeError();
   }
+  if (PreambleStore *Store = Options.Preambles)
+    Merged.Preambles = AnalysisResult::PreambleSummary{
+        Store->directory(), Store->Used,    Store->Built,       Store->Evicted,
+        Store->Mismatches,  Store->limit(), Store->writeError()};
   return Merged;
 }
 

@@ -108,6 +108,16 @@ struct AnalysisResult {
   bool UsedCache = false;
   unsigned CacheHits = 0, CacheMisses = 0;
   std::string CacheWriteError; ///< The first failed cache write, if any.
+  /// The preamble store, if the run used one.
+  struct PreambleSummary {
+    std::string Directory;
+    /// TUs parsed on a stored preamble; preambles built; evicted; parses
+    /// redone without one (its facts did not match, or the parse failed).
+    unsigned Used = 0, Built = 0, Evicted = 0, Redone = 0;
+    uint64_t Limit = 0;
+    std::string WriteError; ///< The first failed write, if any.
+  };
+  std::optional<PreambleSummary> Preambles;
 };
 
 /// Why \p File (canonical) is a public header of \p Rules' project (it is

@@ -1,8 +1,10 @@
 //===- StageNotes.cpp - What the driver says between stages ---------------===//
 
 #include "StageNotes.h"
+#include "PreambleStore.h"
 #include "Report.h"
 #include "Suggestions.h"
+#include "llvm/Support/Format.h"
 #include <cstdlib>
 #include <set>
 
@@ -93,6 +95,21 @@ void StageNotes::analysed(const AnalysisResult &Result) {
     Err << "apistamp: warning: the result cache could not be written ("
         << printableLine(Result.CacheWriteError)
         << "); results are not affected\n";
+  if (Result.Preambles && !Result.Preambles->WriteError.empty())
+    Err << "apistamp: warning: a preamble could not be stored ("
+        << printableLine(Result.Preambles->WriteError)
+        << "); results are not affected\n";
+  if (Verbose && Result.Preambles) {
+    const AnalysisResult::PreambleSummary &P = *Result.Preambles;
+    Err << "apistamp: preamble store '" << printableLine(Display(P.Directory))
+        << "': " << P.Used << " TUs parsed on a stored preamble, " << P.Built
+        << " built, " << P.Evicted << " evicted";
+    if (P.Redone)
+      Err << ", " << P.Redone << " parsed again without one";
+    Err << "; "
+        << format("%.1f", PreambleStore::sizeOf(P.Directory) / 1048576.0)
+        << " of " << (P.Limit >> 20) << " MiB\n";
+  }
   completedView(Result);
   std::set<std::string> IncludesNoted;
   for (const FailedTU &F : Result.Failed) {
