@@ -4,6 +4,7 @@
 #include "BodySkipper.h"
 #include "apistamp/Paths.h"
 #include "clang/AST/DeclBase.h"
+#include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExternalASTSource.h"
 #include "clang/Basic/Version.h"
 #include "clang/Frontend/CompilerInstance.h"
@@ -67,6 +68,14 @@ std::string pathOf(const SourceManager &SM, FileID FID) {
   return "";
 }
 
+void markNamespacesReferenced(Decl *D) {
+  if (!isa<NamespaceDecl, LinkageSpecDecl, ExportDecl>(D))
+    return;
+  D->setReferenced();
+  for (Decl *Member : cast<DeclContext>(D)->decls())
+    markNamespacesReferenced(Member);
+}
+
 /// Records, while the preamble is built, what apistamp records in a parse:
 /// the macro's uses, the directive comments and the skipped bodies.
 class RegionRecorder : public PreambleCallbacks {
@@ -82,6 +91,15 @@ public:
   CommentHandler *getCommentHandler() override { return &CommentCollector; }
   bool shouldSkipFunctionBody(Decl *D) override {
     return Skipper.shouldSkip(D);
+  }
+
+  /// Namespaces are marked referenced: the PCH writer asks each of them,
+  /// and each walks every reopening of its namespace until one is, which
+  /// is quadratic in headers that reopen `at` or `std` thousands of times.
+  /// Nothing reads the mark of a namespace.
+  void HandleTopLevelDecl(DeclGroupRef Group) override {
+    for (Decl *D : Group)
+      markNamespacesReferenced(D);
   }
 
   /// The region's facts, and every file it read with the xxh3 of its bytes.
