@@ -20,6 +20,15 @@ echo "== unit tests"
 echo "== lit tests"
 "$build/bin/apistamp-lit" -sv "$build/test/lit" \
   --xunit-xml-output "$results/lit.xml" || status=1
+# The same tests on stored preambles: every TU's include prefix parsed once
+# (first pass) and loaded (second pass) must give the same results.
+echo "== lit tests on stored preambles (built, then used)"
+preambles=$(mktemp -d)
+for pass in built used; do
+  APISTAMP_PREAMBLE_STORE="$preambles" "$build/bin/apistamp-lit" -sv "$build/test/lit" \
+    --xunit-xml-output "$results/lit-preamble-$pass.xml" || status=1
+done
+rm -rf "$preambles"
 # The same tests with every function body parsed (--no-skip-bodies): skipping
 # the bodies no rule can select must not change any result.
 echo "== lit tests, every function body parsed"

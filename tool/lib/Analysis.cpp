@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "apistamp/Analysis.h"
+#include "AbsenceRecorder.h"
 #include "BodySkipper.h"
 #include "Preamble.h"
 #include "SiteCollector.h"
@@ -171,10 +172,14 @@ public:
       if (!Known)
         Known = Hash;
     }
-    // The preamble's files were read by the parse that built it.
-    if (Preamble)
+    // The preamble's files were read by the parse that built it, which
+    // looked for its absent ones.
+    if (Preamble) {
       for (const auto &[Path, Hash] : Preamble->Files)
         Read[Path] = Hash;
+      Result.Absent.insert(Result.Absent.end(), Preamble->Absent.begin(),
+                           Preamble->Absent.end());
+    }
     Result.Dependencies.assign(Read.begin(), Read.end());
   }
 
@@ -247,6 +252,8 @@ public:
       // failed (a file of the prefix changed while it ran, or the main file
       // has an error): the whole TU is parsed, and says what it says.
       ++Options.Preambles->Mismatches;
+      if (Action.regionMismatch())
+        Options.Preambles->forget(Preamble->Key);
       Result = TUResult();
       Diags->clear();
     }
@@ -335,6 +342,7 @@ TUResult analyseTU(const CompileCommand &Command,
     return Result;
   }
   ArgumentsAdjuster Adjust = frontendAdjuster();
+  FS = makeIntrusiveRefCnt<AbsenceRecorder>(FS, Result.Absent);
   IntrusiveRefCntPtr<FileManager> Files =
       new FileManager(FileSystemOptions(), FS);
   raw_string_ostream DiagStream(Result.Diagnostics);
@@ -356,6 +364,7 @@ TUResult analyseTU(const CompileCommand &Command,
   Invocation.setDiagnosticConsumer(&Printer);
   if (!Invocation.run() || Printer.getNumErrors() > 0)
     Result.ParseFailed = true;
+  sortUnique(Result.Absent);
   DiagStream.flush();
   return Result;
 }

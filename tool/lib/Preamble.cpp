@@ -1,6 +1,7 @@
 //===- Preamble.cpp - Parse a TU on top of its stored preamble ------------===//
 
 #include "Preamble.h"
+#include "AbsenceRecorder.h"
 #include "BodySkipper.h"
 #include "apistamp/Paths.h"
 #include "clang/AST/DeclBase.h"
@@ -26,40 +27,6 @@ namespace {
 
 /// Where a parse finds the PCH: a name no real file has.
 constexpr llvm::StringLiteral PchDirectory = "/__apistamp_preamble__";
-
-/// Records the paths that a parse looked for and did not find.
-class AbsenceRecorder : public vfs::ProxyFileSystem {
-public:
-  AbsenceRecorder(IntrusiveRefCntPtr<vfs::FileSystem> FS,
-                  std::vector<std::string> &Absent)
-      : ProxyFileSystem(std::move(FS)), Absent(Absent) {}
-
-  ErrorOr<vfs::Status> status(const Twine &Path) override {
-    ErrorOr<vfs::Status> S = ProxyFileSystem::status(Path);
-    if (!S)
-      note(Path);
-    return S;
-  }
-  ErrorOr<std::unique_ptr<vfs::File>>
-  openFileForRead(const Twine &Path) override {
-    ErrorOr<std::unique_ptr<vfs::File>> F =
-        ProxyFileSystem::openFileForRead(Path);
-    if (!F)
-      note(Path);
-    return F;
-  }
-
-private:
-  void note(const Twine &Path) {
-    SmallString<256> Absolute;
-    Path.toVector(Absolute);
-    if (makeAbsolute(Absolute))
-      return;
-    sys::path::remove_dots(Absolute, /*remove_dot_dot=*/true);
-    Absent.push_back(Absolute.str().str());
-  }
-  std::vector<std::string> &Absent;
-};
 
 /// The canonical path of \p FID's file, "" if it has none.
 std::string pathOf(const SourceManager &SM, FileID FID) {
@@ -252,8 +219,7 @@ buildPreamble(const CompilerInvocation &Invocation, const MemoryBuffer &Main,
       return std::nullopt; // Gone already.
     E.Files.push_back({Path, *Hash});
   }
-  llvm::sort(Absent);
-  Absent.erase(std::unique(Absent.begin(), Absent.end()), Absent.end());
+  sortUnique(Absent);
   E.Absent = std::move(Absent);
   E.Region = std::move(Recorder.Region);
   E.PchHash = xxh3_64bits((*Pch)->getBuffer());
@@ -295,7 +261,7 @@ preambleFor(const CompilerInvocation &Invocation,
   }
   if (!Loaded)
     return std::nullopt;
-  return ActivePreamble{std::move(*Loaded), std::move(Main)};
+  return ActivePreamble{std::move(Key), std::move(*Loaded), std::move(Main)};
 }
 
 bool isPreamblePath(StringRef Path) { return Path.starts_with(PchDirectory); }
@@ -395,8 +361,10 @@ std::optional<MacroUse> macroUseAt(Preprocessor &PP, FileID FID,
 /// between them is not checked: the inclusions' count and order are).
 bool findInclusions(const SourceManager &SM, const RegionFacts &Region,
                     const RuleSet &Rules, std::vector<FileID> &Inclusions) {
+  // A PCH built for another file is not this one's.
   FileID PchMain = SM.getPreambleFileID();
-  if (PchMain.isInvalid())
+  if (PchMain.isInvalid() ||
+      pathOf(SM, PchMain) != pathOf(SM, SM.getMainFileID()))
     return false;
   SourceLocation::UIntTy Base =
       SM.getLocForStartOfFile(PchMain).getRawEncoding();

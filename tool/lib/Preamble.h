@@ -35,6 +35,7 @@ struct PreambleRequest {
 
 /// A preamble a parse is configured to use.
 struct ActivePreamble {
+  std::string Key;
   LoadedPreamble Loaded;
   std::unique_ptr<llvm::MemoryBuffer> MainFile; ///< The bytes parsed.
 };

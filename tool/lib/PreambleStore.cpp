@@ -285,6 +285,12 @@ void PreambleStore::store(StringRef Key, PreambleEntry Entry, StringRef Pch) {
   evictPastLimit();
 }
 
+void PreambleStore::forget(StringRef Key) {
+  SmallString<256> Path(Directory);
+  sys::path::append(Path, Key + ".json");
+  sys::fs::remove(Path);
+}
+
 std::string PreambleStore::writeError() const {
   std::lock_guard<std::mutex> Lock(Mutex);
   return WriteError;

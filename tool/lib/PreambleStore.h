@@ -94,6 +94,10 @@ public:
   /// the entry; the first is kept for writeError().
   void store(llvm::StringRef Key, PreambleEntry Entry, llvm::StringRef Pch);
 
+  /// Removes the entry under \p Key (its facts did not match its PCH): the
+  /// next run that needs it builds it again.
+  void forget(llvm::StringRef Key);
+
   /// The xxh3 of \p Path's bytes now, memoised for the run.
   std::optional<uint64_t> currentHash(const std::string &Path);
 

@@ -161,6 +161,7 @@ struct Entry {
   std::vector<Expectation> Expectations;
   std::vector<UnselectedDefinition> Unselected;
   unsigned SkippedBodies = 0;
+  std::vector<std::string> Absent;
 };
 
 static json::Value toJSON(const Entry &E) {
@@ -173,7 +174,8 @@ static json::Value toJSON(const Entry &E) {
                       {"suppressions", E.Suppressions},
                       {"expectations", E.Expectations},
                       {"unselected", E.Unselected},
-                      {"skippedBodies", E.SkippedBodies}};
+                      {"skippedBodies", E.SkippedBodies},
+                      {"absent", E.Absent}};
 }
 static bool fromJSON(const json::Value &V, Entry &E, json::Path P) {
   json::ObjectMapper O(V, P);
@@ -182,7 +184,7 @@ static bool fromJSON(const json::Value &V, Entry &E, json::Path P) {
          O.map("suppressions", E.Suppressions) &&
          O.map("expectations", E.Expectations) &&
          O.map("unselected", E.Unselected) &&
-         O.map("skippedBodies", E.SkippedBodies);
+         O.map("skippedBodies", E.SkippedBodies) && O.map("absent", E.Absent);
 }
 
 namespace {
@@ -244,6 +246,19 @@ std::string ResultCache::keyFor(const RuleSet &Rules,
     Add(Compiler ? canonicalPath(*Compiler) : "not found");
   }
   return toHex(Key.final(), /*LowerCase=*/true);
+}
+
+bool ResultCache::stillAbsent(const std::string &Path) {
+  {
+    std::lock_guard<std::mutex> Lock(Mutex);
+    auto It = Absent.find(Path);
+    if (It != Absent.end())
+      return It->second;
+  }
+  bool Missing = !sys::path::is_absolute(Path) ? false : !sys::fs::exists(Path);
+  std::lock_guard<std::mutex> Lock(Mutex);
+  Absent[Path] = Missing;
+  return Missing;
 }
 
 std::optional<uint64_t> ResultCache::currentHash(const std::string &Path,
@@ -461,6 +476,9 @@ std::optional<TUResult> ResultCache::lookup(StringRef Key,
     if (NeedsContents)
       Result.FileContents[D.File] = std::move(Contents);
   }
+  for (const std::string &Path : E.Absent)
+    if (!stillAbsent(Path))
+      return Miss(); // A header earlier on the include path, say.
   if (Result.FileContents.size() != E.FilesWithSites.size())
     return Miss(); // A file with sites that the TU did not read.
   for (const std::string &File : E.FilesWithSites)
@@ -512,6 +530,7 @@ void ResultCache::store(StringRef Key, const TUResult &Result) {
   E.Expectations = Result.Expectations;
   E.Unselected = Result.Unselected;
   E.SkippedBodies = Result.SkippedBodies;
+  E.Absent = Result.Absent;
   json::Value Value = toJSON(E);
   if (std::error_code EC = sys::fs::create_directories(Directory)) {
     std::lock_guard<std::mutex> Lock(Mutex);

@@ -58,10 +58,14 @@ private:
   std::optional<uint64_t> currentHash(const std::string &Path,
                                       std::string *Contents = nullptr);
 
+  /// Whether \p Path (absolute) still does not exist, memoised.
+  bool stillAbsent(const std::string &Path);
+
   std::string Directory;
   std::string Identity; ///< Version and executable hash.
   std::mutex Mutex;
   llvm::StringMap<std::optional<uint64_t>> Hashes;
+  llvm::StringMap<bool> Absent;
   std::atomic<unsigned> Hits{0}, Misses{0};
   std::string WriteError;
 };

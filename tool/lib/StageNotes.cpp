@@ -102,8 +102,8 @@ void StageNotes::analysed(const AnalysisResult &Result) {
   if (Verbose && Result.Preambles) {
     const AnalysisResult::PreambleSummary &P = *Result.Preambles;
     Err << "apistamp: preamble store '" << printableLine(Display(P.Directory))
-        << "': " << P.Used << " TUs parsed on a stored preamble, " << P.Built
-        << " built, " << P.Evicted << " evicted";
+        << "': " << P.Used << " TUs parsed on a preamble, " << P.Built
+        << " built by this run, " << P.Evicted << " evicted";
     if (P.Redone)
       Err << ", " << P.Redone << " parsed again without one";
     Err << "; "

@@ -234,6 +234,9 @@ struct TUResult {
   /// bytes read (none if it was only looked up), sorted: what a cached
   /// result depends on.
   std::vector<std::pair<std::string, std::optional<uint64_t>>> Dependencies;
+  /// Paths the TU looked for and did not find (absolute, sorted): one that
+  /// appears (a header earlier on the include path) may change it.
+  std::vector<std::string> Absent;
 };
 
 } // namespace apistamp
