@@ -103,7 +103,7 @@ TICKS = os.sysconf("SC_CLK_TCK")
 
 SCENARIOS = [
     ("clang", "`clang++-19 -fsyntax-only`"),
-    ("cold", "apistamp `check`, cold (`--no-cache`%s)"),
+    ("cold", "apistamp `check`, cold (`--no-cache%s`)"),
     ("first", "apistamp `check`, first run (empty cache dir)"),
     ("hit", "apistamp `check`, file unchanged (result cache hit)"),
     ("body", "apistamp `check` after a body edit (warm cache)"),
@@ -377,7 +377,11 @@ class Clangd:
             if length is None:
                 continue
             body = stream.read(length)
-            self.messages.put((time.monotonic(), json.loads(body)))
+            try:
+                message = json.loads(body)
+            except ValueError:
+                message = {"unreadable": body[:200].decode(errors="replace")}
+            self.messages.put((time.monotonic(), message))
 
     def send(self, message):
         message["jsonrpc"] = "2.0"
@@ -399,6 +403,9 @@ class Clangd:
             if message is None:
                 fail("clangd exited while waiting for %s; log: %s:\n%s"
                      % (what, self.log_path, self.log_tail()))
+            if "unreadable" in message:
+                self.kill()
+                fail("clangd wrote something that is not JSON: %r" % message["unreadable"])
             if "method" in message and "id" in message:  # a request to us
                 self.send({"id": message["id"], "result": None})
                 continue
@@ -464,12 +471,16 @@ class Clangd:
         return self.log_path.read_bytes()[-3000:].decode(errors="replace")
 
     def close(self):
-        try:
-            self.request("shutdown", None)
-            self.send({"method": "exit"})
-            self.process.wait(timeout=30)
-        except (OSError, subprocess.TimeoutExpired):
-            self.kill()
+        """shutdown and exit; killed when that does not end it in 30 s."""
+        if self.process.poll() is None:
+            self.timeout = 30
+            try:
+                self.request("shutdown", None)
+                self.send({"method": "exit"})
+                self.process.wait(timeout=30)
+            except (OSError, SystemExit, subprocess.TimeoutExpired):
+                pass
+        self.kill()
         self.log.close()
 
     def kill(self):
@@ -570,7 +581,7 @@ def main():
     parser.add_argument("--apistamp", help="default: build/bin/apistamp, else "
                         "build/tool/apistamp, as --tree")
     parser.add_argument("--apistamp-arg", action="append", default=[],
-                        help="added to every apistamp check, repeatable")
+                        help="added to every apistamp check, repeatable; an option as --apistamp-arg=--name")
     parser.add_argument("--rules", default=str(REPO / "rules/torchvision.yaml"))
     parser.add_argument("--clang", default="clang++-19")
     parser.add_argument("--clangd", default="/usr/lib/llvm-19/bin/clangd")
@@ -581,7 +592,11 @@ def main():
     parser.add_argument("--skip", action="append", default=[],
                         choices=["clang", "apistamp", "clangd"])
     parser.add_argument("--json", help="write every sample to this file ('-': stdout)")
+    parser.add_argument("--from-json", help="print the tables of an earlier run's --json")
     args = parser.parse_args()
+    if args.from_json:
+        report(json.loads(pathlib.Path(args.from_json).read_text()))
+        return
     args.file = args.file or DEFAULT_FILES
     if args.runs < 1:
         fail("--runs must be at least 1")
@@ -617,7 +632,6 @@ def main():
             fail("%s is not clangd 19: %s" % (args.clangd, version.strip()))
         versions["clangd"] = version.splitlines()[0]
 
-    work = pathlib.Path(tempfile.mkdtemp(prefix="apistamp-preamble-bench-"))
     apistamp = None
     if "apistamp" not in args.skip:
         candidates = [c / "build" / d / "apistamp" for c in checkouts() for d in ("bin", "tool")]
@@ -625,9 +639,15 @@ def main():
                                        str(candidates[0]))
         source = os.path.abspath(source)
         wait_for_binary(source, args.wait)
+    work = pathlib.Path(tempfile.mkdtemp(prefix="apistamp-preamble-bench-"))
+    if "apistamp" not in args.skip:
         binary = str(work / "apistamp")
-        shutil.copy2(source, binary)
-        help_text = wait_for_binary(binary, 0)
+        try:
+            shutil.copy2(source, binary)
+            help_text = wait_for_binary(binary, 0)
+        except BaseException:
+            shutil.rmtree(work, ignore_errors=True)
+            raise
         apistamp = Apistamp(binary, rules, help_text, args.apistamp_arg, args.timeout)
         stat = os.stat(source)
         versions["apistamp"] = "%s (%d bytes, %s)%s" % (
@@ -740,60 +760,67 @@ def main():
         shutil.rmtree(work, ignore_errors=True)
 
     # --- output ---
-    command = shlex.join(["bench/preamble/run.py"] + sys.argv[1:])
-    machine = "%s, %d cores, Python %s" % (platform.platform(), os.cpu_count(),
-                                           platform.python_version())
-    loads = " ".join("%.2f" % l[0] for l in load)
-    print("Command: `%s`; %d interleaved runs in %.0f s on %s; load average (1 min) at the "
-          "start and after each run: %s; cores kept busy by other processes, per run: %s"
-          % (command, args.runs, time.monotonic() - started, machine, loads,
-             " ".join("%.2f" % o for o in others)))
-    for tool, version in versions.items():
-        print("- %s: %s" % (tool, version))
-    summary = {}
-    for relative in args.file:
-        print("\n#### %s (%s)\n" % (relative, tree))
-        print("| run | wall s, median [min-max] | CPU s | peak RSS MB | wall / clang | "
-              "RSS / clang |")
-        print("|---|---|---|---|---|---|")
-        clang_samples = samples[relative]["clang"]
-        base_wall = statistics.median(s["wall"] for s in clang_samples) if clang_samples else None
-        base_rss = statistics.median(s["rss"] for s in clang_samples) if clang_samples else None
-        summary[relative] = {}
-        for name, label in SCENARIOS:
-            series = samples[relative][name]
-            if not series:
-                continue
-            if name == "cold":
-                label = label % (" --no-preamble" if apistamp.no_preamble else "")
-            walls = [s["wall"] for s in series]
-            wall = statistics.median(walls)
-            cpu = statistics.median(s["cpu"] for s in series)
-            rss = statistics.median(s["rss"] for s in series)
-            ratio = ("%.3f" % (wall / base_wall), "%.2f" % (rss / base_rss)) if base_wall \
-                else ("", "")
-            summary[relative][name] = {"wall": wall, "cpu": cpu, "rss": rss,
-                                       "wall_ratio": wall / base_wall if base_wall else None,
-                                       "rss_ratio": rss / base_rss if base_rss else None}
-            print("| %s | %s | %.2f | %.0f | %s | %s |" % (label, describe(walls), cpu, rss,
-                                                           *ratio))
-    for problem in problems:
-        print("\nNote: " + problem)
+    document = {"command": shlex.join(["bench/preamble/run.py"] + sys.argv[1:]),
+                "machine": "%s, %d cores, Python %s" % (
+                    platform.platform(), os.cpu_count(), platform.python_version()),
+                "seconds": round(time.monotonic() - started),
+                "tree": str(tree), "database": str(database), "files": args.file,
+                "runs": args.runs, "versions": versions,
+                "no_preamble_option": bool(apistamp and apistamp.no_preamble),
+                "load_average": load, "other_processes_cores": others,
+                "problems": problems,
+                "findings": {f: {k: [list(x) for x in v] for k, v in d.items()}
+                             for f, d in findings.items()},
+                "samples": samples}
+    document["median"] = report(document)
     if args.json:
-        document = {"command": command, "machine": machine, "tree": str(tree),
-                    "database": str(database), "runs": args.runs, "versions": versions,
-                    "no_preamble_option": bool(apistamp and apistamp.no_preamble),
-                    "load_average": load, "other_processes_cores": others,
-                    "problems": problems,
-                    "findings": {f: {k: [list(x) for x in v] for k, v in d.items()}
-                                 for f, d in findings.items()},
-                    "median": summary, "samples": samples}
         text = json.dumps(document, indent=1)
         if args.json == "-":
             print(text)
         else:
             pathlib.Path(args.json).write_text(text + "\n")
 
+
+def report(document):
+    """Prints the Markdown tables of a run (or of its --json); returns the
+    medians and ratios."""
+    print("Command: `%s`; %d interleaved runs in %d s on %s; load average (1 min) at the "
+          "start and after each run: %s; cores kept busy by other processes, per run: %s"
+          % (document["command"], document["runs"], document["seconds"], document["machine"],
+             " ".join("%.2f" % l[0] for l in document["load_average"]),
+             " ".join("%.2f" % o for o in document["other_processes_cores"])))
+    for tool, version in document["versions"].items():
+        print("- %s: %s" % (tool, version))
+    summary = {}
+    for relative in document["files"]:
+        samples = document["samples"][relative]
+        print("\n#### %s\n" % relative)
+        print("| run | wall s, median [min-max] | CPU s, median | peak RSS MB, median "
+              "| wall / clang | CPU / clang | RSS / clang |")
+        print("|---|---|---|---|---|---|---|")
+        summary[relative] = {}
+        base = None
+        for name, label in SCENARIOS:
+            series = samples[name]
+            if not series:
+                continue
+            if name == "cold":
+                label = label % (" --no-preamble" if document["no_preamble_option"] else "")
+            walls = [x["wall"] for x in series]
+            median = {key: statistics.median(x[key] for x in series)
+                      for key in ("wall", "cpu", "rss")}
+            if name == "clang":
+                base = median
+            ratios = {key + "_ratio": median[key] / base[key] if base else None
+                      for key in ("wall", "cpu", "rss")}
+            summary[relative][name] = dict(median, **ratios)
+            print("| %s | %s | %.2f | %.0f | %s |" % (
+                label, describe(walls), median["cpu"], median["rss"],
+                " | ".join("%.3f" % ratios[k + "_ratio"] if base else ""
+                           for k in ("wall", "cpu", "rss"))))
+    for problem in document["problems"]:
+        print("\nNote: " + problem)
+    return summary
 
 if __name__ == "__main__":
     main()
