@@ -3,6 +3,7 @@
 
     bench/preamble/run.py [--tree DIR] [--build DIR] [--apistamp BIN]
                           [--runs 5] [--json FILE] [--skip clang|apistamp|clangd]
+    bench/preamble/run.py --from-json FILE
 
 What issue 27's preamble store is for: after an edit to one function body,
 how long until `apistamp check` gives its verdict on the file. Measured on
@@ -31,11 +32,13 @@ Runs are interleaved: each run does every scenario of every file, in an
 order that rotates from run to run, with a fresh scratch copy (and a fresh
 cache directory) per scenario group. Prints median [min-max] wall time, the
 median CPU time (user + system of the process, every thread), the median
-peak RSS, and the ratio of each to clang's median on the same file; --json
-FILE writes every sample.
+peak RSS, and the ratio of each to clang's median on the same file, and
+how many cores other processes kept busy during each run (from /proc/stat:
+on a shared machine, compare CPU times); --json FILE writes every sample,
+--from-json FILE prints a saved run's tables again.
 
-Wall and peak RSS for clang and apistamp come from wait4() on the child
-(ru_maxrss, what /usr/bin/time reports). For clangd, one server per run:
+Wall, CPU and peak RSS for clang and apistamp come from wait4() on the
+child (ru_maxrss, what /usr/bin/time reports). For clangd, one server per run:
 the time from sending the notification to reading the diagnostics on its
 stdout; CPU from /proc/PID/stat; peak RSS from VmHWM in /proc/PID/status,
 reset (clear_refs 5) before each edit, so an edit's peak is what the server
