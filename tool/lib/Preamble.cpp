@@ -3,6 +3,7 @@
 #include "Preamble.h"
 #include "AbsenceRecorder.h"
 #include "BodySkipper.h"
+#include "ResultCache.h"
 #include "apistamp/Paths.h"
 #include "clang/AST/DeclBase.h"
 #include "clang/AST/DeclCXX.h"
@@ -144,8 +145,7 @@ std::string preambleKey(const CompilerInvocation &Invocation, StringRef Prefix,
     Key.update(Part);
     Key.update(StringRef("\0", 1));
   };
-  Add(APISTAMP_VERSION);
-  Add(sys::fs::getMainExecutable(nullptr, nullptr));
+  Add(apistampIdentity());
   Add(getClangFullVersion());
   Add(APISTAMP_CLANG_RESOURCE_DIR);
   Add(Directory);

@@ -202,11 +202,17 @@ std::string hashOfFile(StringRef Path) {
 
 } // namespace
 
-ResultCache::ResultCache(std::string Dir) : Directory(std::move(Dir)) {
+const std::string &apistampIdentity() {
   // Any rebuild of apistamp (or of the libraries it is linked into the same
   // binary with) gives another identity, and so a cold cache.
-  std::string Exe = sys::fs::getMainExecutable(nullptr, nullptr);
-  Identity = std::string(APISTAMP_VERSION) + ":" + hashOfFile(Exe);
+  static const std::string Identity =
+      std::string(APISTAMP_VERSION) + ":" +
+      hashOfFile(sys::fs::getMainExecutable(nullptr, nullptr));
+  return Identity;
+}
+
+ResultCache::ResultCache(std::string Dir) : Directory(std::move(Dir)) {
+  Identity = apistampIdentity();
   removeStaleTemporariesIn(Directory); // Of runs that were killed.
 }
 

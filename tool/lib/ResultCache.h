@@ -20,6 +20,10 @@
 
 namespace apistamp {
 
+/// apistamp's version and the xxh3 of its executable (computed once): what
+/// every stored result and preamble is keyed on first.
+const std::string &apistampIdentity();
+
 /// A directory of cached TU results, safe for concurrent runs (entries are
 /// written to a temporary file and renamed into place; an unreadable entry
 /// is a miss).
