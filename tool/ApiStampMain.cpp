@@ -173,8 +173,8 @@ cl::opt<apistamp::PreambleBuilds> Preamble(
              "The environment variable APISTAMP_PREAMBLE=all does the same "
              "as --preamble=all"),
     cl::values(clEnumValN(apistamp::PreambleBuilds::Auto, "auto",
-                          "TUs of named files, and with --changed-since the "
-                          "TUs analysed again (default)"),
+                          "TUs of named files, and with --changed-since "
+                          "those of the changed sources (default)"),
                clEnumValN(apistamp::PreambleBuilds::All, "all",
                           "every TU analysed again"),
                clEnumValN(apistamp::PreambleBuilds::Never, "never",

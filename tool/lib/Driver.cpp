@@ -12,6 +12,7 @@
 #include "ResultCache.h"
 #include "StageNotes.h"
 #include "Suggestions.h"
+#include "apistamp/ChangedLines.h"
 #include "apistamp/CommandTable.h"
 #include "commands/Commands.h"
 
@@ -146,8 +147,24 @@ Expected<AnalysedRun> planAndAnalyse(const Options &Opts, raw_ostream &Err) {
   Analysis.Preambles = Preambles.get();
   Analysis.BuildPreambles =
       Opts.Preambles == PreambleBuilds::All ||
-      (Opts.Preambles == PreambleBuilds::Auto &&
-       (!Opts.Sources.empty() || !Opts.ChangedSince.empty()));
+      (Opts.Preambles == PreambleBuilds::Auto && !Opts.Sources.empty());
+  // With --changed-since, the TUs of the changed sources: the files being
+  // edited. (A git error is reported with the findings.)
+  std::optional<ChangedLines> Changed;
+  if (Preambles && Opts.Preambles == PreambleBuilds::Auto &&
+      !Opts.ChangedSince.empty()) {
+    Expected<ChangedLines> Lines = changedLinesSince(
+        Opts.ChangedSince,
+        Run.WorkingDirectory.empty() ? "." : Run.WorkingDirectory);
+    if (Lines)
+      Changed = std::move(*Lines);
+    else
+      consumeError(Lines.takeError());
+  }
+  if (Changed)
+    Analysis.BuildPreambleFor = [&Changed](StringRef Source) {
+      return Changed->touches(Source);
+    };
   Analysis.PartialView = !Opts.Sources.empty() || Opts.Part.Count > 1;
   Analysis.Finished = [&Notes](StringRef Source) { Notes.finished(Source); };
   Notes.startProgress(Run.Plan.TUs.size());

@@ -52,7 +52,10 @@ TUResult analyseTUIsolated(const TUJob &Job,
                            Options.Unselected};
         TU.Preambles = Options.Preambles;
         // A TU that completes another's view is read for a few files only.
-        TU.BuildPreamble = Options.BuildPreambles && Job.Completes.empty();
+        TU.BuildPreamble =
+            Job.Completes.empty() &&
+            (Options.BuildPreambles || (Options.BuildPreambleFor &&
+                                        Options.BuildPreambleFor(Job.Source)));
         Result = analyseTU(*Job.Command, TU);
       }))
     return Result;

@@ -35,6 +35,8 @@ struct ProjectAnalysisOptions {
   /// BuildPreambles.
   PreambleStore *Preambles = nullptr;
   bool BuildPreambles = false;
+  /// Sources whose TUs get one built (besides all, with BuildPreambles).
+  std::function<bool(llvm::StringRef Source)> BuildPreambleFor;
   /// The TUs are a part of the database (named files, a shard): TUs not
   /// analysed may select a definition in a header that these do not.
   bool PartialView = false;

@@ -24,6 +24,8 @@ public:
                                       llvm::StringRef Toplevel);
   /// Marks every line of \p File (an untracked, new file).
   void addWholeFile(llvm::StringRef File);
+  /// Whether any line of \p File changed.
+  bool touches(llvm::StringRef File) const { return Ranges.count(File); }
   /// Whether a line in [Begin, End] of \p File changed.
   bool intersects(llvm::StringRef File, unsigned Begin, unsigned End) const;
 

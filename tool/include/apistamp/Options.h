@@ -64,8 +64,8 @@ struct Shard {
 /// Which TUs a run builds a preamble for (--preamble).
 enum class PreambleBuilds {
   Never, ///< --no-preamble: the store is not read or written.
-  /// TUs of named files, and with --changed-since, TUs analysed afresh: an
-  /// edit loop's TUs.
+  /// TUs of named files, and with --changed-since, the TUs of the sources
+  /// changed: an edit loop's TUs.
   Auto,
   All, ///< Every TU analysed afresh.
 };
