@@ -521,6 +521,11 @@ class Suite:
                 process.wait()
                 killed += 1
                 in_write += bool(list((root / "cache" / "preambles").glob(".*")))
+                # Whenever a run dies, every entry names a whole PCH (the
+                # next run would repair a dangling one: look now).
+                problems = store_problems(root / "cache" / "preambles")
+                if problems:
+                    raise RuntimeError("after kill %d: %s" % (killed, "; ".join(problems)))
             else:
                 finished += 1
                 stdout, stderr = process.communicate()
