@@ -85,6 +85,8 @@ for sanitizer in thread address; do
 done
 # Fault injection (test/fault): failing writes (an LD_PRELOAD shim and a full
 # tmpfs), a kill -9 loop, a concurrent race on one header; every file whole.
+# The same for the preamble store: write faults, kill -9, 4 runs sharing it,
+# deleted mid-run, on a full tmpfs; every answer the cold one.
 echo "== fault injection (test/fault)"
 python3 test/fault/fault_suite.py --apistamp "$build/bin/apistamp" \
   --shim "$build/lib/faultinject.so" --work "$build/fault" \
@@ -125,6 +127,16 @@ echo "== torchvision policy (test/realworld)"
 python3 test/realworld/torchvision_policy.py --apistamp "$build/bin/apistamp" \
   --rules rules/torchvision.yaml --work "$build/realworld/torchvision" \
   --junit "$results/torchvision-policy.xml" || status=1
+# Stored preambles on the real projects' trees the tests above left (nothing
+# fetched): googletest (its library sources), jsoncpp, pugixml and 7 of
+# torchvision's TUs, uninstrumented, give byte-identical JSON and text
+# without a store, building it and on it; a pre-commit edit on pugixml with
+# a warm store and cache gives the cold answer (about a minute and a half).
+echo "== stored preambles on real projects (test/realworld)"
+python3 test/realworld/preamble_equivalence.py --apistamp "$build/bin/apistamp" \
+  --rules rules/torchvision.yaml --realworld "$build/realworld" \
+  --work "$build/realworld/preambles" \
+  --junit "$results/preamble-equivalence.xml" || status=1
 # The loop on the real system: torchvision's image library and two ops,
 # instrumented by apistamp, built against Debian's libtorch, loaded by
 # Debian's python3-torchvision; Python and C++ workloads under the c10

@@ -14,12 +14,22 @@ what happened.
 - a kill -9 loop over fix (>= 50 kills at random points);
 - two concurrent fixes editing one header with different rules, each slowed
   down before its rename: no edit may be lost silently;
-- mode, owner and hard links of the files written.
+- mode, owner and hard links of the files written;
+- the preamble store (the cache directory's preambles/): write faults in its
+  files, a kill -9 loop over check --preamble=all, four concurrent runs
+  sharing it, the store deleted while a run writes or reads it, and the
+  store on a full tmpfs. Each run must print the answer of a run without
+  store or cache, with its exit code; a store that cannot be written says
+  "a preamble could not be stored"; no entry may name a PCH that is not
+  there, and none that is there may be wrong (a run on it parses nothing
+  again).
 """
 import argparse
+import json
 import os
 import pathlib
 import random
+import re
 import shutil
 import signal
 import subprocess
@@ -56,6 +66,7 @@ class Suite:
         self.shim = args.shim
         self.work = pathlib.Path(args.work).resolve()
         self.figures = {}
+        self.check_references = {}
 
     def project(self, name):
         """A fresh copy of the project: rules, a header and two sources."""
@@ -381,6 +392,311 @@ class Suite:
             raise RuntimeError("user.origin lost")
         return "ACL (user:nobody:rw, mask) and user.* attribute kept"
 
+    # --- the preamble store ---------------------------------------------
+
+    def run(self, root, command, *extra, fault=None, match=None, env_extra=None,
+            files=("a.cpp", "b.cpp"), cache=True, popen=False):
+        """apistamp COMMAND --verbose on root's sources, in root (so that the
+        output names them src/a.cpp wherever root is). cache: True (root's
+        cache/), a directory, or False (--no-cache)."""
+        env = dict(os.environ)
+        for name in ("APISTAMP_NO_SKIP_BODIES", "APISTAMP_PREAMBLE_STORE", "APISTAMP_PREAMBLE"):
+            env.pop(name, None)
+        if fault:
+            env.update(LD_PRELOAD=self.shim, APISTAMP_FAULT=fault)
+            if match:
+                env["APISTAMP_FAULT_MATCH"] = match
+        env.update(env_extra or {})
+        args = [self.apistamp, command, "--verbose", "--color=never", "-j2",
+                *(["--cache-dir", str(root / "cache" if cache is True else cache)]
+                  if cache else ["--no-cache"]),
+                *extra, *["src/" + f for f in files], "--", "-std=c++17"]
+        if popen:
+            return subprocess.Popen(args, cwd=root, env=env, stdout=subprocess.PIPE,
+                                    stderr=subprocess.PIPE, text=True)
+        return subprocess.run(args, cwd=root, env=env, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True)
+
+    def check_reference(self, fixed=False):
+        """check's exit code and output without store or cache, on the
+        project or (fixed) on the project fixed."""
+        if fixed not in self.check_references:
+            root = self.project("check-reference")
+            if fixed and self.run(root, "fix", "--no-preamble", cache=False).returncode:
+                raise RuntimeError("reference fix failed")
+            done = self.run(root, "check", "--no-preamble", cache=False)
+            if done.returncode != (0 if fixed else 1) or (
+                    fixed != ("missing API usage event" not in done.stdout)):
+                raise RuntimeError("reference check: exit %d\n%s%s" % (
+                    done.returncode, done.stdout, done.stderr))
+            self.check_references[fixed] = (done.returncode, done.stdout)
+        return self.check_references[fixed]
+
+    def expect_answer(self, what, done, root=None, fixed=False):
+        """done printed check's reference answer with its exit code (on the
+        fixed project if fixed), or (root given) fix fixed root and exited
+        0."""
+        if crashed(done.stderr):
+            raise RuntimeError("%s: crashed:\n%s" % (what, done.stderr[-3000:]))
+        if root is not None:
+            if done.returncode != 0 or not self.check_tree(root, allow_temporaries=True):
+                raise RuntimeError("%s: fix exited %d, tree fixed: %s\n%s" % (
+                    what, done.returncode, self.check_tree(root, allow_temporaries=True),
+                    done.stderr[-3000:]))
+            return
+        code, output = self.check_reference(fixed)
+        if (done.returncode, done.stdout) != (code, output):
+            raise RuntimeError("%s: exit %d (expected %d), output:\n%s\nexpected:\n%s\n%s" % (
+                what, done.returncode, code, done.stdout, output, done.stderr[-3000:]))
+
+    def store_usable(self, what, root, expect_built=None, fixed=False):
+        """The store holds only whole entries, and a run on it gives the
+        answer: its TUs on a preamble, none parsed again; then none built."""
+        store = root / "cache" / "preambles"
+        problems = store_problems(store)
+        if problems:
+            raise RuntimeError("%s: %s" % (what, "; ".join(problems)))
+        for attempt in ("first", "second"):
+            done = self.run(root, "check", "--preamble=all", cache=False,
+                            env_extra={"APISTAMP_PREAMBLE_STORE": str(store)})
+            self.expect_answer("%s, %s run on the store" % (what, attempt), done,
+                               fixed=fixed)
+            used, built, _, again = store_figures(done.stderr)
+            if used != 2 or again or (attempt == "second" and built) or (
+                    attempt == "first" and expect_built is not None and built != expect_built):
+                raise RuntimeError("%s, %s run on the store: %d on a preamble, %d built, %d "
+                                   "parsed again\n%s" % (what, attempt, used, built, again,
+                                                         done.stderr[-2000:]))
+        if temporaries(root):
+            raise RuntimeError("%s: temporaries left: %s" % (what, temporaries(root)))
+
+    def store_fault(self, command, fault):
+        """A write fault in every file of the store (match /preambles/.):
+        the run's answer and exit code are unchanged, it says the preamble
+        could not be stored, and leaves no temporary file."""
+        root = self.project("store-%s-%s" % (command, fault.replace(":", "-")))
+        done = self.run(root, command, fault=fault, match="/preambles/.")
+        self.expect_answer("%s under %s" % (command, fault), done,
+                           root if command == "fix" else None)
+        failing = fault not in ("short", "eintr")
+        used, built, _, again = store_figures(done.stderr)
+        if failing and (NOT_STORED not in done.stderr or built):
+            raise RuntimeError("no warning, or preambles stored (%d):\n%s" % (
+                built, done.stderr[-2000:]))
+        if not failing and (NOT_STORED in done.stderr or built != 2):
+            raise RuntimeError("short or interrupted writes must store both preambles "
+                               "(%d):\n%s" % (built, done.stderr[-2000:]))
+        if again:
+            raise RuntimeError("%d TUs parsed again:\n%s" % (again, done.stderr[-2000:]))
+        if temporaries(root):
+            raise RuntimeError("temporaries left: %s" % temporaries(root))
+        # What the faulty run stored (nothing, or whole entries) serves.
+        # (fix changed the prefixes: its preambles are built again.)
+        self.store_usable("after " + fault, root, fixed=command == "fix",
+                          expect_built=2 if failing or command == "fix" else 0)
+
+    def store_kill_loop(self, kills):
+        """kill -9 at random points of check --preamble=all (renames into the
+        store slowed down, h.h and a body changed between runs so that the
+        preambles are built again or reused); then a run gives the answer,
+        leaves no temporaries, and the store holds only whole entries."""
+        rng = random.Random(4321)
+        root = self.project("store-kill")
+        src = root / "src"
+        killed = finished = in_write = 0
+        for round in range(kills * 10):
+            # Enough kills, and enough of them inside a write into the store
+            # (a slow machine spends more of a run before it).
+            if killed >= kills and in_write >= kills // 6:
+                break
+            # A comment at the end of h.h: the preambles' files change (they
+            # are built again), not the answer; a.cpp's body: its result is
+            # not in the result cache, its preamble is (if h.h is the same).
+            (src / "h.h").write_text(HEADER + "// variant %d\n" % rng.randrange(3))
+            (src / "a.cpp").write_text(SOURCES["a.cpp"].replace(
+                "return hA(x);", "return hA(x) + %d;" % round))
+            process = self.run(root, "check", "--preamble=all", popen=True,
+                               fault="delay:%d" % rng.randint(0, 80), match="/preambles/")
+            time.sleep(rng.uniform(0.0, 0.35))
+            if process.poll() is None:
+                process.send_signal(signal.SIGKILL)
+                process.wait()
+                killed += 1
+                in_write += bool(list((root / "cache" / "preambles").glob(".*")))
+                # Whenever a run dies, every entry names a whole PCH (the
+                # next run would repair a dangling one: look now).
+                problems = store_problems(root / "cache" / "preambles")
+                if problems:
+                    raise RuntimeError("after kill %d: %s" % (killed, "; ".join(problems)))
+            else:
+                finished += 1
+                stdout, stderr = process.communicate()
+                if crashed(stderr) or (process.returncode, stdout) != self.check_reference():
+                    raise RuntimeError("a run that finished: exit %d\n%s%s" % (
+                        process.returncode, stdout, stderr[-2000:]))
+            process.communicate()
+        if killed < kills or in_write < kills // 6:
+            raise RuntimeError("only %d kills landed, %d of them in a write into the store"
+                               % (killed, in_write))
+        (src / "a.cpp").write_text(SOURCES["a.cpp"])
+        done = self.run(root, "check", "--preamble=all")
+        self.expect_answer("the run after the kills", done)
+        used, built, _, again = store_figures(done.stderr)
+        if again:
+            raise RuntimeError("the run after the kills parsed %d TUs again:\n%s"
+                               % (again, done.stderr))
+        self.store_usable("after the kills", root)
+        self.figures["store kills"] = killed
+        return ("%d kills (%d in a write into the store), %d runs finished first; no "
+                "temporaries after the next run; every entry whole" % (killed, in_write, finished))
+
+    def store_concurrent(self, rounds, runs=4):
+        """runs check --preamble=all at once on one store and cache (renames
+        into the store slowed down at random): each prints the answer."""
+        rng = random.Random(99)
+        for round in range(rounds):
+            root = self.project("store-concurrent")
+            if round % 2:
+                # The store filled by a run on another h.h: each run finds
+                # its preambles stale and builds them again at once.
+                (root / "src" / "h.h").write_text(HEADER + "// before\n")
+                self.run(root, "check", "--preamble=all")
+                (root / "src" / "h.h").write_text(HEADER)
+            processes = [self.run(root, "check", "--preamble=all", popen=True,
+                                  fault="delay:%d" % rng.randint(0, 300), match="/preambles/")
+                         for _ in range(runs)]
+            for index, process in enumerate(processes):
+                stdout, stderr = process.communicate(timeout=120)
+                done = subprocess.CompletedProcess(process.args, process.returncode, stdout, stderr)
+                self.expect_answer("round %d, run %d" % (round, index), done)
+                if NOT_STORED in stderr or store_figures(stderr)[3]:
+                    raise RuntimeError("round %d, run %d:\n%s" % (round, index, stderr))
+            self.store_usable("round %d" % round, root)
+        return "%d rounds of %d runs: each printed the answer; the store whole" % (rounds, runs)
+
+    def store_deleted(self):
+        """The store deleted (rm -rf) while a run is held up in a rename
+        into it, and while a run reads it (held up in a result-cache write
+        between its two TUs): the answer, no crash."""
+        results = []
+        for moment, match in (("writes it", "/preambles/."), ("reads it", "/cache/.")):
+            root = self.project("store-deleted")
+            store = root / "cache" / "preambles"
+            if moment == "reads it":
+                # A store of both TUs, and bodies changed so that the result
+                # cache misses and the TUs are parsed on it.
+                self.run(root, "check", "--preamble=all")
+                for name in ("a.cpp", "b.cpp"):
+                    path = root / "src" / name
+                    path.write_text(path.read_text().replace("(x);", "(x) + 0;"))
+            process = self.run(root, "check", "--preamble=all", "-j1", popen=True,
+                               fault="delay:1500", match=match)
+            directory = store if moment == "writes it" else root / "cache"
+            deadline = time.monotonic() + 30
+            while not list(directory.glob(".*.apistamp-tmp-*")):
+                if process.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError("%s: the run never reached the rename: %s" % (
+                        moment, process.communicate()[1]))
+                time.sleep(0.01)
+            time.sleep(0.2)
+            shutil.rmtree(store)
+            stdout, stderr = process.communicate(timeout=60)
+            done = subprocess.CompletedProcess(process.args, process.returncode, stdout, stderr)
+            self.expect_answer("store deleted while a run " + moment, done)
+            if temporaries(root):
+                raise RuntimeError("%s: temporaries left: %s" % (moment, temporaries(root)))
+            self.store_usable("deleted while a run " + moment, root)
+            used, built, _, _ = store_figures(stderr)
+            results.append("%s: %d on a preamble, %d built%s" % (
+                moment, used, built, ", 'could not be stored'" if NOT_STORED in stderr else ""))
+        return "; ".join(results)
+
+    def store_full_disk(self):
+        """The cache directory (result cache and store) on a full tmpfs, and
+        the store alone on a tmpfs smaller than a PCH: the answer, the
+        warning, no temporary file on it."""
+        mount = self.work / "store-tmpfs"
+        mount.mkdir(parents=True, exist_ok=True)
+        results = []
+        for case, size in (("full", "256k"), ("smaller than a PCH", "128k")):
+            mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=" + size, "tmpfs",
+                                      str(mount)], capture_output=True, text=True)
+            if mounted.returncode != 0:
+                return "skipped: cannot mount a tmpfs here (%s)" % mounted.stderr.strip()
+            try:
+                for command in ("check", "fix"):
+                    root = self.project("store-tmpfs-" + command)
+                    if case == "full":
+                        try:
+                            with open(mount / "filler", "wb") as filler:
+                                while True:
+                                    filler.write(b"\0" * 4096)
+                                    filler.flush()
+                        except OSError:
+                            pass  # Full.
+                        done = self.run(root, command, cache=mount / "cache")
+                    else:
+                        done = self.run(root, command, cache=False, env_extra={
+                            "APISTAMP_PREAMBLE_STORE": str(mount / "preambles")})
+                    self.expect_answer("%s, %s tmpfs" % (command, case), done,
+                                       root if command == "fix" else None)
+                    if NOT_STORED not in done.stderr:
+                        raise RuntimeError("%s, %s tmpfs: no warning:\n%s" % (
+                            command, case, done.stderr))
+                    left = [p.name for p in mount.rglob("*") if ".apistamp-tmp-" in p.name]
+                    if left or temporaries(root):
+                        raise RuntimeError("%s, %s tmpfs: temporaries left: %s" % (
+                            command, case, left + temporaries(root)))
+                    if store_problems(mount / "preambles") + store_problems(mount / "cache/preambles"):
+                        raise RuntimeError("%s, %s tmpfs: %s" % (command, case, store_problems(
+                            mount / "preambles") + store_problems(mount / "cache/preambles")))
+                    for path in list(mount.iterdir()):
+                        shutil.rmtree(path) if path.is_dir() else path.unlink()
+                results.append("%s (%s)" % (case, size))
+            finally:
+                subprocess.run(["umount", str(mount)])
+        return "check and fix on a tmpfs %s: the answer, the warning, no temporaries" % (
+            " and ".join(results))
+
+
+STORE_LINE = re.compile(r"apistamp: preamble store '[^']*': (\d+) TUs parsed on a "
+                        r"preamble, (\d+) built by this run, (\d+) evicted"
+                        r"(?:, (\d+) parsed again without one)?;")
+NOT_STORED = "a preamble could not be stored"
+
+
+def store_figures(stderr):
+    """(on a preamble, built, evicted, parsed again) from --verbose."""
+    found = STORE_LINE.findall(stderr)
+    if len(found) != 1:
+        raise RuntimeError("expected one 'preamble store' line:\n" + stderr[-2000:])
+    return tuple(int(n or 0) for n in found[0])
+
+
+def store_problems(store):
+    """Entries of the store that are not JSON or name a PCH that is not
+    there whole (its size; the hash is apistamp's to check)."""
+    problems = []
+    for entry in sorted(pathlib.Path(store).glob("*.json")):
+        try:
+            fields = json.loads(entry.read_text())
+            pch = entry.parent / ("%s-%s.pch" % (entry.stem, fields["pchHash"]))
+            size = fields["pchSize"]
+        except (ValueError, KeyError, TypeError) as error:
+            problems.append("%s: not an entry (%s)" % (entry.name, error))
+            continue
+        if not pch.exists():
+            problems.append("%s names %s, which is missing" % (entry.name, pch.name))
+        elif pch.stat().st_size != size:
+            problems.append("%s names %s of %d bytes, it has %d" % (
+                entry.name, pch.name, size, pch.stat().st_size))
+    return problems
+
+
+def crashed(stderr):
+    return any(sign in stderr for sign in ("LLVM ERROR", "Stack dump", "PLEASE submit",
+                                           "Segmentation fault", "Assertion"))
+
 
 def snapshot(root):
     src = root / "src"
@@ -411,11 +727,17 @@ def main():
     parser.add_argument("--junit")
     parser.add_argument("--kills", type=int, default=60)
     parser.add_argument("--race-rounds", type=int, default=5)
+    parser.add_argument("--store-kills", type=int, default=30)
+    parser.add_argument("--store-rounds", type=int, default=4)
+    parser.add_argument("--only", help="run only the cases whose name holds this")
     args = parser.parse_args()
     args.apistamp = os.path.abspath(args.apistamp)
     args.shim = os.path.abspath(args.shim)
     suite = Suite(args)
     steps = Steps("fault-injection", independent=True)
+    if args.only:  # For working on a case: the others are not run.
+        run_step = steps.run
+        steps.run = lambda name, case: run_step(name, case) if args.only in name else None
     write_faults = ["enospc", "enospc:7", "edquot", "eio", "eio:100", "short",
                     "eintr", "fsync-eio", "close-eio", "rename-eio"]
     for fault in write_faults:
@@ -423,12 +745,22 @@ def main():
     for fault in ["enospc", "eio:3", "fsync-eio", "rename-eio"]:
         steps.run("cache write: " + fault, lambda f=fault: suite.cache_fault(f))
         steps.run("export-fixes write: " + fault, lambda f=fault: suite.export_fault(f))
+    for command in ("check", "fix"):
+        for fault in ["enospc", "eio:100", "short", "eintr", "fsync-eio", "rename-eio"]:
+            steps.run("preamble store write, %s: %s" % (command, fault),
+                      lambda c=command, f=fault: suite.store_fault(c, f))
     for name, case in (("full disk (tmpfs)", suite.full_disk),
                        ("kill -9 loop", lambda: suite.kill_loop(args.kills)),
                        ("concurrent header race", lambda: suite.header_race(args.race_rounds)),
                        ("mode, owner, hard links", suite.mode_owner_links),
                        ("ACL and extended attributes", suite.acl_and_xattrs),
-                       ("an editor saves during the rename", suite.editor_window)):
+                       ("an editor saves during the rename", suite.editor_window),
+                       ("preamble store: kill -9 loop over check --preamble=all",
+                        lambda: suite.store_kill_loop(args.store_kills)),
+                       ("preamble store: 4 concurrent runs share it",
+                        lambda: suite.store_concurrent(args.store_rounds)),
+                       ("preamble store: deleted during a run", suite.store_deleted),
+                       ("preamble store: on a full tmpfs", suite.store_full_disk)):
         result = steps.run(name, case)
         if result:
             print("  " + result, flush=True)

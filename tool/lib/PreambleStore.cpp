@@ -144,8 +144,10 @@ std::optional<PreambleEntry> entryFromJSON(const json::Value &V) {
   E.Region.SkippedBodies = unsigned(*Skipped);
   E.PchSize = uint64_t(*PchSize);
   E.PchHash = *PchHash;
+  // Empty when the prefix reads no file (`#ifdef X` around its includes,
+  // X undefined): the key, which holds the prefix, says all there is.
   const json::Array *Files = O->getArray("files");
-  if (!Files || Files->empty())
+  if (!Files)
     return std::nullopt;
   for (const json::Value &F : *Files) {
     const json::Array *Pair = F.getAsArray();
