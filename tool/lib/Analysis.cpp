@@ -100,6 +100,9 @@ public:
         // anything in it: a call there may be stale.
         It->second = Relative && (fileCanBeSelected(Rules, *Relative) ||
                                   SM.getBufferData(FID).contains(Rules.Macro));
+        // Other rules may select something there: not from these facts.
+        if (Relative && !It->second)
+          Result.Facts.BodiesSkippedIn.push_back(Path);
       }
     Result.SkippedBodies += !It->second;
     return !It->second;
