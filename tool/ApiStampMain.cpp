@@ -84,7 +84,7 @@ cl::opt<unsigned> Jobs("j",
                        cl::cat(Category), OnAll);
 cl::opt<bool> Verbose("verbose",
                       cl::desc("Also list instrumented and skipped "
-                               "definitions"),
+                               "definitions, and what the cache served"),
                       cl::cat(Category), OnAll);
 cl::opt<bool> Quiet("quiet",
                     cl::desc("No summary lines, only findings and errors"),

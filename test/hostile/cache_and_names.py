@@ -75,20 +75,19 @@ def tamper_cases(root):
     canary_hash = xxh_of_canary(root)
 
     def site(entry):
-        return entry["sites"][0]
+        return entry["candidates"][0]
 
     def outside_root(entry):
-        entry["filesWithSites"].append(canary)
         entry["deps"].append([canary, canary_hash])
-        s = dict(site(entry))
+        s = json.loads(json.dumps(site(entry)))
         s["file"] = canary
+        s["facts"]["path"] = "../canary.cpp"
         s["body"] = {"decl": 16, "lbrace": CANARY.index("{ return"),
                      "rbrace": CANARY.index("; }") + 2}
-        entry["sites"].append(s)
+        entry["candidates"].append(s)
 
     def edits_outside_root(entry):
         # An edit as entries once stored them, applied verbatim.
-        entry["filesWithSites"].append(canary)
         entry["deps"].append([canary, canary_hash])
         site(entry)["edits"] = [[canary, 0, 0, "owned();"]]
 

@@ -2,6 +2,7 @@
 
 #include "apistamp/Analysis.h"
 #include "SiteDecision.h"
+#include "SitesFromFacts.h"
 #include "TestSupport.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/VirtualFileSystem.h"
@@ -16,11 +17,17 @@ namespace {
 const char *Prelude =
     "#define LOG(...) static bool Flag = ((void)(__VA_ARGS__), true);\n";
 
-TUResult analyse(llvm::StringRef RulesYaml, llvm::StringRef Code,
-                 llvm::StringRef File = "/apistamp-test/src/a.cpp") {
+RuleSet rulesOf(llvm::StringRef RulesYaml) {
   RuleSet Rules = valueOrFail(parseRules(
       ("version: 1\nmacro: LOG\nrules:\n" + RulesYaml).str(), "r.yaml"));
   Rules.Root = "/apistamp-test";
+  return Rules;
+}
+
+/// The undecided result of a parse of \p Code under \p Rules.
+TUResult parse(const RuleSet &Rules, llvm::StringRef Code,
+               llvm::StringRef File = "/apistamp-test/src/a.cpp",
+               bool Unselected = false) {
   // In memory: some tests parse broken code.
   llvm::IntrusiveRefCntPtr<llvm::vfs::InMemoryFileSystem> FS(
       new llvm::vfs::InMemoryFileSystem);
@@ -30,7 +37,14 @@ TUResult analyse(llvm::StringRef RulesYaml, llvm::StringRef Code,
       "/apistamp-test", File, {"clang-tool", "-std=c++20", File.str()}, "");
   AnalysisOptions Options;
   Options.Rules = &Rules;
-  TUResult Result = analyseTU(Command, Options, FS);
+  Options.Unselected = Unselected;
+  return analyseTU(Command, Options, FS);
+}
+
+TUResult analyse(llvm::StringRef RulesYaml, llvm::StringRef Code,
+                 llvm::StringRef File = "/apistamp-test/src/a.cpp") {
+  RuleSet Rules = rulesOf(RulesYaml);
+  TUResult Result = parse(Rules, Code, File);
   // As the merge does: each site decided from its facts and the bytes.
   llvm::erase_if(Result.Sites, [&](Site &S) {
     return !decideSite(S, Result.FileContents[S.File], Rules);
@@ -130,6 +144,77 @@ TEST(AnalysisTest, ParseErrorsProduceNothing) {
   TUResult R = analyse("  - id: all\n", "void f() { undeclared(); }\n");
   EXPECT_TRUE(R.ParseFailed);
   EXPECT_TRUE(R.Sites.empty());
+}
+
+// What rules decide on a parse's facts is what a parse under them finds:
+// a rules file edited where it cannot change what was parsed needs no parse.
+TEST(AnalysisTest, FactsDecidedUnderOtherRulesAreAParseUnderThem) {
+  const std::string Code = "namespace lib {\n"
+                           "// apistamp-ignore: internal\n"
+                           "void hidden() {}\n"
+                           "// expect-event: lib.f\n"
+                           "void f() {}\n"
+                           "void stale() { LOG(\"old.event\"); }\n"
+                           "void late() { int x = 0; LOG(\"late\"); }\n"
+                           "struct Plain { int x; };\n"
+                           "// apistamp-ignore: generated\n"
+                           "struct Gen { int y; };\n"
+                           "struct W { W() {} void m() {}\n"
+                           "  private: void p() {} };\n"
+                           "struct V : W { void m2(int, const char *) {} };\n"
+                           "constexpr int c() { return 1; }\n"
+                           "static void internal() {}\n"
+                           "template <class T> void t(T) {}\n"
+                           "}\n"
+                           "namespace other { void g() { LOG(\"x\"); } }\n";
+  const std::string File = "/apistamp-test/src/a.cpp";
+  auto Check = [&](llvm::StringRef ParsedYaml, llvm::StringRef EditedYaml) {
+    SCOPED_TRACE(EditedYaml.str());
+    TUResult Parsed = parse(rulesOf(ParsedYaml), Code);
+    ASSERT_FALSE(Parsed.ParseFailed);
+    RuleSet Edited = rulesOf(EditedYaml);
+    TUResult Fresh = parse(Edited, Code, File, /*Unselected=*/true);
+    std::string Bytes = Prelude + Code;
+    FileBytes Contents;
+    Contents[File] = Bytes;
+    TUResult Decided;
+    sitesFromFacts(Parsed.Facts, Edited, /*Unselected=*/true, Contents,
+                   Decided);
+    ASSERT_EQ(Decided.Sites.size(), Fresh.Sites.size());
+    for (size_t I = 0; I < Fresh.Sites.size(); ++I)
+      EXPECT_TRUE(sameFields(Decided.Sites[I], Fresh.Sites[I]))
+          << Fresh.Sites[I].QualifiedName;
+    ASSERT_EQ(Decided.Suppressions.size(), Fresh.Suppressions.size());
+    for (size_t I = 0; I < Fresh.Suppressions.size(); ++I)
+      EXPECT_TRUE(sameFields(Decided.Suppressions[I], Fresh.Suppressions[I]));
+    ASSERT_EQ(Decided.Expectations.size(), Fresh.Expectations.size());
+    for (size_t I = 0; I < Fresh.Expectations.size(); ++I)
+      EXPECT_TRUE(sameFields(Decided.Expectations[I], Fresh.Expectations[I]));
+    ASSERT_EQ(Decided.Unselected.size(), Fresh.Unselected.size());
+    for (size_t I = 0; I < Fresh.Unselected.size(); ++I)
+      EXPECT_TRUE(sameFields(Decided.Unselected[I], Fresh.Unselected[I]));
+    EXPECT_EQ(Decided.FileContents, Fresh.FileContents);
+  };
+  const char *Everything = "  - id: all\n    linkage: any\n    access: any\n";
+  for (const char *Edited :
+       {"  - id: all\n",
+        "  - id: lib\n    namespace: lib\n    exclude_names: ['f', 'st.*']\n"
+        "  - id: any\n",
+        "  - id: ctor\n    where: constructor\n    access: any\n"
+        "  - id: methods\n    where: method\n"
+        "    event: '{class}.{name}{signature}'\n",
+        "  - id: derived\n    derived_from: lib::W\n    access: any\n",
+        "  - id: none\n    namespace: nowhere\n",
+        "  - id: none\n    namespace: nowhere\nkeep_events: ['old.*']\n",
+        "  - id: files\n    files: ['src/*.cpp']\n    linkage: any\n"
+        "exclude_files: ['src/b.cpp']\n"})
+    Check(Everything, Edited);
+  // Matchers: the parse records which of its rules' matchers match each
+  // definition, by number; rules with the same matchers decide on that.
+  Check("  - id: m\n    matcher: functionDecl(hasName(\"f\"))\n",
+        "  - id: first\n    namespace: other\n"
+        "  - id: m2\n    event: 'm.{name}'\n"
+        "    matcher: functionDecl(hasName(\"f\"))\n");
 }
 
 } // namespace

@@ -1,7 +1,9 @@
 //===- ResultCacheTest.cpp - Tests for the TU result cache ----------------===//
 
 #include "ResultCache.h"
+#include "Matcher.h"
 #include "SiteDecision.h"
+#include "TestSupport.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -20,15 +22,18 @@ protected:
     ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("apistamp-cache", Dir));
     Source = (Dir + "/a.cpp").str();
     write(Source, Code);
-    Rules.Root = Dir.str().str();
-    Rules.Macro = "LOG";
-    Rules.Include = "log.h";
-    Rules.IncludeAngled = true;
-    Rule Api;
-    Api.Id = "api";
-    Rules.Rules.push_back(Api);
+    Rules = rules("  - id: api\n");
   }
   void TearDown() override { llvm::sys::fs::remove_directories(Dir); }
+
+  /// Rules of \p Yaml (the rules' list), under the fixture's root.
+  RuleSet rules(llvm::StringRef Yaml) {
+    RuleSet R = valueOrFail(parseRules(
+        ("version: 1\nmacro: LOG\ninclude: <log.h>\nrules:\n" + Yaml).str(),
+        "rules.yaml"));
+    R.Root = Dir.str().str();
+    return R;
+  }
 
   static void write(const std::string &Path, llvm::StringRef Text) {
     std::error_code EC;
@@ -37,21 +42,23 @@ protected:
     OS << Text;
   }
 
-  /// A site whose body calls LOG("old") where "lib.f" is expected.
-  Site wrongSite() {
-    Site S;
-    S.File = Source;
-    S.Offset = 21;
-    S.Line = 1;
-    S.Column = 22;
-    S.BeginLine = 1;
-    S.EndLine = 3;
-    S.Kind = DeclKind::Method;
-    S.QualifiedName = "lib::f";
-    S.RuleId = "api";
-    S.AlsoSelectedBy = {"broad", "other"};
-    S.Event = "lib.f";
-    S.Body = BodyLocation{16, unsigned(Code.find("{ LOG")),
+  /// The candidate lib::f, whose body calls LOG("old"): a rule that selects
+  /// it expects "lib.f".
+  Candidate wrongCandidate() {
+    Candidate C;
+    C.File = Source;
+    C.Offset = 21;
+    C.Line = 1;
+    C.Column = 22;
+    C.BeginLine = 1;
+    C.EndLine = 3;
+    C.QualifiedName = "lib::f";
+    C.Facts.Kind = DeclKind::Function;
+    C.Facts.Name = "f";
+    C.Facts.Namespaces = {"lib"};
+    C.Facts.RelativePath = "a.cpp";
+    C.Facts.DeclaredIn = {"a.cpp"};
+    C.Body = BodyLocation{16, unsigned(Code.find("{ LOG")),
                           unsigned(Code.find("; }") + 2)};
     MacroUse Use;
     Use.Offset = Code.find("LOG");
@@ -59,35 +66,49 @@ protected:
     Use.HasArgRange = true;
     Use.ArgBegin = Code.find("\"old");
     Use.ArgEnd = Code.find(");");
-    S.Calls = {Use};
-    return S;
+    C.Calls = {Use};
+    return C;
   }
 
-  /// A result in which every field of SiteFields.def is set to something
-  /// other than its default in some site, suppression or expectation.
-  TUResult fullResult() {
+  /// A parse of a.cpp whose only candidate is \p C.
+  TUResult parsed(Candidate C) {
     TUResult R;
     R.Dependencies = {{Source, llvm::xxh3_64bits(Code)}};
-    R.FileContents[Source] = Code;
-    Site S = wrongSite();
-    S.IncludeFile = Source;
+    R.Facts.Candidates = {std::move(C)};
+    return R;
+  }
+
+  /// A parse in which every field of SiteFields.def is set to something
+  /// other than its default in some candidate, suppression or expectation.
+  TUResult fullResult() {
+    TUResult R = parsed(wrongCandidate());
+    Candidate &C = R.Facts.Candidates[0];
+    C.Includer = Source;
+    C.Facts.ParameterTypes = {"int"};
+    C.Facts.Classes = {"W"};
+    C.Facts.Bases = {"lib::Base"};
+    C.Matches = {0};
     MacroUse Function;
-    Function.Offset = S.Calls.front().Offset; // A function named LOG.
+    Function.Offset = C.Calls.front().Offset; // A function named LOG.
     Function.FunctionCall = true;
-    S.Calls.push_back(Function);
-    Site Other;
+    C.Calls.push_back(Function);
+    Candidate Other;
     Other.File = Source;
     Other.Offset = 10;
     Other.Line = 1;
     Other.Column = 11;
-    Other.RuleId = "api";
-    Other.Suppressed = true;
-    Other.SuppressionReason = "internal";
+    Other.QualifiedName = "lib::g";
+    Other.Facts.Kind = DeclKind::Constructor;
+    Other.Facts.RelativePath = "a.cpp";
+    Other.Facts.ExternalLinkage = false;
+    Other.Facts.Public = false;
+    Other.Facts.PublicOrProtected = false;
+    Other.Suppression = 0;
     Other.Constexpr = ConstexprKind::Consteval;
     Other.Shape = BodyShape::FromMacro;
     Other.BodyMacro = "BODY";
-    R.Sites = {S, Other};
-    R.Suppressions = {Suppression{Source, 3, 4, 5, "why", true}};
+    R.Facts.Candidates.push_back(Other);
+    R.Facts.Suppressions = {Suppression{Source, 3, 4, 5, "why", true}};
     Expectation E;
     E.Kind = Expectation::Skipped;
     E.File = Source;
@@ -97,22 +118,7 @@ protected:
     E.DefinitionLine = 8;
     E.DefinitionColumn = 9;
     E.Definition = "lib::g";
-    R.Expectations = {E};
-    UnselectedDefinition U;
-    U.File = Source;
-    U.Offset = 10;
-    U.Line = 1;
-    U.Column = 11;
-    U.BeginLine = 1;
-    U.EndLine = 2;
-    U.Kind = DeclKind::Constructor;
-    U.QualifiedName = "lib::W::W";
-    U.Name = "W";
-    U.Namespaces = {"lib"};
-    U.Classes = {"W"};
-    U.DeclaredIn = {"a.h", "a.cpp"};
-    U.Rejections = {"where 'method' but this is a constructor"};
-    R.Unselected = {U};
+    R.Facts.Expectations = {E};
     R.SkippedBodies = 42;
     return R;
   }
@@ -132,8 +138,8 @@ protected:
     write(Path, Text);
   }
 
-  static llvm::json::Object &firstSite(llvm::json::Object &Entry) {
-    return *(*Entry.getArray("sites"))[0].getAsObject();
+  static llvm::json::Object &firstCandidate(llvm::json::Object &Entry) {
+    return *(*Entry.getArray("candidates"))[0].getAsObject();
   }
 
   const std::string Code = "namespace lib { void f() { LOG(\"old\"); } }\n";
@@ -150,6 +156,9 @@ bool differ(const std::optional<BodyLocation> &L,
 bool differ(const std::vector<MacroUse> &L, const std::vector<MacroUse> &R) {
   return L.size() != R.size();
 }
+bool differ(const DeclFacts &L, const DeclFacts &R) {
+  return !sameFields(L, R);
+}
 
 /// Whether \p Field of some of \p Values differs from its default.
 template <typename T, typename F>
@@ -162,81 +171,173 @@ bool setInSome(const std::vector<T> &Values, F Field) {
 // SiteFields.def fails here until it does), and every one comes back.
 TEST_F(ResultCacheTest, EveryFieldSurvivesARoundTrip) {
   TUResult Stored = fullResult();
-  std::vector<MacroUse> Uses = Stored.Sites[0].Calls;
-  std::vector<BodyLocation> Bodies = {*Stored.Sites[0].Body};
+  const TUFacts &Facts = Stored.Facts;
+  std::vector<MacroUse> Uses = Facts.Candidates[0].Calls;
+  std::vector<BodyLocation> Bodies = {*Facts.Candidates[0].Body};
+  std::vector<DeclFacts> Decls;
+  for (const Candidate &C : Facts.Candidates)
+    Decls.push_back(C.Facts);
 #define CHECK_SET(Values, Name)                                                \
   EXPECT_TRUE(setInSome(Values, [](const auto &V) { return V.Name; }))         \
       << #Values " never sets " #Name;
 #define APISTAMP_MACRO_USE_FIELD(Type, Name, Key) CHECK_SET(Uses, Name)
 #define APISTAMP_BODY_FIELD(Type, Name, Key) CHECK_SET(Bodies, Name)
-#define APISTAMP_SITE_FACT(Type, Name, Key) CHECK_SET(Stored.Sites, Name)
+#define APISTAMP_DECL_FACT(Type, Name, Key, Default) CHECK_SET(Decls, Name)
+#define APISTAMP_CANDIDATE_FIELD(Type, Name, Key)                              \
+  CHECK_SET(Facts.Candidates, Name)
 #define APISTAMP_SUPPRESSION_FIELD(Type, Name, Key)                            \
-  CHECK_SET(Stored.Suppressions, Name)
+  CHECK_SET(Facts.Suppressions, Name)
 #define APISTAMP_EXPECTATION_FIELD(Type, Name, Key)                            \
-  CHECK_SET(Stored.Expectations, Name)
-#define APISTAMP_UNSELECTED_FIELD(Type, Name, Key)                             \
-  CHECK_SET(Stored.Unselected, Name)
+  CHECK_SET(Facts.Expectations, Name)
 #include "apistamp/SiteFields.def"
 #undef CHECK_SET
 
   ResultCache Cache((Dir + "/cache").str());
-  Cache.store("key", Stored);
+  Cache.store("key", Stored, Rules);
   std::optional<TUResult> Loaded = Cache.lookup("key", Rules);
   ASSERT_TRUE(Loaded);
   EXPECT_EQ(Cache.hits(), 1u);
-  ASSERT_EQ(Loaded->Sites.size(), 2u);
+  EXPECT_EQ(Cache.redecided(), 0u);
+  const TUFacts &Back = Loaded->Facts;
+  ASSERT_EQ(Back.Candidates.size(), 2u);
   for (size_t I = 0; I < 2; ++I)
-    EXPECT_TRUE(sameFields(Loaded->Sites[I], Stored.Sites[I])) << I;
-  ASSERT_EQ(Loaded->Suppressions.size(), 1u);
-  EXPECT_TRUE(sameFields(Loaded->Suppressions[0], Stored.Suppressions[0]));
-  ASSERT_EQ(Loaded->Expectations.size(), 1u);
-  EXPECT_TRUE(sameFields(Loaded->Expectations[0], Stored.Expectations[0]));
-  ASSERT_EQ(Loaded->Unselected.size(), 1u);
-  EXPECT_TRUE(sameFields(Loaded->Unselected[0], Stored.Unselected[0]));
+    EXPECT_TRUE(sameFields(Back.Candidates[I], Facts.Candidates[I])) << I;
+  ASSERT_EQ(Back.Suppressions.size(), 1u);
+  EXPECT_TRUE(sameFields(Back.Suppressions[0], Facts.Suppressions[0]));
+  ASSERT_EQ(Back.Expectations.size(), 1u);
+  EXPECT_TRUE(sameFields(Back.Expectations[0], Facts.Expectations[0]));
   EXPECT_EQ(Loaded->SkippedBodies, 42u);
-  EXPECT_EQ(Loaded->FileContents, Stored.FileContents);
+  // The rules decided: lib::f is a site, lib::g (internal) is none.
+  ASSERT_EQ(Loaded->Sites.size(), 1u);
+  EXPECT_EQ(Loaded->Sites[0].Event, "lib.W.f");
+  EXPECT_EQ(Loaded->Sites[0].IncludeFile, Source);
+  EXPECT_EQ(Loaded->FileContents.at(Source), Code);
 }
 
-// Unselected definitions are only listed, but an entry is still untrusted:
-// one in a file the TU did not read, or with a reason missing for a rule,
-// is a miss.
-TEST_F(ResultCacheTest, UnselectedDefinitionsAreChecked) {
+// A rules edit that cannot change what was parsed is decided on the stored
+// facts: a hit, counted as re-decided, with what the new rules make of them.
+TEST_F(ResultCacheTest, AnEditedRulesFileIsDecidedOnTheFacts) {
   ResultCache Cache((Dir + "/cache").str());
-  Cache.store("key", fullResult());
-  tamper("key", [](llvm::json::Object &Entry) {
-    (*Entry.getArray("unselected"))[0].getAsObject()->erase("rejections");
-  });
-  EXPECT_FALSE(Cache.lookup("key", Rules));
-  Cache.store("key", fullResult());
-  tamper("key", [](llvm::json::Object &Entry) {
-    (*(*Entry.getArray("unselected"))[0].getAsObject())["rejections"] =
-        llvm::json::Array{"one", "two"};
-  });
-  EXPECT_FALSE(Cache.lookup("key", Rules));
-  Cache.store("key", fullResult());
-  tamper("key", [](llvm::json::Object &Entry) {
-    (*(*Entry.getArray("unselected"))[0].getAsObject())["file"] = "/etc/passwd";
-  });
-  EXPECT_FALSE(Cache.lookup("key", Rules));
+  Cache.store("key", parsed(wrongCandidate()), Rules);
+  RuleSet Excluding = rules("  - id: api\n    exclude_names: [f]\n");
+  Excluding.TextHash = Rules.TextHash + 1;
+  std::optional<TUResult> Loaded = Cache.lookup("key", Excluding);
+  ASSERT_TRUE(Loaded);
+  EXPECT_EQ(Cache.redecided(), 1u);
+  // Not selected, and its first statement logs "old": it may be stale.
+  ASSERT_EQ(Loaded->Sites.size(), 1u);
+  EXPECT_EQ(Loaded->Sites[0].RuleId, "");
+  RuleSet Renaming = rules("  - id: api\n    event: 'x.{name}'\n");
+  Renaming.TextHash = Rules.TextHash + 2;
+  Loaded = Cache.lookup("key", Renaming, /*Unselected=*/true);
+  ASSERT_TRUE(Loaded);
+  ASSERT_EQ(Loaded->Sites.size(), 1u);
+  EXPECT_EQ(Loaded->Sites[0].Event, "x.f");
+  EXPECT_TRUE(Loaded->Unselected.empty());
+  Loaded = Cache.lookup("key", Excluding, /*Unselected=*/true);
+  ASSERT_TRUE(Loaded);
+  ASSERT_EQ(Loaded->Unselected.size(), 1u);
+  EXPECT_EQ(Loaded->Unselected[0].Rejections.size(), 1u);
+  EXPECT_EQ(Cache.hits(), 3u);
+  EXPECT_EQ(Cache.redecided(), 3u);
 }
 
-// The key says whether unselected definitions were recorded: a run that
-// asks for them never takes an entry made without.
-TEST_F(ResultCacheTest, KeySaysWhetherUnselectedAreRecorded) {
+// Bodies the parse skipped (their file matched no rule's `files`) are
+// needed by rules that can select something there: a miss, for a parse.
+TEST_F(ResultCacheTest, RulesThatNeedSkippedBodiesMiss) {
+  std::string Other = (Dir + "/b.h").str();
+  write(Other, "inline void g() {}\n");
+  TUResult R = parsed(wrongCandidate());
+  R.Dependencies.push_back({Other, llvm::xxh3_64bits("inline void g() {}\n")});
+  R.Facts.BodiesSkippedIn = {Other};
+  RuleSet OnlyA = rules("  - id: api\n    files: [a.cpp]\n");
+  ResultCache Cache((Dir + "/cache").str());
+  Cache.store("key", R, OnlyA);
+  EXPECT_TRUE(Cache.lookup("key", OnlyA));
+  EXPECT_TRUE(
+      Cache.lookup("key", rules("  - id: api\n    files: ['*.cpp']\n")));
+  EXPECT_FALSE(Cache.lookup("key", rules("  - id: api\n    files: ['*.h']\n")));
+  EXPECT_FALSE(Cache.lookup("key", Rules)); // Every file.
+  EXPECT_EQ(Cache.counts().BodiesNeeded, 2u);
+  EXPECT_EQ(Cache.counts().misses(), 2u);
+  // One outside the root, or that the TU did not read, is tampered with.
+  for (std::string Skipped :
+       {std::string("/etc/passwd"), (Dir + "/c.h").str()}) {
+    R.Facts.BodiesSkippedIn = {Skipped};
+    Cache.store("key", R, OnlyA);
+    EXPECT_FALSE(Cache.lookup("key", OnlyA)) << Skipped;
+  }
+}
+
+// The key is the parse's: what of the rules the parse depends on (the root,
+// the macro, the matchers), not the selectors or the events.
+TEST_F(ResultCacheTest, TheKeyIsTheParses) {
   ResultCache Cache((Dir + "/cache").str());
   clang::tooling::CompileCommand Command(Dir, Source, {"clang++", Source}, "");
-  EXPECT_NE(Cache.keyFor(Rules, Command, true, false),
-            Cache.keyFor(Rules, Command, true, true));
-  EXPECT_EQ(Cache.keyFor(Rules, Command, true),
-            Cache.keyFor(Rules, Command, true, false));
+  std::string Key = Cache.keyFor(Rules, Command, true);
+  RuleSet Edited = rules("  - id: api\n    namespace: lib\n"
+                         "    exclude_names: [f]\n    event: 'x.{name}'\n"
+                         "    files: ['*.cpp']\n");
+  Edited.TextHash = Rules.TextHash + 1;
+  EXPECT_EQ(Cache.keyFor(Edited, Command, true), Key);
+  EXPECT_NE(Cache.keyFor(Rules, Command, false), Key);
+  RuleSet OtherRoot = Rules;
+  OtherRoot.Root = (Dir + "/src").str();
+  EXPECT_NE(Cache.keyFor(OtherRoot, Command, true), Key);
+  RuleSet OtherMacro = Rules;
+  OtherMacro.Macro = "TRACE";
+  EXPECT_NE(Cache.keyFor(OtherMacro, Command, true), Key);
+  RuleSet WithMatcher =
+      rules("  - id: api\n    matcher: functionDecl(hasName(\"f\"))\n");
+  std::string MatcherKey = Cache.keyFor(WithMatcher, Command, true);
+  EXPECT_NE(MatcherKey, Key);
+  RuleSet SameMatcher = rules("  - id: other\n    event: 'm.{name}'\n"
+                              "    matcher: functionDecl(hasName(\"f\"))\n");
+  EXPECT_EQ(Cache.keyFor(SameMatcher, Command, true), MatcherKey);
+  RuleSet OtherMatcher =
+      rules("  - id: api\n    matcher: functionDecl(hasName(\"g\"))\n");
+  EXPECT_NE(Cache.keyFor(OtherMatcher, Command, true), MatcherKey);
+}
+
+// An entry's candidates are untrusted: one in a file outside the root or
+// that the TU did not read, with a path that is not its file's, with a
+// suppression it does not have, or an includer outside the root, is a miss.
+TEST_F(ResultCacheTest, CandidatesAreChecked) {
+  ResultCache Cache((Dir + "/cache").str());
+  auto MissesWith = [&](llvm::function_ref<void(llvm::json::Object &)> Tamper) {
+    Cache.store("key", fullResult(), Rules);
+    EXPECT_TRUE(Cache.lookup("key", Rules));
+    tamper("key", Tamper);
+    return !Cache.lookup("key", Rules);
+  };
+  EXPECT_TRUE(MissesWith([](llvm::json::Object &Entry) {
+    firstCandidate(Entry)["file"] = "/etc/passwd";
+  }));
+  std::string Unread = (Dir + "/unread.cpp").str();
+  write(Unread, "");
+  EXPECT_TRUE(MissesWith([&](llvm::json::Object &Entry) {
+    firstCandidate(Entry)["file"] = Unread;
+    (*firstCandidate(Entry).getObject("facts"))["path"] = "unread.cpp";
+  }));
+  EXPECT_TRUE(MissesWith([](llvm::json::Object &Entry) {
+    (*firstCandidate(Entry).getObject("facts"))["path"] = "b.cpp";
+  }));
+  EXPECT_TRUE(MissesWith([](llvm::json::Object &Entry) {
+    firstCandidate(Entry)["suppression"] = 1;
+  }));
+  EXPECT_TRUE(MissesWith([](llvm::json::Object &Entry) {
+    firstCandidate(Entry)["includer"] = "/etc/passwd";
+  }));
+  EXPECT_TRUE(MissesWith(
+      [](llvm::json::Object &Entry) { firstCandidate(Entry).erase("facts"); }));
 }
 
 // sameFields compares every field: a difference in any one is seen.
 TEST_F(ResultCacheTest, SameFieldsSeesEveryFact) {
-  Site A = fullResult().Sites[0];
-  Site B = A;
+  Candidate A = fullResult().Facts.Candidates[0];
+  Candidate B = A;
   EXPECT_TRUE(sameFields(A, B));
-  B.IncludeFile = "other.h";
+  B.Includer = "other.h";
   EXPECT_FALSE(sameFields(A, B));
   B = A;
   B.Calls.back().FunctionCall = false;
@@ -245,30 +346,49 @@ TEST_F(ResultCacheTest, SameFieldsSeesEveryFact) {
   B.Body->RBraceOffset -= 1;
   EXPECT_FALSE(sameFields(A, B));
   B = A;
-  B.Status = SiteStatus::Present; // A decision, not a fact.
-  EXPECT_TRUE(sameFields(A, B));
+  B.Facts.Bases.clear();
+  EXPECT_FALSE(sameFields(A, B));
+  B = A;
+  B.Facts.MatchesMatcher = [](const CompiledMatcher &) { return true; };
+  EXPECT_TRUE(sameFields(A, B)); // Set from Matches, not stored.
+  Site S;
+  S.File = Source;
+  Site T = S;
+  T.Status = SiteStatus::Present; // A decision, not a fact.
+  EXPECT_TRUE(sameFields(S, T));
+  T.IncludeFile = "other.h";
+  EXPECT_FALSE(sameFields(S, T));
 }
 
-// An entry holds facts only: what is decided from them is not stored.
+// An entry holds facts only: neither what the rules decide (a rule, an
+// event, a suppression used) nor what is decided from that.
 TEST_F(ResultCacheTest, EntriesStoreNoDecision) {
   ResultCache Cache((Dir + "/cache").str());
-  Cache.store("key", fullResult());
+  Cache.store("key", fullResult(), Rules);
   tamper("key", [](llvm::json::Object &Entry) {
-    for (const char *Decided :
-         {"status", "edits", "found", "skip", "reportLine", "reportColumn"})
-      EXPECT_FALSE(firstSite(Entry).get(Decided)) << Decided;
+    EXPECT_FALSE(Entry.get("sites"));
+    for (const char *Decided : {"rule", "also", "event", "suppressed", "status",
+                                "edits", "found", "skip", "reportLine"})
+      EXPECT_FALSE(firstCandidate(Entry).get(Decided)) << Decided;
   });
+  // The entry says the comment was used; the rules say it is not (lib::g,
+  // which it precedes, is not selected).
+  std::optional<TUResult> Loaded = Cache.lookup("key", Rules);
+  ASSERT_TRUE(Loaded);
+  ASSERT_EQ(Loaded->Suppressions.size(), 1u);
+  EXPECT_FALSE(Loaded->Suppressions[0].Used);
 }
 
 TEST_F(ResultCacheTest, ChangedOrDeletedDependencyIsAMiss) {
   {
     ResultCache Cache((Dir + "/cache").str());
-    Cache.store("key", fullResult());
+    Cache.store("key", fullResult(), Rules);
   }
   write(Source, "namespace lib { void f() { } }\n");
   ResultCache Changed((Dir + "/cache").str());
   EXPECT_FALSE(Changed.lookup("key", Rules));
   EXPECT_EQ(Changed.misses(), 1u);
+  EXPECT_EQ(Changed.counts().Changed, 1u);
   llvm::sys::fs::remove(Source);
   ResultCache Deleted((Dir + "/cache").str());
   EXPECT_FALSE(Deleted.lookup("key", Rules));
@@ -277,27 +397,29 @@ TEST_F(ResultCacheTest, ChangedOrDeletedDependencyIsAMiss) {
 TEST_F(ResultCacheTest, CorruptOrMissingEntryIsAMiss) {
   ResultCache Cache((Dir + "/cache").str());
   EXPECT_FALSE(Cache.lookup("absent", Rules));
-  Cache.store("key", fullResult());
+  Cache.store("key", fullResult(), Rules);
   write((Dir + "/cache/key.json").str(), "{\"deps\": [");
   EXPECT_FALSE(Cache.lookup("key", Rules));
   EXPECT_EQ(Cache.misses(), 2u);
+  EXPECT_EQ(Cache.counts().NoEntry, 1u);
+  EXPECT_EQ(Cache.counts().Untrusted, 1u);
 }
 
 TEST_F(ResultCacheTest, FailedParsesAreNotStored) {
   ResultCache Cache((Dir + "/cache").str());
   TUResult Failed = fullResult();
   Failed.ParseFailed = true;
-  Cache.store("key", Failed);
+  Cache.store("key", Failed, Rules);
   EXPECT_FALSE(Cache.lookup("key", Rules));
 }
 
 // A cache directory can come from a shared CI cache: its entries are
 // untrusted, and one that does not check out is a miss, never applied.
-TEST_F(ResultCacheTest, EntryWithASiteOutsideTheRootIsAMiss) {
+TEST_F(ResultCacheTest, EntryWithACandidateOutsideTheRootIsAMiss) {
   ResultCache Cache((Dir + "/cache").str());
-  Cache.store("key", fullResult());
+  Cache.store("key", fullResult(), Rules);
   tamper("key", [](llvm::json::Object &Entry) {
-    Entry["filesWithSites"] = llvm::json::Array{"/etc/passwd"};
+    firstCandidate(Entry)["file"] = "/etc/passwd";
     (*Entry.getArray("deps")).push_back(llvm::json::Array{"/etc/passwd", "0"});
   });
   EXPECT_FALSE(Cache.lookup("key", Rules));
@@ -305,12 +427,12 @@ TEST_F(ResultCacheTest, EntryWithASiteOutsideTheRootIsAMiss) {
 
 TEST_F(ResultCacheTest, EntryWithoutHashesOrDependenciesIsAMiss) {
   ResultCache Cache((Dir + "/cache").str());
-  Cache.store("key", fullResult());
+  Cache.store("key", fullResult(), Rules);
   tamper("key", [](llvm::json::Object &Entry) {
     (*(*Entry.getArray("deps"))[0].getAsArray())[1] = nullptr;
   });
   EXPECT_FALSE(Cache.lookup("key", Rules));
-  Cache.store("key", fullResult());
+  Cache.store("key", fullResult(), Rules);
   tamper("key", [](llvm::json::Object &Entry) {
     Entry["deps"] = llvm::json::Array{};
   });
@@ -322,9 +444,9 @@ TEST_F(ResultCacheTest, EntryWhoseBodyIsNotOnBracesIsAMiss) {
   for (auto [Field, Value] : {std::pair<const char *, int64_t>{"lbrace", 3},
                               {"rbrace", 1000},
                               {"decl", 40}}) {
-    Cache.store("key", fullResult());
+    Cache.store("key", fullResult(), Rules);
     tamper("key", [&](llvm::json::Object &Entry) {
-      (*firstSite(Entry).getObject("body"))[Field] = Value;
+      (*firstCandidate(Entry).getObject("body"))[Field] = Value;
     });
     EXPECT_FALSE(Cache.lookup("key", Rules)) << Field;
   }
@@ -332,24 +454,22 @@ TEST_F(ResultCacheTest, EntryWhoseBodyIsNotOnBracesIsAMiss) {
 
 TEST_F(ResultCacheTest, FixesAreRecomputedNotRead) {
   ResultCache Cache((Dir + "/cache").str());
-  TUResult Wrong = fullResult();
-  Wrong.Sites = {wrongSite()};
-  Cache.store("key", Wrong);
+  Cache.store("key", parsed(wrongCandidate()), Rules);
   // An entry that claims a status and a fix of its own: they come from the
   // facts, the rules and the file's bytes, whatever the entry says.
   tamper("key", [](llvm::json::Object &Entry) {
-    firstSite(Entry)["edits"] = llvm::json::Array{
+    firstCandidate(Entry)["edits"] = llvm::json::Array{
         llvm::json::Array{"/etc/passwd", 0, 0, "owned", 0, false}};
-    firstSite(Entry)["status"] = int(SiteStatus::Present);
+    firstCandidate(Entry)["status"] = int(SiteStatus::Present);
   });
   std::optional<TUResult> Loaded = Cache.lookup("key", Rules);
   ASSERT_TRUE(Loaded);
-  Site Fresh = wrongSite();
-  ASSERT_TRUE(decideSite(Fresh, Code, Rules));
+  ASSERT_EQ(Loaded->Sites.size(), 1u);
   ASSERT_TRUE(decideSite(Loaded->Sites[0], Code, Rules));
-  EXPECT_EQ(Loaded->Sites[0].Edits, Fresh.Edits);
-  EXPECT_EQ(Loaded->Sites[0].Edits.size(), 2u); // The literal, the #include.
   EXPECT_EQ(Loaded->Sites[0].Status, SiteStatus::Wrong);
+  ASSERT_EQ(Loaded->Sites[0].Edits.size(), 2u); // The literal, the #include.
+  EXPECT_EQ(Loaded->Sites[0].Edits[0].Text, "\"lib.f\"");
+  EXPECT_EQ(Loaded->Sites[0].Edits[0].File, Source);
 }
 
 // A forged entry cannot order a removal: a site no rule selects is stale
@@ -357,16 +477,14 @@ TEST_F(ResultCacheTest, FixesAreRecomputedNotRead) {
 // its call is removed only if the bytes are what apistamp writes for it.
 TEST_F(ResultCacheTest, AForgedStaleCallRemovesNothing) {
   ResultCache Cache((Dir + "/cache").str());
-  TUResult Forged = fullResult();
-  Site S = wrongSite();
-  S.RuleId.clear();
-  S.Event.clear();
-  S.Calls.front().Event = "auth"; // The bytes say LOG("old").
-  Forged.Sites = {S};
-  Cache.store("key", Forged);
-  std::optional<TUResult> Loaded = Cache.lookup("key", Rules);
+  Candidate C = wrongCandidate();
+  C.Calls.front().Event = "auth"; // The bytes say LOG("old").
+  Cache.store("key", parsed(C), Rules);
+  RuleSet Elsewhere = rules("  - id: api\n    namespace: other\n");
+  std::optional<TUResult> Loaded = Cache.lookup("key", Elsewhere);
   ASSERT_TRUE(Loaded);
-  ASSERT_TRUE(decideSite(Loaded->Sites[0], Code, Rules));
+  ASSERT_EQ(Loaded->Sites.size(), 1u);
+  ASSERT_TRUE(decideSite(Loaded->Sites[0], Code, Elsewhere));
   EXPECT_EQ(Loaded->Sites[0].Status, SiteStatus::Stale);
   EXPECT_TRUE(Loaded->Sites[0].Edits.empty());
 }
@@ -377,31 +495,27 @@ TEST_F(ResultCacheTest, AForgedStaleCallRemovesNothing) {
 TEST_F(ResultCacheTest, BracesAndCallsMustBeTokens) {
   const std::string Literal = "namespace lib { void f() { h(\"{ x }\"); } }\n";
   write(Source, Literal);
-  TUResult R;
-  R.Dependencies = {{Source, llvm::xxh3_64bits(Literal)}};
-  R.FileContents[Source] = Literal;
-  Site S = wrongSite();
-  S.Calls.clear();
-  S.Body = BodyLocation{16, unsigned(Literal.find("{ h")),
+  Candidate C = wrongCandidate();
+  C.Calls.clear();
+  C.Body = BodyLocation{16, unsigned(Literal.find("{ h")),
                         unsigned(Literal.rfind("} }"))};
-  R.Sites = {S};
+  TUResult R = parsed(C);
+  R.Dependencies = {{Source, llvm::xxh3_64bits(Literal)}};
   ResultCache Cache((Dir + "/cache").str());
-  Cache.store("key", R);
+  Cache.store("key", R, Rules);
   ASSERT_TRUE(Cache.lookup("key", Rules)); // The real body.
-  R.Sites[0].Body = BodyLocation{16, unsigned(Literal.find("{ x")),
-                                 unsigned(Literal.find("} \""))};
-  Cache.store("key", R);
+  R.Facts.Candidates[0].Body = BodyLocation{16, unsigned(Literal.find("{ x")),
+                                            unsigned(Literal.find("} \""))};
+  Cache.store("key", R, Rules);
   EXPECT_FALSE(Cache.lookup("key", Rules)); // Braces in a string literal.
 
   write(Source, Code);
   ResultCache Calls((Dir + "/cache2").str());
-  TUResult Moved = fullResult();
-  Moved.Sites.resize(1);
-  Moved.Sites[0].Calls.resize(1);
-  Calls.store("key", Moved);
+  TUResult Moved = parsed(wrongCandidate());
+  Calls.store("key", Moved, Rules);
   ASSERT_TRUE(Calls.lookup("key", Rules));
-  Moved.Sites[0].Calls[0].Offset += 1; // "OG(": not where the macro is.
-  Calls.store("key", Moved);
+  Moved.Facts.Candidates[0].Calls[0].Offset += 1; // "OG(": not the macro.
+  Calls.store("key", Moved, Rules);
   EXPECT_FALSE(Calls.lookup("key", Rules));
 }
 
@@ -414,9 +528,6 @@ TEST_F(ResultCacheTest, BracesMustBeAFunctionBodys) {
                            "void f() { auto l = [] { g(); }; int a[] = {1}; }\n"
                            "}\n";
   write(Source, Code);
-  TUResult R;
-  R.Dependencies = {{Source, llvm::xxh3_64bits(Code)}};
-  R.FileContents[Source] = Code;
   auto EntryWithBody = [&](unsigned Decl, llvm::StringRef LBraceAfter) {
     size_t L = Code.find(LBraceAfter) + LBraceAfter.size() - 1;
     // The matching '}', by nesting.
@@ -428,13 +539,13 @@ TEST_F(ResultCacheTest, BracesMustBeAFunctionBodys) {
       if (Depth == 0)
         break;
     }
-    Site S = wrongSite();
-    S.Calls.clear();
-    S.Body = BodyLocation{Decl, unsigned(L), unsigned(Rb)};
-    TUResult Entry = R;
-    Entry.Sites = {S};
+    Candidate C = wrongCandidate();
+    C.Calls.clear();
+    C.Body = BodyLocation{Decl, unsigned(L), unsigned(Rb)};
+    TUResult Entry = parsed(C);
+    Entry.Dependencies = {{Source, llvm::xxh3_64bits(Code)}};
     ResultCache Cache((Dir + "/cache-" + std::to_string(L)).str());
-    Cache.store("key", Entry);
+    Cache.store("key", Entry, Rules);
     return Cache.lookup("key", Rules).has_value();
   };
   unsigned Ctor = Code.find("S() :"), F = Code.find("void f");

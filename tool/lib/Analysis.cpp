@@ -111,6 +111,12 @@ public:
       Result.SkippedBodies += Region->SkippedBodies;
       Ctx.setTraversalScope(Restored.Scope);
     }
+    // Other rules may select something in a file whose bodies were
+    // skipped (here or in the preamble): not from these facts.
+    std::set<std::string> Skipped = Skipper.SkippedUnderRoot;
+    if (Region)
+      Skipped.insert(Region->SkippedFiles.begin(), Region->SkippedFiles.end());
+    Result.Facts.BodiesSkippedIn.assign(Skipped.begin(), Skipped.end());
     collectSites(Ctx, Rules, Uses, Comments, Target, Unselected, Result);
   }
 

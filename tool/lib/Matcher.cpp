@@ -109,6 +109,14 @@ parseFunctionMatcher(StringRef Code, MatcherErrorPosition &At) {
   return std::shared_ptr<const CompiledMatcher>(std::move(Result));
 }
 
+std::vector<const CompiledMatcher *> matchersOf(const RuleSet &Rules) {
+  std::vector<const CompiledMatcher *> Matchers;
+  for (const Rule &R : Rules.Rules)
+    if (R.Matcher)
+      Matchers.push_back(R.Matcher.get());
+  return Matchers;
+}
+
 bool matchesFunction(const CompiledMatcher &M, const FunctionDecl &FD,
                      ASTContext &Ctx) {
   return !match(M.Matcher, static_cast<const Decl &>(FD), Ctx).empty();

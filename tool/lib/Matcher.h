@@ -9,12 +9,14 @@
 #ifndef APISTAMP_LIB_MATCHER_H
 #define APISTAMP_LIB_MATCHER_H
 
+#include "apistamp/Rules.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
 #include "llvm/Support/Error.h"
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace apistamp {
 
@@ -36,6 +38,11 @@ constexpr unsigned MaxMatcherNesting = 64;
 /// Parses \p Code; on error, \p At is where the problem is in \p Code.
 llvm::Expected<std::shared_ptr<const CompiledMatcher>>
 parseFunctionMatcher(llvm::StringRef Code, MatcherErrorPosition &At);
+
+/// The matchers of \p Rules, in the rules' order (a rule without one not
+/// counted): Candidate::Matches numbers them so, and a parse's matches serve
+/// only rules with the same texts.
+std::vector<const CompiledMatcher *> matchersOf(const RuleSet &Rules);
 
 /// Whether \p M matches \p FD.
 bool matchesFunction(const CompiledMatcher &M, const clang::FunctionDecl &FD,

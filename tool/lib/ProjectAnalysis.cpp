@@ -70,14 +70,17 @@ TUResult analyseJob(const TUJob &Job, const ProjectAnalysisOptions &Options) {
                     "'; pass -p BUILD_DIR or compiler arguments after '--'");
   std::string Key;
   if (Options.Cache) {
-    Key = Options.Cache->keyFor(*Job.Rules, *Job.Command, Options.SkipBodies,
-                                Options.Unselected);
-    if (std::optional<TUResult> Cached = Options.Cache->lookup(Key, *Job.Rules))
+    Key = Options.Cache->keyFor(*Job.Rules, *Job.Command, Options.SkipBodies);
+    if (std::optional<TUResult> Cached =
+            Options.Cache->lookup(Key, *Job.Rules, Options.Unselected)) {
+      Cached->Facts = TUFacts(); // Decided on: the merge needs them no more.
       return std::move(*Cached);
+    }
   }
   TUResult Result = analyseTUIsolated(Job, Options);
   if (!Key.empty())
-    Options.Cache->store(Key, Result);
+    Options.Cache->store(Key, Result, *Job.Rules);
+  Result.Facts = TUFacts();
   return Result;
 }
 
@@ -415,8 +418,7 @@ AnalysisResult analyseProject(const Project &P,
   Merged.Unreadable = std::move(Completion.Unreadable);
   if (Options.Cache) {
     Merged.UsedCache = true;
-    Merged.CacheHits = Options.Cache->hits();
-    Merged.CacheMisses = Options.Cache->misses();
+    Merged.Cache = Options.Cache->counts();
     Merged.CacheWriteError = Options.Cache->writeError();
   }
   if (PreambleStore *Store = Options.Preambles)

@@ -10,6 +10,7 @@
 #define APISTAMP_LIB_PROJECTANALYSIS_H
 
 #include "Project.h"
+#include "ResultCache.h"
 #include "apistamp/Site.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
@@ -108,7 +109,7 @@ struct AnalysisResult {
   /// did not preprocess (so that nothing could be judged whole).
   std::vector<std::string> JudgedWhole, CompletingTUs, Unreadable;
   bool UsedCache = false;
-  unsigned CacheHits = 0, CacheMisses = 0;
+  CacheCounts Cache;           ///< When UsedCache.
   std::string CacheWriteError; ///< The first failed cache write, if any.
   /// The preamble store, if the run used one.
   struct PreambleSummary {

@@ -1,9 +1,12 @@
 //===- ResultCache.cpp - Reuse the analysis of unchanged TUs --------------===//
 
 #include "ResultCache.h"
+#include "Matcher.h"
 #include "SafeWrite.h"
 #include "SiteFieldVisitor.h"
+#include "SitesFromFacts.h"
 #include "apistamp/Paths.h"
+#include "apistamp/Selection.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringExtras.h"
@@ -21,10 +24,11 @@ using namespace llvm;
 
 namespace apistamp {
 
-// The JSON form of a cached result: each model type is mapped field by field
+// The JSON form of a cached parse: each model type is mapped field by field
 // from its list in SiteFields.def, both ways, so that a field the list
-// declares cannot be left out. Only facts are stored: a site's status and
-// fix are decided from them and the file's bytes when the entry is used.
+// declares cannot be left out. Only facts are stored: which definitions are
+// sites is decided from them by the rules of the run that uses the entry,
+// and a site's status and fix from its facts and the file's bytes.
 
 } // namespace apistamp
 
@@ -78,10 +82,14 @@ template <typename T> static json::Value fieldToJSON(const T &V) {
 
 template <typename T> static json::Value fieldsToJSON(const T &V);
 
-/// An optional body: null when there is none.
+/// An optional body or index: null when there is none.
 static json::Value fieldToJSON(const std::optional<BodyLocation> &V) {
   return V ? fieldsToJSON(*V) : json::Value(nullptr);
 }
+static json::Value fieldToJSON(const std::optional<unsigned> &V) {
+  return V ? json::Value(*V) : json::Value(nullptr);
+}
+static json::Value fieldToJSON(const DeclFacts &V) { return fieldsToJSON(V); }
 static json::Value fieldToJSON(const std::vector<MacroUse> &V) {
   json::Array Uses;
   for (const MacroUse &U : V)
@@ -117,8 +125,11 @@ static bool fromJSON(const json::Value &E, MacroUse &V, json::Path P) {
 static bool fromJSON(const json::Value &E, BodyLocation &V, json::Path P) {
   return fieldsFromJSON(E, V, P);
 }
-static json::Value toJSON(const Site &V) { return fieldsToJSON(V); }
-static bool fromJSON(const json::Value &E, Site &V, json::Path P) {
+static bool fromJSON(const json::Value &E, DeclFacts &V, json::Path P) {
+  return fieldsFromJSON(E, V, P);
+}
+static json::Value toJSON(const Candidate &V) { return fieldsToJSON(V); }
+static bool fromJSON(const json::Value &E, Candidate &V, json::Path P) {
   return fieldsFromJSON(E, V, P);
 }
 static json::Value toJSON(const Suppression &V) { return fieldsToJSON(V); }
@@ -127,13 +138,6 @@ static bool fromJSON(const json::Value &E, Suppression &V, json::Path P) {
 }
 static json::Value toJSON(const Expectation &V) { return fieldsToJSON(V); }
 static bool fromJSON(const json::Value &E, Expectation &V, json::Path P) {
-  return fieldsFromJSON(E, V, P);
-}
-static json::Value toJSON(const UnselectedDefinition &V) {
-  return fieldsToJSON(V);
-}
-static bool fromJSON(const json::Value &E, UnselectedDefinition &V,
-                     json::Path P) {
   return fieldsFromJSON(E, V, P);
 }
 
@@ -152,14 +156,12 @@ static bool fromJSON(const json::Value &V, Dependency &D, json::Path P) {
   return true;
 }
 
-/// A cache entry: what a TU read (with hashes) and what it found.
+/// A cache entry: what a TU read (with hashes), what its parse found, and
+/// under which rules (the xxh3 of their text, in hex).
 struct Entry {
   std::vector<Dependency> Dependencies;
-  std::vector<std::string> FilesWithSites;
-  std::vector<Site> Sites;
-  std::vector<Suppression> Suppressions;
-  std::vector<Expectation> Expectations;
-  std::vector<UnselectedDefinition> Unselected;
+  std::string RulesHash;
+  TUFacts Facts;
   unsigned SkippedBodies = 0;
   std::vector<std::string> Absent;
 };
@@ -169,21 +171,21 @@ static json::Value toJSON(const Entry &E) {
   for (const Dependency &D : E.Dependencies)
     Deps.push_back(json::Array{D.File, D.Hash});
   return json::Object{{"deps", std::move(Deps)},
-                      {"filesWithSites", E.FilesWithSites},
-                      {"sites", E.Sites},
-                      {"suppressions", E.Suppressions},
-                      {"expectations", E.Expectations},
-                      {"unselected", E.Unselected},
+                      {"rules", E.RulesHash},
+                      {"bodiesSkippedIn", E.Facts.BodiesSkippedIn},
+                      {"candidates", E.Facts.Candidates},
+                      {"suppressions", E.Facts.Suppressions},
+                      {"expectations", E.Facts.Expectations},
                       {"skippedBodies", E.SkippedBodies},
                       {"absent", E.Absent}};
 }
 static bool fromJSON(const json::Value &V, Entry &E, json::Path P) {
   json::ObjectMapper O(V, P);
-  return O && O.map("deps", E.Dependencies) &&
-         O.map("filesWithSites", E.FilesWithSites) && O.map("sites", E.Sites) &&
-         O.map("suppressions", E.Suppressions) &&
-         O.map("expectations", E.Expectations) &&
-         O.map("unselected", E.Unselected) &&
+  return O && O.map("deps", E.Dependencies) && O.map("rules", E.RulesHash) &&
+         O.map("bodiesSkippedIn", E.Facts.BodiesSkippedIn) &&
+         O.map("candidates", E.Facts.Candidates) &&
+         O.map("suppressions", E.Facts.Suppressions) &&
+         O.map("expectations", E.Facts.Expectations) &&
          O.map("skippedBodies", E.SkippedBodies) && O.map("absent", E.Absent);
 }
 
@@ -218,18 +220,22 @@ ResultCache::ResultCache(std::string Dir) : Directory(std::move(Dir)) {
 
 std::string ResultCache::keyFor(const RuleSet &Rules,
                                 const clang::tooling::CompileCommand &Command,
-                                bool SkipBodies, bool Unselected) {
+                                bool SkipBodies) {
   SHA256 Key;
   auto Add = [&Key](StringRef Part) {
     Key.update(Part);
     Key.update(StringRef("\0", 1));
   };
   Add(Identity);
-  Add(Rules.Path);
-  Add(utohexstr(Rules.TextHash)); // The rules as parsed, not as on disk now.
+  // What of the rules the parse depends on. The rest (selectors, events,
+  // which files' bodies the parse needs) is decided on the stored facts.
   Add(Rules.Root);
+  Add(Rules.Macro);
+  std::vector<const CompiledMatcher *> Matchers = matchersOf(Rules);
+  Add(std::to_string(Matchers.size()) + " matchers");
+  for (const CompiledMatcher *M : Matchers)
+    Add(M->Text);
   Add(SkipBodies ? "skip-bodies" : "every-body");
-  Add(Unselected ? "unselected" : "selected-only");
   Add(Command.Directory);
   Add(Command.Filename);
   for (const std::string &Arg : Command.CommandLine)
@@ -267,26 +273,33 @@ bool ResultCache::stillAbsent(const std::string &Path) {
   return Missing;
 }
 
-std::optional<uint64_t> ResultCache::currentHash(const std::string &Path,
-                                                 std::string *Contents) {
-  if (!Contents) {
+std::optional<uint64_t>
+ResultCache::currentHash(const std::string &Path,
+                         std::shared_ptr<const std::string> *Bytes) {
+  {
     std::lock_guard<std::mutex> Lock(Mutex);
-    auto It = Hashes.find(Path);
-    if (It != Hashes.end())
-      return It->second;
+    auto It = Files.find(Path);
+    if (It != Files.end() && (!Bytes || It->second.Bytes)) {
+      if (Bytes)
+        *Bytes = It->second.Bytes;
+      return It->second.Hash;
+    }
   }
-  std::optional<uint64_t> Hash;
+  FileState State;
   ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer =
       MemoryBuffer::getFile(Path, /*IsText=*/false,
                             /*RequiresNullTerminator=*/false);
   if (Buffer) {
-    Hash = xxh3_64bits((*Buffer)->getBuffer());
-    if (Contents)
-      *Contents = (*Buffer)->getBuffer().str();
+    State.Hash = xxh3_64bits((*Buffer)->getBuffer());
+    if (Bytes)
+      State.Bytes =
+          std::make_shared<const std::string>((*Buffer)->getBuffer().str());
   }
+  if (Bytes)
+    *Bytes = State.Bytes;
   std::lock_guard<std::mutex> Lock(Mutex);
-  Hashes[Path] = Hash;
-  return Hash;
+  Files[Path] = State;
+  return State.Hash;
 }
 
 /// Real entries nest 5 deep; an entry nested deeper than this is tampered
@@ -439,25 +452,25 @@ static bool plausibleBody(const Site &S, StringRef Code,
   });
 }
 
-std::optional<TUResult> ResultCache::lookup(StringRef Key,
-                                            const RuleSet &Rules) {
+std::optional<TUResult> ResultCache::lookup(StringRef Key, const RuleSet &Rules,
+                                            bool Unselected) {
   SmallString<256> Path(Directory);
   sys::path::append(Path, Key + ".json");
-  auto Miss = [this]() -> std::optional<TUResult> {
-    ++Misses;
+  auto Miss = [this](std::atomic<unsigned> &Cause) -> std::optional<TUResult> {
+    ++Cause;
     return std::nullopt;
   };
   ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer = MemoryBuffer::getFile(Path);
   if (!Buffer)
-    return Miss();
+    return Miss(NoEntry);
   // llvm::json's parser recurses once per nesting level: a tampered entry
   // of nested brackets would overflow the stack. Real entries nest 5 deep.
   if (nestingDepth((*Buffer)->getBuffer()) > MaxEntryNesting)
-    return Miss();
+    return Miss(Untrusted);
   Expected<json::Value> Parsed = json::parse((*Buffer)->getBuffer());
   if (!Parsed) {
     consumeError(Parsed.takeError());
-    return Miss();
+    return Miss(Untrusted);
   }
   // The entry is untrusted input (a CI cache can be tampered with): it is
   // used only if everything it says checks out against the files now.
@@ -466,58 +479,85 @@ std::optional<TUResult> ResultCache::lookup(StringRef Key,
   if (!fromJSON(*Parsed, E, Root) || E.Dependencies.empty()) {
     if (getenv("APISTAMP_DEBUG_CACHE"))
       errs() << "DEBUG " << toString(Root.getError()) << "\n";
-    return Miss();
+    return Miss(Untrusted);
   }
   const std::string &RootDir = Rules.Root;
-  TUResult Result;
+  // The files whose bytes the rules may need: each candidate's and each
+  // includer's, under the root.
+  StringSet<> Needed;
+  for (const Candidate &C : E.Facts.Candidates) {
+    std::optional<StringRef> Relative = pathUnder(C.File, RootDir);
+    if (!Relative || *Relative != C.Facts.RelativePath ||
+        (C.Suppression && *C.Suppression >= E.Facts.Suppressions.size()) ||
+        (!C.Includer.empty() && !pathUnder(C.Includer, RootDir)))
+      return Miss(Untrusted);
+    Needed.insert(C.File);
+    if (!C.Includer.empty())
+      Needed.insert(C.Includer);
+  }
   StringSet<> Deps;
+  FileBytes Contents;
+  std::vector<std::shared_ptr<const std::string>> Held;
   for (const Dependency &D : E.Dependencies) {
-    bool NeedsContents = llvm::is_contained(E.FilesWithSites, D.File);
-    std::string Contents;
+    std::shared_ptr<const std::string> Bytes;
     std::optional<uint64_t> Now =
-        currentHash(D.File, NeedsContents ? &Contents : nullptr);
+        currentHash(D.File, Needed.contains(D.File) ? &Bytes : nullptr);
     if (!Now || D.Hash != utohexstr(*Now))
-      return Miss(); // Changed, deleted, or no hash.
+      return Miss(Changed); // Changed or deleted.
     Deps.insert(D.File);
-    if (NeedsContents)
-      Result.FileContents[D.File] = std::move(Contents);
+    if (Bytes) {
+      Contents[D.File] = *Bytes;
+      Held.push_back(std::move(Bytes));
+    }
   }
   for (const std::string &Path : E.Absent)
     if (!stillAbsent(Path))
-      return Miss(); // A header earlier on the include path, say.
-  if (Result.FileContents.size() != E.FilesWithSites.size())
-    return Miss(); // A file with sites that the TU did not read.
-  for (const std::string &File : E.FilesWithSites)
-    if (!pathUnder(File, RootDir))
-      return Miss();
-  std::map<std::string, LexedFile> Lexed;
-  for (const Site &S : E.Sites) {
-    auto Contents = Result.FileContents.find(S.File);
-    if (Contents == Result.FileContents.end())
-      return Miss();
-    const LexedFile &Tokens =
-        Lexed.try_emplace(S.File, Contents->second, Rules.Macro).first->second;
-    if (!plausibleBody(S, Contents->second, Tokens) ||
-        (!S.IncludeFile.empty() && !Result.FileContents.count(S.IncludeFile)))
-      return Miss();
+      return Miss(Changed); // A header earlier on the include path, say.
+  if (Contents.size() != Needed.size())
+    return Miss(Untrusted); // A candidate in a file that the TU did not read.
+  // Bodies the parse did not parse: rules that can select something there
+  // need a parse.
+  for (const std::string &File : E.Facts.BodiesSkippedIn) {
+    std::optional<StringRef> Relative = pathUnder(File, RootDir);
+    if (!Relative || !Deps.contains(File))
+      return Miss(Untrusted);
+    if (fileCanBeSelected(Rules, *Relative))
+      return Miss(BodiesNeeded);
   }
-  // Unselected definitions are only listed: each must be in a file under
-  // the root that the TU read, with a reason for each rule.
-  for (const UnselectedDefinition &U : E.Unselected)
-    if (!Deps.contains(U.File) || !pathUnder(U.File, RootDir) ||
-        U.Rejections.size() != Rules.Rules.size() ||
-        llvm::is_contained(U.Rejections, ""))
-      return Miss();
-  Result.Sites = std::move(E.Sites);
-  Result.Suppressions = std::move(E.Suppressions);
-  Result.Unselected = std::move(E.Unselected);
-  Result.Expectations = std::move(E.Expectations);
+  TUResult Result;
+  sitesFromFacts(E.Facts, Rules, Unselected, Contents, Result);
+  std::map<std::string, LexedFile> Lexed;
+  for (const Site &S : Result.Sites) {
+    auto Code = Result.FileContents.find(S.File);
+    if (Code == Result.FileContents.end())
+      return Miss(Untrusted);
+    const LexedFile &Tokens =
+        Lexed.try_emplace(S.File, Code->second, Rules.Macro).first->second;
+    if (!plausibleBody(S, Code->second, Tokens) ||
+        (!S.IncludeFile.empty() && !Result.FileContents.count(S.IncludeFile)))
+      return Miss(Untrusted);
+  }
+  Result.Facts = std::move(E.Facts);
   Result.SkippedBodies = E.SkippedBodies;
   ++Hits;
+  if (E.RulesHash != utohexstr(Rules.TextHash))
+    ++Redecided;
   return Result;
 }
 
-void ResultCache::store(StringRef Key, const TUResult &Result) {
+CacheCounts ResultCache::counts() const {
+  CacheCounts C;
+  C.Hits = Hits;
+  C.Redecided = Redecided;
+  C.NoEntry = NoEntry;
+  C.Changed = Changed;
+  C.BodiesNeeded = BodiesNeeded;
+  C.Untrusted = Untrusted;
+  return C;
+}
+
+void ResultCache::store(StringRef Key, const TUResult &Result,
+                        const RuleSet &Rules) {
   if (Result.ParseFailed)
     return;
   Entry E;
@@ -529,12 +569,11 @@ void ResultCache::store(StringRef Key, const TUResult &Result) {
       return;
     E.Dependencies.push_back({File, utohexstr(*Known)});
   }
-  for (const auto &Entry : Result.FileContents)
-    E.FilesWithSites.push_back(Entry.first);
-  E.Sites = Result.Sites;
-  E.Suppressions = Result.Suppressions;
-  E.Expectations = Result.Expectations;
-  E.Unselected = Result.Unselected;
+  E.RulesHash = utohexstr(Rules.TextHash);
+  E.Facts = Result.Facts;
+  std::vector<std::string> &Skipped = E.Facts.BodiesSkippedIn;
+  llvm::sort(Skipped);
+  Skipped.erase(std::unique(Skipped.begin(), Skipped.end()), Skipped.end());
   E.SkippedBodies = Result.SkippedBodies;
   E.Absent = Result.Absent;
   json::Value Value = toJSON(E);

@@ -1,9 +1,12 @@
 //===- ResultCache.h - Reuse the analysis of unchanged TUs ------*- C++ -*-===//
 //
-// A TU's result is stored under a key made of apistamp's identity, the rules
-// file, the root, the options that change results and the compile command,
-// with the hash of every file the TU read. It is reused only when every one
-// of those files still has the same bytes.
+// A TU's facts (TUFacts) are stored under a key made of apistamp's identity,
+// what of the rules the parse depends on (the root, the macro, the
+// matchers), the options that change the parse and the compile command,
+// with the hash of every file the TU read. They are reused only when every
+// one of those files still has the same bytes, and the rules of the run,
+// edited or not, decide on them: unless they can select something in a
+// file whose bodies that parse skipped, which needs a parse.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,6 +17,7 @@
 #include "clang/Tooling/CompilationDatabase.h"
 #include "llvm/ADT/StringMap.h"
 #include <atomic>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -24,6 +28,22 @@ namespace apistamp {
 /// every stored result and preamble is keyed on first.
 const std::string &apistampIdentity();
 
+/// What a run's lookups in the result cache gave.
+struct CacheCounts {
+  unsigned Hits = 0;
+  /// Hits whose facts were parsed under other rules (an edited rules file):
+  /// decided anew without a parse.
+  unsigned Redecided = 0;
+  /// Misses, by cause: no entry for the key; a file the TU read changed;
+  /// the rules can select something where the parse skipped bodies; the
+  /// entry does not check out (corrupt or tampered with).
+  unsigned NoEntry = 0, Changed = 0, BodiesNeeded = 0, Untrusted = 0;
+
+  unsigned misses() const {
+    return NoEntry + Changed + BodiesNeeded + Untrusted;
+  }
+};
+
 /// A directory of cached TU results, safe for concurrent runs (entries are
 /// written to a temporary file and renamed into place; an unreadable entry
 /// is a miss).
@@ -31,36 +51,51 @@ class ResultCache {
 public:
   explicit ResultCache(std::string Directory);
 
-  /// The key of a TU: \p Rules (the text they were parsed from), the compile
-  /// command, \p SkipBodies, whether the definitions no rule selects are
-  /// recorded (\p Unselected) and apistamp's own executable.
+  /// The key of a TU's parse: what of \p Rules the parse depends on (the
+  /// root, the macro, the matchers' texts; not the other selectors, the
+  /// events or any other setting), the compile command, \p SkipBodies and
+  /// apistamp's own executable.
   std::string keyFor(const RuleSet &Rules,
                      const clang::tooling::CompileCommand &Command,
-                     bool SkipBodies, bool Unselected = false);
+                     bool SkipBodies);
 
-  /// The stored result for \p Key if every file it depends on still has the
-  /// same bytes and everything it says checks out (files with sites under
-  /// \p Rules' root, which the plan made canonical; bodies on braces); its
-  /// FileContents are filled from those files. It holds facts only: the
-  /// merge decides its sites from them, as it does fresh ones.
-  std::optional<TUResult> lookup(llvm::StringRef Key, const RuleSet &Rules);
+  /// The result \p Rules (with \p Unselected, as AnalysisOptions says)
+  /// make of the facts stored for \p Key (sitesFromFacts), if every file
+  /// they depend on still has the same bytes, the parse did not skip bodies
+  /// in a file \p Rules can select something in, and everything they say
+  /// checks out (candidates in files under \p Rules' root, which the plan
+  /// made canonical; the sites' bodies on braces); its FileContents are
+  /// filled from those files, its Facts are the entry's. It holds facts
+  /// only: the merge decides its sites from them, as it does fresh ones.
+  std::optional<TUResult> lookup(llvm::StringRef Key, const RuleSet &Rules,
+                                 bool Unselected = false);
 
-  /// Stores \p Result (a TU that parsed) under \p Key. A failure to write
-  /// only loses the entry (the cache is an optimisation); the first one is
-  /// kept for writeError().
-  void store(llvm::StringRef Key, const TUResult &Result);
+  /// Stores the facts of \p Result (a TU that parsed under \p Rules) under
+  /// \p Key. A failure to write only loses the entry (the cache is an
+  /// optimisation); the first one is kept for writeError().
+  void store(llvm::StringRef Key, const TUResult &Result, const RuleSet &Rules);
 
   /// Why an entry could not be written ("" if all were): for a warning.
   std::string writeError() const { return WriteError; }
 
   unsigned hits() const { return Hits; }
-  unsigned misses() const { return Misses; }
+  unsigned misses() const { return counts().misses(); }
+  unsigned redecided() const { return Redecided; }
+  /// What the lookups so far gave.
+  CacheCounts counts() const;
 
 private:
-  /// The xxh3 of \p Path's bytes now, memoised for the run; with
-  /// \p Contents, also its bytes.
-  std::optional<uint64_t> currentHash(const std::string &Path,
-                                      std::string *Contents = nullptr);
+  /// The xxh3 of \p Path's bytes now, memoised for the run; with \p Bytes,
+  /// also its bytes (kept for the run).
+  std::optional<uint64_t>
+  currentHash(const std::string &Path,
+              std::shared_ptr<const std::string> *Bytes = nullptr);
+
+  /// What is known of a file's bytes this run.
+  struct FileState {
+    std::optional<uint64_t> Hash;
+    std::shared_ptr<const std::string> Bytes; ///< Once a lookup needed them.
+  };
 
   /// Whether \p Path (absolute) still does not exist, memoised.
   bool stillAbsent(const std::string &Path);
@@ -68,9 +103,10 @@ private:
   std::string Directory;
   std::string Identity; ///< Version and executable hash.
   std::mutex Mutex;
-  llvm::StringMap<std::optional<uint64_t>> Hashes;
+  llvm::StringMap<FileState> Files;
+  std::atomic<unsigned> Hits{0}, Redecided{0};
+  std::atomic<unsigned> NoEntry{0}, Changed{0}, BodiesNeeded{0}, Untrusted{0};
   llvm::StringMap<bool> Absent;
-  std::atomic<unsigned> Hits{0}, Misses{0};
   std::string WriteError;
 };
 

@@ -21,6 +21,9 @@ bool equalField(const std::vector<MacroUse> &L,
                       return sameFields(A, B);
                     });
 }
+bool equalField(const DeclFacts &L, const DeclFacts &R) {
+  return sameFields(L, R);
+}
 
 } // namespace
 
@@ -73,6 +76,12 @@ bool sameFields(const Expectation &L, const Expectation &R) {
   return sameListedFields(L, R);
 }
 bool sameFields(const UnselectedDefinition &L, const UnselectedDefinition &R) {
+  return sameListedFields(L, R);
+}
+bool sameFields(const DeclFacts &L, const DeclFacts &R) {
+  return sameListedFields(L, R);
+}
+bool sameFields(const Candidate &L, const Candidate &R) {
   return sameListedFields(L, R);
 }
 

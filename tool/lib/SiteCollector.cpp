@@ -3,7 +3,7 @@
 #include "SiteCollector.h"
 #include "DeclFactsFromAST.h"
 #include "Matcher.h"
-#include "SiteDecision.h"
+#include "SitesFromFacts.h"
 #include "apistamp/Paths.h"
 #include "apistamp/Selection.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -17,22 +17,23 @@ namespace apistamp {
 
 namespace {
 
-/// Walks the AST and turns every selected definition into a Site.
+/// Walks the AST and records every definition some rules could select as a
+/// Candidate.
 class SiteCollector : public RecursiveASTVisitor<SiteCollector> {
 public:
   SiteCollector(ASTContext &Ctx, const RuleSet &Rules, const MacroUses &Uses,
-                const std::vector<DirectiveComment> &Comments, TUResult &Result,
-                const ExplainTarget *Target, bool Unselected)
+                const std::vector<DirectiveComment> &Comments, TUFacts &Facts,
+                const ExplainTarget *Target)
       : Ctx(Ctx), SM(Ctx.getSourceManager()), Rules(Rules), Uses(Uses),
-        Result(Result), Target(Target), Unselected(Unselected),
-        Root(Rules.Root) {
+        Facts(Facts), Target(Target), Root(Rules.Root),
+        Matchers(matchersOf(Rules)) {
     for (const DirectiveComment &C : Comments) {
       const std::string *File = fileUnderRoot(C.File);
       if (!File)
         continue;
       if (C.Directive == Directive::Ignore) {
-        SuppressionIndex[{C.File, C.Line}] = Result.Suppressions.size();
-        Result.Suppressions.push_back(
+        SuppressionIndex[{C.File, C.Line}] = Facts.Suppressions.size();
+        Facts.Suppressions.push_back(
             Suppression{*File, C.Offset, C.Line, C.Column, C.Argument, false});
         continue;
       }
@@ -44,13 +45,20 @@ public:
       E.Line = C.Line;
       E.Column = C.Column;
       E.Value = C.Argument;
-      ExpectationIndex[{C.File, C.Line}] = Result.Expectations.size();
-      Result.Expectations.push_back(std::move(E));
+      ExpectationIndex[{C.File, C.Line}] = Facts.Expectations.size();
+      Facts.Expectations.push_back(std::move(E));
     }
   }
 
-  /// A class that a constructor rule selects but that has no constructor
-  /// body: reported as skipped, nothing is invented.
+  /// The bytes of every candidate's file and includer.
+  const FileBytes &contents() const { return Contents; }
+
+  /// Explanations of the target's definitions, and the candidate each is,
+  /// if it is one: it is Selected if the rules make a site of it.
+  std::vector<std::pair<Explanation, std::optional<size_t>>> Explanations;
+
+  /// A class that a constructor rule may select but that has no
+  /// constructor body: reported as skipped, nothing is invented.
   bool VisitCXXRecordDecl(CXXRecordDecl *RD) {
     SourceLocation NameLoc = SM.getFileLoc(RD->getLocation());
     if (SM.isInSystemHeader(NameLoc))
@@ -61,26 +69,29 @@ public:
       return true;
     if (RD->isThisDeclarationADefinition())
       bindExpectation(*RD, NameLoc, {RD->getOuterLocStart()});
-    std::optional<DeclFacts> Facts = classWithoutConstructorBody(*RD);
-    if (!Facts)
+    std::optional<DeclFacts> ClassFacts = classWithoutConstructorBody(*RD);
+    if (!ClassFacts)
       return true;
-    placeFacts(*Facts, *File, {RD});
-    const Rule *R = selectRule(Rules, *Facts);
-    if (!R || R->Where != DeclKind::Constructor)
-      return true;
-    Site S = newSite(*File, NameLoc, *Facts, *R, qualifiedName(*RD));
-    setSpan(S, RD->getOuterLocStart(), RD->getEndLoc());
-    S.Shape = BodyShape::NoConstructorBody;
-    suppress(S, {RD->getOuterLocStart()});
-    return record(std::move(S));
+    placeFacts(*ClassFacts, *File, {RD});
+    Candidate C;
+    C.File = *File;
+    placeName(C, NameLoc);
+    C.QualifiedName = qualifiedName(*RD);
+    C.Facts = std::move(*ClassFacts);
+    setSpan(C, RD->getOuterLocStart(), RD->getEndLoc());
+    C.Shape = BodyShape::NoConstructorBody;
+    C.Suppression = commentAtStart(SuppressionIndex, {RD->getOuterLocStart()});
+    add(std::move(C));
+    return true;
   }
 
   bool VisitFunctionDecl(FunctionDecl *FD) {
-    size_t SitesBefore = Result.Sites.size();
+    size_t CandidatesBefore = Facts.Candidates.size();
     visitFunction(FD);
     if (Target && isTarget(*FD))
-      explain(*FD, Result.Sites.size() > SitesBefore ? &Result.Sites.back()
-                                                     : nullptr);
+      explain(*FD, Facts.Candidates.size() > CandidatesBefore
+                       ? std::optional<size_t>(CandidatesBefore)
+                       : std::nullopt);
     return true;
   }
 
@@ -113,7 +124,7 @@ private:
            Target->Line <= SM.getSpellingLineNumber(End);
   }
 
-  void explain(const FunctionDecl &FD, const Site *S) {
+  void explain(const FunctionDecl &FD, std::optional<size_t> AsCandidate) {
     Explanation E;
     SourceLocation NameLoc = SM.getFileLoc(FD.getLocation());
     if (OptionalFileEntryRef FE =
@@ -125,7 +136,7 @@ private:
         SM.getSpellingLineNumber(SM.getFileLoc(FD.getEndLoc())) -
         SM.getSpellingLineNumber(SM.getFileLoc(FD.getOuterLocStart()));
     E.QualifiedName = qualifiedName(FD);
-    std::optional<DeclFacts> Facts = extractFacts(FD);
+    std::optional<DeclFacts> Found = extractFacts(FD);
     const std::string *File = SM.isInSystemHeader(NameLoc)
                                   ? nullptr
                                   : fileUnderRoot(SM.getFileID(NameLoc));
@@ -134,22 +145,20 @@ private:
     } else if (!File) {
       E.Outcome = Explanation::OutsideRoot;
       E.Root = Root;
-    } else if (!Facts) {
+    } else if (!Found) {
       E.Outcome = FD.isDefaulted() || FD.isDeleted()
                       ? Explanation::Defaulted
                       : Explanation::NotUserDefinition;
     } else {
-      placeFacts(*Facts, *File, declarations(FD));
-      Facts->MatchesMatcher = matcherTest(FD);
-      E.Kind = kindName(Facts->Kind).str();
+      placeFacts(*Found, *File, declarations(FD));
+      Found->MatchesMatcher = [this, &FD](const CompiledMatcher &M) {
+        return matchesFunction(M, FD, Ctx);
+      };
+      E.Kind = kindName(Found->Kind).str();
       for (const Rule &R : Rules.Rules)
-        E.Rules.push_back({R.Id, R.Line, evaluateRule(R, *Facts).Rejection});
-      if (S) {
-        E.Outcome = Explanation::Selected;
-        E.SelectedSite = *S;
-      }
+        E.Rules.push_back({R.Id, R.Line, evaluateRule(R, *Found).Rejection});
     }
-    Result.Explanations.push_back(std::move(E));
+    Explanations.push_back({std::move(E), AsCandidate});
   }
 
   void visitFunction(FunctionDecl *FD) {
@@ -170,77 +179,28 @@ private:
       Outer = T;
     bindExpectation(*FD, NameLoc,
                     {Outer->getBeginLoc(), FD->getOuterLocStart()});
-    std::optional<DeclFacts> Facts = extractFacts(*FD);
-    if (!Facts)
+    std::optional<DeclFacts> Found = extractFacts(*FD);
+    if (!Found)
       return;
-    placeFacts(*Facts, *File, declarations(*FD));
-    Facts->MatchesMatcher = matcherTest(*FD);
-    const Rule *R = selectRule(Rules, *Facts);
-    if (!R && Unselected)
-      recordUnselected(*FD, *Outer, NameLoc, *Facts, *File);
-    Site S;
-    if (R) {
-      S = newSite(*File, NameLoc, *Facts, *R, qualifiedName(*FD));
-    } else {
-      S.File = *File;
-      S.Kind = Facts->Kind;
-      S.QualifiedName = qualifiedName(*FD);
-      placeName(S, NameLoc);
-    }
-    setSpan(S, Outer->getBeginLoc(), FD->getEndLoc());
-    if (R)
-      suppress(S, {Outer->getBeginLoc(), FD->getOuterLocStart()});
+    placeFacts(*Found, *File, declarations(*FD));
+    Candidate C;
+    C.File = *File;
+    placeName(C, NameLoc);
+    C.QualifiedName = qualifiedName(*FD);
+    C.Facts = std::move(*Found);
+    for (unsigned I = 0; I < Matchers.size(); ++I)
+      if (matchesFunction(*Matchers[I], *FD, Ctx))
+        C.Matches.push_back(I);
+    setSpan(C, Outer->getBeginLoc(), FD->getEndLoc());
+    C.Suppression = commentAtStart(
+        SuppressionIndex, {Outer->getBeginLoc(), FD->getOuterLocStart()});
     if (FD->isConstexpr())
-      S.Constexpr = FD->isConsteval() ? ConstexprKind::Consteval
+      C.Constexpr = FD->isConsteval() ? ConstexprKind::Consteval
                                       : ConstexprKind::Constexpr;
-    // Most definitions are not selected; only a macro use makes one a site.
-    const Stmt *Body = FD->getBody();
-    if (!R && (!Body ||
-               usesWithin(SourceRange(Body->getBeginLoc(), Body->getEndLoc()))
-                   .empty()))
-      return;
-    recordBody(*FD, S, /*WithFunctionCalls=*/R != nullptr);
-    // A definition no rule selects is a site only if its first statement
-    // logs an event: it may be stale.
-    if (!R && !staleCall(S, SM.getBufferData(CurrentFile), Rules))
-      return;
-    if (R && !S.Suppressed && S.Constexpr == ConstexprKind::None &&
-        S.Shape == BodyShape::Block)
-      S.IncludeFile = fileScopeIncluder(*FD);
-    record(std::move(S));
-  }
-
-  /// Records \p FD, which no rule selects, with each rule's reason, if users
-  /// could call it: external linkage, public, in no file the rules exclude
-  /// for every rule (top-level `exclude_files`).
-  void recordUnselected(const FunctionDecl &FD, const Decl &Outer,
-                        SourceLocation NameLoc, const DeclFacts &Facts,
-                        const std::string &File) {
-    if (!Facts.ExternalLinkage || !Facts.Public ||
-        llvm::any_of(Rules.ExcludeFiles, [&](const PathGlob &G) {
-          return G.matches(Facts.RelativePath);
-        }))
-      return;
-    UnselectedDefinition U;
-    U.File = File;
-    U.Offset = SM.getFileOffset(NameLoc);
-    U.Line = SM.getSpellingLineNumber(NameLoc);
-    U.Column = SM.getSpellingColumnNumber(NameLoc);
-    Site Span;
-    Span.Line = U.Line;
-    setSpan(Span, Outer.getBeginLoc(), FD.getEndLoc());
-    U.BeginLine = Span.BeginLine;
-    U.EndLine = Span.EndLine;
-    U.Kind = Facts.Kind;
-    U.QualifiedName = qualifiedName(FD);
-    U.Name = Facts.Name;
-    U.Namespaces = Facts.Namespaces;
-    U.Classes = Facts.Classes;
-    U.DeclaredIn = Facts.DeclaredIn;
-    // The words explain uses: evaluateRule's.
-    for (const Rule &R : Rules.Rules)
-      U.Rejections.push_back(evaluateRule(R, Facts).Rejection);
-    Result.Unselected.push_back(std::move(U));
+    recordBody(*FD, C);
+    if (C.Shape == BodyShape::Block)
+      C.Includer = fileScopeIncluder(*FD);
+    add(std::move(C));
   }
 
   /// For a definition in a fragment included inside a namespace or class
@@ -260,12 +220,13 @@ private:
     const std::string *Includer = fileUnderRoot(Outer);
     if (!Includer)
       return "";
-    Result.FileContents.try_emplace(*Includer, SM.getBufferData(Outer).str());
+    Contents.try_emplace(*Includer, SM.getBufferData(Outer));
     return *Includer;
   }
 
-  /// The lines from \p Begin to \p End, where they are in the site's file.
-  void setSpan(Site &S, SourceLocation Begin, SourceLocation End) {
+  /// The lines from \p Begin to \p End, where they are in the candidate's
+  /// file.
+  void setSpan(Candidate &S, SourceLocation Begin, SourceLocation End) {
     Begin = SM.getFileLoc(Begin);
     End = SM.getFileLoc(End);
     S.BeginLine = SM.getFileID(Begin) == CurrentFile
@@ -276,9 +237,9 @@ private:
   }
 
   /// Records what \p FD's body is: a block in the name's file (where it
-  /// is, and the macro's uses in it; \p WithFunctionCalls, also the calls
-  /// of a function named like it), or why it is not.
-  void recordBody(const FunctionDecl &FD, Site &S, bool WithFunctionCalls) {
+  /// is, the macro's uses in it and the calls of a function named like it),
+  /// or why it is not.
+  void recordBody(const FunctionDecl &FD, Candidate &S) {
     const Stmt *Body = FD.getBody();
     const CompoundStmt *Block = dyn_cast_or_null<CompoundStmt>(Body);
     if (const auto *Try = dyn_cast_or_null<CXXTryStmt>(Body))
@@ -315,35 +276,18 @@ private:
     for (const MacroUse *Use :
          usesWithin(SourceRange(Body->getBeginLoc(), Body->getEndLoc())))
       S.Calls.push_back(*Use);
-    // `macro:` may name a function: its calls count as well, or fix would
-    // insert another call on every run.
-    if (WithFunctionCalls)
-      appendFunctionCalls(Body, S.Calls);
+    // `macro:` may name a function: its calls count as well in a selected
+    // body, or fix would insert another call on every run.
+    appendFunctionCalls(Body, S.Calls);
     llvm::sort(S.Calls, [](const MacroUse &L, const MacroUse &R) {
       return L.Offset < R.Offset;
     });
   }
 
-  void placeName(Site &S, SourceLocation NameLoc) {
-    S.Offset = SM.getFileOffset(NameLoc);
-    S.Line = SM.getSpellingLineNumber(NameLoc);
-    S.Column = SM.getSpellingColumnNumber(NameLoc);
-  }
-
-  Site newSite(const std::string &File, SourceLocation NameLoc,
-               const DeclFacts &Facts, const Rule &R, std::string Qualified) {
-    Site S;
-    S.File = File;
-    placeName(S, NameLoc);
-    S.Kind = Facts.Kind;
-    S.QualifiedName = std::move(Qualified);
-    S.RuleId = R.Id;
-    for (const Rule *Later = &R + 1;
-         Later != Rules.Rules.data() + Rules.Rules.size(); ++Later)
-      if (evaluateRule(*Later, Facts).Selected)
-        S.AlsoSelectedBy.push_back(Later->Id);
-    S.Event = R.Event.expand(Facts);
-    return S;
+  void placeName(Candidate &C, SourceLocation NameLoc) {
+    C.Offset = SM.getFileOffset(NameLoc);
+    C.Line = SM.getSpellingLineNumber(NameLoc);
+    C.Column = SM.getSpellingColumnNumber(NameLoc);
   }
 
   using CommentIndex = std::map<std::pair<FileID, unsigned>, size_t>;
@@ -374,7 +318,7 @@ private:
     std::optional<size_t> Found = commentAtStart(ExpectationIndex, Starts);
     if (!Found)
       return;
-    Expectation &E = Result.Expectations[*Found];
+    Expectation &E = Facts.Expectations[*Found];
     if (E.DefinitionLine)
       return; // The first (outermost) definition keeps it.
     E.DefinitionLine = SM.getSpellingLineNumber(NameLoc);
@@ -382,23 +326,10 @@ private:
     E.Definition = qualifiedName(D);
   }
 
-  /// Applies the apistamp-ignore comment at the start of a definition.
-  bool suppress(Site &S, std::initializer_list<SourceLocation> Starts) {
-    std::optional<size_t> Found = commentAtStart(SuppressionIndex, Starts);
-    if (!Found)
-      return false;
-    Suppression &Comment = Result.Suppressions[*Found];
-    Comment.Used = true;
-    S.Suppressed = true;
-    S.SuppressionReason = Comment.Reason;
-    return true;
-  }
-
-  bool record(Site S) {
-    if (!Result.FileContents.count(S.File))
-      Result.FileContents[S.File] = SM.getBufferData(CurrentFile).str();
-    Result.Sites.push_back(std::move(S));
-    return true;
+  /// Adds \p C, and the bytes of its file.
+  void add(Candidate C) {
+    Contents.try_emplace(C.File, SM.getBufferData(CurrentFile));
+    Facts.Candidates.push_back(std::move(C));
   }
 
   static std::vector<const Decl *> declarations(const FunctionDecl &FD) {
@@ -406,27 +337,19 @@ private:
     return Decls;
   }
 
-  /// Tests a rule's matcher against \p FD.
-  std::function<bool(const CompiledMatcher &)>
-  matcherTest(const FunctionDecl &FD) {
-    return [this, &FD](const CompiledMatcher &M) {
-      return matchesFunction(M, FD, Ctx);
-    };
-  }
-
-  /// Sets the paths in \p Facts: the definition's \p File and the files
+  /// Sets the paths in \p Found: the definition's \p File and the files
   /// under the root that hold one of \p Declarations.
-  void placeFacts(DeclFacts &Facts, const std::string &File,
+  void placeFacts(DeclFacts &Found, const std::string &File,
                   llvm::ArrayRef<const Decl *> Declarations) {
-    Facts.RelativePath = pathUnder(File, Root)->str();
+    Found.RelativePath = pathUnder(File, Root)->str();
     for (const Decl *D : Declarations) {
       SourceLocation Loc = SM.getFileLoc(D->getLocation());
       if (SM.isInSystemHeader(Loc))
         continue;
       if (const std::string *DeclFile = fileUnderRoot(SM.getFileID(Loc))) {
         std::string Relative = pathUnder(*DeclFile, Root)->str();
-        if (!llvm::is_contained(Facts.DeclaredIn, Relative))
-          Facts.DeclaredIn.push_back(std::move(Relative));
+        if (!llvm::is_contained(Found.DeclaredIn, Relative))
+          Found.DeclaredIn.push_back(std::move(Relative));
       }
     }
   }
@@ -504,10 +427,11 @@ private:
   const SourceManager &SM;
   const RuleSet &Rules;
   const MacroUses &Uses;
-  TUResult &Result;
+  TUFacts &Facts;
   const ExplainTarget *Target;
-  bool Unselected;
   std::string Root;
+  std::vector<const CompiledMatcher *> Matchers;
+  FileBytes Contents;
   llvm::DenseMap<FileID, std::optional<std::string>> CanonicalFiles;
   CommentIndex SuppressionIndex;
   CommentIndex ExpectationIndex;
@@ -520,8 +444,18 @@ void collectSites(ASTContext &Ctx, const RuleSet &Rules, const MacroUses &Uses,
                   const std::vector<DirectiveComment> &Comments,
                   const ExplainTarget *Target, bool Unselected,
                   TUResult &Result) {
-  SiteCollector(Ctx, Rules, Uses, Comments, Result, Target, Unselected)
-      .TraverseAST(Ctx);
+  SiteCollector Collector(Ctx, Rules, Uses, Comments, Result.Facts, Target);
+  Collector.TraverseAST(Ctx);
+  // The rules decide on the facts as they do on a cached parse's.
+  std::vector<std::optional<size_t>> SiteOf = sitesFromFacts(
+      Result.Facts, Rules, Unselected, Collector.contents(), Result);
+  for (auto &[E, AsCandidate] : Collector.Explanations) {
+    if (AsCandidate && SiteOf[*AsCandidate]) {
+      E.Outcome = Explanation::Selected;
+      E.SelectedSite = Result.Sites[*SiteOf[*AsCandidate]];
+    }
+    Result.Explanations.push_back(std::move(E));
+  }
 }
 
 } // namespace apistamp

@@ -1,8 +1,10 @@
 //===- SiteCollector.h - Find the definitions rules select ----*- C++ -*-===//
 //
-// Walks a parsed TU and turns every definition a rule selects into a Site
-// (SiteDecision says how it stands), binds suppression and expectation
-// comments to definitions, and, for `explain`, records each rule's verdict.
+// Walks a parsed TU and records the facts of every definition some rules
+// could select (TUFacts: what the cache stores), binds suppression and
+// expectation comments to definitions, and lets the rules decide on those
+// facts (sitesFromFacts), as on a cached parse's; for `explain`, it also
+// records each rule's verdict.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,10 +17,11 @@
 
 namespace apistamp {
 
-/// Adds the sites, suppressions, expectations, (with \p Target)
-/// explanations and (with \p Unselected) the definitions no rule selects
-/// that users could call, of the TU in \p Ctx to \p Result; \p Uses and
-/// \p Comments are what the preprocessor recorded.
+/// Adds the facts (Result.Facts) of the TU in \p Ctx to \p Result, and
+/// what \p Rules make of them: the sites, suppressions, expectations and
+/// (with \p Unselected) the definitions no rule selects that users could
+/// call; with \p Target, the explanations. \p Uses and \p Comments are
+/// what the preprocessor recorded.
 void collectSites(clang::ASTContext &Ctx, const RuleSet &Rules,
                   const MacroUses &Uses,
                   const std::vector<DirectiveComment> &Comments,

@@ -17,7 +17,8 @@ namespace apistamp {
 
 /// Calls \p Visit(llvm::StringLiteral Key, Type T::*Field) for each field
 /// that SiteFields.def lists for \p T (MacroUse, BodyLocation, Site,
-/// Suppression, Expectation or UnselectedDefinition): for a Site, its facts.
+/// Suppression, Expectation, UnselectedDefinition, DeclFacts or Candidate):
+/// for a Site, its facts; for DeclFacts, all but MatchesMatcher.
 template <typename T, typename Visitor> void forEachField(Visitor &&Visit) {
 #define APISTAMP_VISIT(Type, Name, Key)                                        \
   Visit(llvm::StringLiteral(Key), &T::Name);
@@ -35,6 +36,13 @@ template <typename T, typename Visitor> void forEachField(Visitor &&Visit) {
 #include "apistamp/SiteFields.def"
   } else if constexpr (std::is_same_v<T, UnselectedDefinition>) {
 #define APISTAMP_UNSELECTED_FIELD APISTAMP_VISIT
+#include "apistamp/SiteFields.def"
+  } else if constexpr (std::is_same_v<T, DeclFacts>) {
+#define APISTAMP_DECL_FACT(Type, Name, Key, Default)                           \
+  APISTAMP_VISIT(Type, Name, Key)
+#include "apistamp/SiteFields.def"
+  } else if constexpr (std::is_same_v<T, Candidate>) {
+#define APISTAMP_CANDIDATE_FIELD APISTAMP_VISIT
 #include "apistamp/SiteFields.def"
   } else {
     static_assert(std::is_same_v<T, Expectation>,

@@ -90,6 +90,30 @@ void StageNotes::completedView(const AnalysisResult &Result) {
            "seen from a partial view\n";
 }
 
+std::string cacheCounts(const AnalysisResult &Result) {
+  const CacheCounts &C = Result.Cache;
+  std::string Counts = "cache: " + std::to_string(C.Hits) + " hits, " +
+                       std::to_string(C.misses()) + " misses";
+  if (C.Redecided)
+    Counts += " (" + std::to_string(C.Redecided) +
+              " hits re-decided from cached facts under edited rules)";
+  return Counts;
+}
+
+/// Why the cache missed, cause by cause: "" if it did not.
+static std::string missCauses(const CacheCounts &C) {
+  std::string Causes;
+  for (auto [Count, Cause] :
+       {std::pair<unsigned, const char *>{C.NoEntry, "no entry"},
+        {C.Changed, "a file read changed"},
+        {C.BodiesNeeded, "the rules need bodies the parse skipped"},
+        {C.Untrusted, "an entry that does not check out"}})
+    if (Count)
+      Causes +=
+          (Causes.empty() ? "" : ", ") + std::to_string(Count) + " " + Cause;
+  return Causes;
+}
+
 void StageNotes::analysed(const AnalysisResult &Result) {
   if (!Result.CacheWriteError.empty())
     Err << "apistamp: warning: the result cache could not be written ("
@@ -109,6 +133,12 @@ void StageNotes::analysed(const AnalysisResult &Result) {
     Err << "; "
         << format("%.1f", PreambleStore::sizeOf(P.Directory) / 1048576.0)
         << " of " << (P.Limit >> 20) << " MiB\n";
+  }
+  if (Verbose && Result.UsedCache) {
+    Err << "apistamp: " << cacheCounts(Result);
+    if (std::string Causes = missCauses(Result.Cache); !Causes.empty())
+      Err << "; misses: " << Causes;
+    Err << "\n";
   }
   completedView(Result);
   std::set<std::string> IncludesNoted;

@@ -17,6 +17,11 @@
 
 namespace apistamp {
 
+/// "cache: H hits, M misses", and how many hits were decided anew under
+/// edited rules if any: for the summary and --verbose (which also says why
+/// each miss missed).
+std::string cacheCounts(const AnalysisResult &Result);
+
 /// Prints what the stages of a run leave to say, on standard error.
 class StageNotes {
 public:
@@ -33,8 +38,9 @@ public:
   void finished(llvm::StringRef Source);
   void endProgress();
 
-  /// A cache that could not be written, and the TUs that failed to parse
-  /// (with a hint when the rules' include was not found).
+  /// A cache that could not be written, the TUs that failed to parse
+  /// (with a hint when the rules' include was not found), and with
+  /// --verbose what the cache served (cacheCounts).
   void analysed(const AnalysisResult &Result);
 
   /// In a run on a part of the database: which shared files were judged

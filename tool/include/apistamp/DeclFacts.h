@@ -15,32 +15,13 @@
 
 namespace apistamp {
 
-/// What the rules need to know about one definition.
+/// What the rules need to know about one definition. The fields are listed
+/// in SiteFields.def (the result cache stores them).
 struct DeclFacts {
-  DeclKind Kind = DeclKind::Function;
-  /// Unqualified name; the class name for constructors.
-  std::string Name;
-  /// The parameters' types as written ("const Tensor &"), "..." for a C
-  /// variadic; empty for a class without a constructor body.
-  std::vector<std::string> ParameterTypes;
-  /// Enclosing namespaces, outermost first; inline namespaces are omitted.
-  std::vector<std::string> Namespaces;
-  /// Enclosing classes, outermost first; empty for free functions.
-  std::vector<std::string> Classes;
-  /// Qualified names ("a::B") of every direct and indirect base class.
-  std::vector<std::string> Bases;
-  bool ExternalLinkage = true;
-  /// The member and every enclosing class are public.
-  bool Public = true;
-  /// Each of them is public or protected: reachable from a derived class.
-  bool PublicOrProtected = true;
-  /// The definition's file relative to the root, '/'-separated.
-  std::string RelativePath;
-  /// Files under the root that hold a declaration of it (the definition
-  /// included), relative to the root; a class's file for its constructors.
-  std::vector<std::string> DeclaredIn;
-  /// Whether a rule's `matcher:` matches the declaration; set by the
-  /// analysis, which has the AST. Unset: no matcher matches.
+#define APISTAMP_DECL_FACT(Type, Name, Key, Default) Type Name = Default;
+#include "apistamp/SiteFields.def"
+  /// Whether a rule's `matcher:` matches the declaration: set from what the
+  /// parse found (Candidate::Matches). Unset: no matcher matches.
   std::function<bool(const CompiledMatcher &)> MatchesMatcher;
 
   /// "a::b", "" for the global namespace.

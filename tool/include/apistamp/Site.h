@@ -11,6 +11,7 @@
 #ifndef APISTAMP_SITE_H
 #define APISTAMP_SITE_H
 
+#include "apistamp/DeclFacts.h"
 #include "apistamp/Rules.h"
 #include <cstdint>
 #include <map>
@@ -107,8 +108,8 @@ enum class SiteStatus {
 /// A definition that a rule selects, or whose first statement logs an
 /// event though no rule selects it.
 struct Site {
-  // The facts (SiteFields.def): what the analysis found, and all the cache
-  // stores.
+  // The facts (SiteFields.def): what the analysis found, as the rules make
+  // them of a Candidate (sitesFromFacts).
 #define APISTAMP_SITE_FACT(Type, Name, Key) Type Name{};
 #include "apistamp/SiteFields.def"
 
@@ -153,6 +154,33 @@ struct UnselectedDefinition {
 #include "apistamp/SiteFields.def"
 };
 
+/// A definition some rules could select, as a parse found it, whatever its
+/// rules: a function definition with a body that was parsed (or a class
+/// without a constructor body) in a file under the root. sitesFromFacts
+/// makes Sites of the candidates that a rule selects or whose first
+/// statement logs an event.
+struct Candidate {
+#define APISTAMP_CANDIDATE_FIELD(Type, Name, Key) Type Name{};
+#include "apistamp/SiteFields.def"
+};
+
+/// What a parse of one TU found that rules decide on: the candidates and the
+/// directive comments, in source order. It depends on the rules only through
+/// what they make the parse do (the root, the macro, the matchers, and the
+/// function bodies not parsed): the result cache stores it, and another
+/// rules file decides on it without a parse.
+struct TUFacts {
+  std::vector<Candidate> Candidates;
+  /// Every "apistamp-ignore" comment under the root (none Used).
+  std::vector<Suppression> Suppressions;
+  /// Every expectation comment under the root, bound to its definition.
+  std::vector<Expectation> Expectations;
+  /// Canonical paths of the files under the root some of whose function
+  /// bodies were not parsed (no rule's `files` matched them, and they do not
+  /// name the macro): rules that can select something there need a parse.
+  std::vector<std::string> BodiesSkippedIn;
+};
+
 /// The comments apistamp reads in sources.
 enum class Directive { Ignore, ExpectEvent, ExpectNoEvent, ExpectSkipped };
 constexpr Directive AllDirectives[] = {
@@ -174,6 +202,8 @@ bool sameFields(const Site &L, const Site &R);
 bool sameFields(const Suppression &L, const Suppression &R);
 bool sameFields(const Expectation &L, const Expectation &R);
 bool sameFields(const UnselectedDefinition &L, const UnselectedDefinition &R);
+bool sameFields(const DeclFacts &L, const DeclFacts &R);
+bool sameFields(const Candidate &L, const Candidate &R);
 
 /// Which definition `apistamp explain` asks about: the one whose text spans
 /// Line of File, or every one with the qualified name.
@@ -237,6 +267,10 @@ struct TUResult {
   /// Paths the TU looked for and did not find (absolute, sorted): one that
   /// appears (a header earlier on the include path) may change it.
   std::vector<std::string> Absent;
+  /// What the sites, suppressions, expectations and unselected definitions
+  /// above were decided from (sitesFromFacts): what the cache stores. Only
+  /// a fresh parse has them.
+  TUFacts Facts;
 };
 
 } // namespace apistamp

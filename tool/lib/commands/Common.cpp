@@ -2,6 +2,7 @@
 
 #include "Commands.h"
 #include "SafeWrite.h"
+#include "StageNotes.h"
 #include "StructuredReport.h"
 #include "Suggestions.h"
 #include "apistamp/ChangedLines.h"
@@ -66,8 +67,7 @@ void printWallTime(const CommandContext &Ctx) {
           << Ctx.Result.SkippedBodies
           << " function bodies no rule can select were not parsed";
   if (Ctx.Result.UsedCache)
-    Ctx.Err << "; cache: " << Ctx.Result.CacheHits << " hits, "
-            << Ctx.Result.CacheMisses << " misses";
+    Ctx.Err << "; " << cacheCounts(Ctx.Result);
   Ctx.Err << "\n";
 }
 
