@@ -41,6 +41,12 @@ protected:
     return E;
   }
 
+  /// Stores entry() with \p Pch under \p Key.
+  void put(PreambleStore &Store, llvm::StringRef Key, llvm::StringRef Pch) {
+    PreambleEntry E = entry(Store);
+    Store.store(Key, E, Pch);
+  }
+
   std::string store() const { return (Dir + "/preambles").str(); }
 
   llvm::SmallString<128> Dir;
@@ -49,24 +55,22 @@ protected:
 
 TEST_F(PreambleStoreTest, StoredEntryComesBackWithItsPch) {
   PreambleStore Store(store(), 1 << 20);
-  Store.store("k", entry(Store), "PCH bytes");
+  put(Store, "k", "PCH bytes");
   EXPECT_EQ(Store.writeError(), "");
   std::optional<LoadedPreamble> Loaded = Store.lookup("k");
   ASSERT_TRUE(Loaded);
   EXPECT_EQ(Loaded->Pch->getBuffer(), "PCH bytes");
   EXPECT_EQ(Loaded->Entry.Bounds, 20u);
-  EXPECT_EQ(Loaded->Entry.Region.Inclusions,
-            std::vector<std::string>{Header});
+  EXPECT_EQ(Loaded->Entry.Region.Inclusions, std::vector<std::string>{Header});
   EXPECT_EQ(Loaded->Entry.Region.Comments, (std::vector<RegionMark>{{0, 3}}));
-  EXPECT_EQ(Loaded->Entry.Region.MacroUses,
-            (std::vector<RegionMark>{{-1, 5}}));
+  EXPECT_EQ(Loaded->Entry.Region.MacroUses, (std::vector<RegionMark>{{-1, 5}}));
   EXPECT_FALSE(Store.lookup("other"));
 }
 
 TEST_F(PreambleStoreTest, ChangedFileIsAMiss) {
   {
     PreambleStore Store(store(), 1 << 20);
-    Store.store("k", entry(Store), "PCH");
+    put(Store, "k", "PCH");
   }
   write(Header, "int h(int);\n");
   PreambleStore Later(store(), 1 << 20); // Hashes are memoised per run.
@@ -76,7 +80,7 @@ TEST_F(PreambleStoreTest, ChangedFileIsAMiss) {
 TEST_F(PreambleStoreTest, PathFoundNowIsAMiss) {
   {
     PreambleStore Store(store(), 1 << 20);
-    Store.store("k", entry(Store), "PCH");
+    put(Store, "k", "PCH");
   }
   ASSERT_FALSE(llvm::sys::fs::create_directories(Dir + "/inc"));
   write(Absent, "int shadow();\n");
@@ -86,7 +90,7 @@ TEST_F(PreambleStoreTest, PathFoundNowIsAMiss) {
 
 TEST_F(PreambleStoreTest, AlteredPchIsAMiss) {
   PreambleStore Store(store(), 1 << 20);
-  Store.store("k", entry(Store), "PCH bytes");
+  put(Store, "k", "PCH bytes");
   std::error_code EC;
   for (llvm::sys::fs::directory_iterator It(store(), EC), End; It != End;
        It.increment(EC))
@@ -97,7 +101,7 @@ TEST_F(PreambleStoreTest, AlteredPchIsAMiss) {
 
 TEST_F(PreambleStoreTest, HostileEntriesAreMisses) {
   PreambleStore Store(store(), 1 << 20);
-  Store.store("k", entry(Store), "PCH");
+  put(Store, "k", "PCH");
   std::string Entry = store() + "/k.json";
   for (llvm::StringRef Text :
        {"", "{", "[]", "{\"bounds\": 1}", "null",
@@ -120,13 +124,13 @@ TEST_F(PreambleStoreTest, MarkOutsideInclusionsIsRefused) {
 TEST_F(PreambleStoreTest, LeastRecentlyUsedIsEvictedFirst) {
   // Each entry is a PCH of 1000 bytes and a JSON of a few hundred.
   PreambleStore Store(store(), 3000);
-  Store.store("old", entry(Store), std::string(1000, 'o'));
+  put(Store, "old", std::string(1000, 'o'));
   std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  Store.store("used", entry(Store), std::string(1000, 'u'));
+  put(Store, "used", std::string(1000, 'u'));
   std::this_thread::sleep_for(std::chrono::milliseconds(20));
   ASSERT_TRUE(Store.lookup("old")); // Now the most recently used.
   std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  Store.store("new", entry(Store), std::string(1000, 'n'));
+  put(Store, "new", std::string(1000, 'n'));
   EXPECT_TRUE(Store.lookup("old"));
   EXPECT_FALSE(Store.lookup("used"));
   EXPECT_TRUE(Store.lookup("new"));
@@ -137,7 +141,7 @@ TEST_F(PreambleStoreTest, LeastRecentlyUsedIsEvictedFirst) {
 TEST_F(PreambleStoreTest, UnwritableStoreLosesOnlyTheEntry) {
   write(store(), "a file where the directory should be");
   PreambleStore Store(store(), 1 << 20);
-  Store.store("k", entry(Store), "PCH");
+  put(Store, "k", "PCH");
   EXPECT_NE(Store.writeError(), "");
   EXPECT_FALSE(Store.lookup("k"));
 }

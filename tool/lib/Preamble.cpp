@@ -222,8 +222,6 @@ buildPreamble(const CompilerInvocation &Invocation, const MemoryBuffer &Main,
   sortUnique(Absent);
   E.Absent = std::move(Absent);
   E.Region = std::move(Recorder.Region);
-  E.PchHash = xxh3_64bits((*Pch)->getBuffer());
-  E.PchSize = (*Pch)->getBufferSize();
   P.Pch = MemoryBuffer::getMemBufferCopy((*Pch)->getBuffer());
   Request.Store->store(Key, E, P.Pch->getBuffer());
   return P;

@@ -1,6 +1,7 @@
 //===- PreambleStore.cpp - Parsed include prefixes kept between runs ------===//
 
 #include "PreambleStore.h"
+#include "ResultCache.h"
 #include "SafeWrite.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -16,31 +17,8 @@ namespace apistamp {
 
 namespace {
 
-/// An entry nests 4 deep; llvm::json's parser recurses per level, so a
-/// tampered entry is refused before it is parsed.
+/// Real entries nest 2 deep; deeper ones are tampered with.
 constexpr unsigned MaxNesting = 8;
-
-bool tooDeep(StringRef Text) {
-  unsigned Depth = 0;
-  bool InString = false;
-  for (size_t I = 0; I < Text.size(); ++I) {
-    char C = Text[I];
-    if (InString) {
-      if (C == '\\')
-        ++I;
-      else if (C == '"')
-        InString = false;
-    } else if (C == '"') {
-      InString = true;
-    } else if (C == '[' || C == '{') {
-      if (++Depth > MaxNesting)
-        return true;
-    } else if ((C == ']' || C == '}') && Depth) {
-      --Depth;
-    }
-  }
-  return false;
-}
 
 json::Value marksToJSON(const std::vector<RegionMark> &Marks) {
   json::Array A;
@@ -233,7 +211,7 @@ std::optional<LoadedPreamble> PreambleStore::lookup(StringRef Key) {
   SmallString<256> Path(Directory);
   sys::path::append(Path, Key + ".json");
   ErrorOr<std::unique_ptr<MemoryBuffer>> Text = MemoryBuffer::getFile(Path);
-  if (!Text || tooDeep((*Text)->getBuffer()))
+  if (!Text || jsonNestingDepth((*Text)->getBuffer()) > MaxNesting)
     return Miss();
   Expected<json::Value> Parsed = json::parse((*Text)->getBuffer());
   if (!Parsed) {
@@ -265,7 +243,7 @@ std::optional<LoadedPreamble> PreambleStore::lookup(StringRef Key) {
   return LoadedPreamble{std::move(*Entry), std::move(*Pch)};
 }
 
-void PreambleStore::store(StringRef Key, PreambleEntry Entry, StringRef Pch) {
+void PreambleStore::store(StringRef Key, PreambleEntry &Entry, StringRef Pch) {
   Entry.PchHash = xxh3_64bits(Pch);
   Entry.PchSize = Pch.size();
   auto Failed = [this](const Twine &Why) {

@@ -89,10 +89,11 @@ public:
   /// the files now.
   std::optional<LoadedPreamble> lookup(llvm::StringRef Key);
 
-  /// Stores \p Entry with \p Pch under \p Key, then evicts the least
-  /// recently used entries past the limit. A failure to write only loses
-  /// the entry; the first is kept for writeError().
-  void store(llvm::StringRef Key, PreambleEntry Entry, llvm::StringRef Pch);
+  /// Stores \p Entry with \p Pch under \p Key (setting the entry's PCH
+  /// hash and size), then evicts the least recently used entries past the
+  /// limit. A failure to write only loses the entry; the first is kept for
+  /// writeError().
+  void store(llvm::StringRef Key, PreambleEntry &Entry, llvm::StringRef Pch);
 
   /// Removes the entry under \p Key (its facts did not match its PCH): the
   /// next run that needs it builds it again.

@@ -306,8 +306,7 @@ ResultCache::currentHash(const std::string &Path,
 /// with (llvm::json's parser recurses once per level).
 constexpr unsigned MaxEntryNesting = 16;
 
-/// How deeply \p Text's JSON arrays and objects nest (strings skipped).
-static unsigned nestingDepth(StringRef Text) {
+unsigned jsonNestingDepth(StringRef Text) {
   unsigned Depth = 0, Deepest = 0;
   bool InString = false;
   for (size_t I = 0; I < Text.size(); ++I) {
@@ -465,7 +464,7 @@ std::optional<TUResult> ResultCache::lookup(StringRef Key, const RuleSet &Rules,
     return Miss(NoEntry);
   // llvm::json's parser recurses once per nesting level: a tampered entry
   // of nested brackets would overflow the stack. Real entries nest 5 deep.
-  if (nestingDepth((*Buffer)->getBuffer()) > MaxEntryNesting)
+  if (jsonNestingDepth((*Buffer)->getBuffer()) > MaxEntryNesting)
     return Miss(Untrusted);
   Expected<json::Value> Parsed = json::parse((*Buffer)->getBuffer());
   if (!Parsed) {

@@ -44,6 +44,11 @@ struct CacheCounts {
   }
 };
 
+/// How deeply \p Text's JSON arrays and objects nest (strings skipped):
+/// llvm::json's parser recurses once per level, so stored entries deeper
+/// than theirs are refused before they are parsed.
+unsigned jsonNestingDepth(llvm::StringRef Text);
+
 /// A directory of cached TU results, safe for concurrent runs (entries are
 /// written to a temporary file and renamed into place; an unreadable entry
 /// is a miss).
