@@ -13,6 +13,7 @@
 #ifndef APISTAMP_LIB_RESULTCACHE_H
 #define APISTAMP_LIB_RESULTCACHE_H
 
+#include "StoredFacts.h"
 #include "apistamp/Site.h"
 #include "clang/Tooling/CompilationDatabase.h"
 #include "llvm/ADT/StringMap.h"
@@ -43,11 +44,6 @@ struct CacheCounts {
     return NoEntry + Changed + BodiesNeeded + Untrusted;
   }
 };
-
-/// How deeply \p Text's JSON arrays and objects nest (strings skipped):
-/// llvm::json's parser recurses once per level, so stored entries deeper
-/// than theirs are refused before they are parsed.
-unsigned jsonNestingDepth(llvm::StringRef Text);
 
 /// A directory of cached TU results, safe for concurrent runs (entries are
 /// written to a temporary file and renamed into place; an unreadable entry

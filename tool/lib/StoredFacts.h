@@ -1,0 +1,77 @@
+//===- StoredFacts.h - A parse's facts, stored and read back ----*- C++ -*-===//
+//
+// What the result cache and `apistamp tu` result files keep of a parse: its
+// TUFacts, as JSON, and the checks that let facts read back from such an
+// untrusted file be decided on (sitesFromFacts) only if they describe the
+// files as they are.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef APISTAMP_LIB_STOREDFACTS_H
+#define APISTAMP_LIB_STOREDFACTS_H
+
+#include "SitesFromFacts.h"
+#include "apistamp/Site.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/JSON.h"
+#include <limits>
+#include <optional>
+
+namespace llvm::json {
+/// Offsets, lines and counts are unsigned.
+inline bool fromJSON(const Value &E, unsigned &Out, Path P) {
+  std::optional<uint64_t> V = E.getAsUINT64();
+  if (!V || *V > std::numeric_limits<unsigned>::max()) {
+    P.report("expected an unsigned number");
+    return false;
+  }
+  Out = unsigned(*V);
+  return true;
+}
+} // namespace llvm::json
+
+namespace apistamp {
+
+/// Stored facts nest 5 deep; a file nested deeper than this is tampered
+/// with (llvm::json's parser recurses once per level).
+constexpr unsigned MaxStoredNesting = 16;
+
+/// How deeply \p Text's JSON arrays and objects nest (strings skipped).
+unsigned jsonNestingDepth(llvm::StringRef Text);
+
+/// Adds \p Facts to \p Object, a member per field.
+void addFacts(llvm::json::Object &Object, const TUFacts &Facts);
+
+/// Reads the members addFacts writes; false if one is missing or wrong.
+bool mapFacts(llvm::json::ObjectMapper &Object, TUFacts &Facts);
+
+/// The files whose bytes deciding \p Facts needs (each candidate's and
+/// each includer's), or none if a candidate is not under \p Root where its
+/// path says, or names a suppression that is not there.
+std::optional<llvm::StringSet<>> filesFactsNeed(const TUFacts &Facts,
+                                                llvm::StringRef Root);
+
+/// What stored facts are good for.
+enum class StoredFactsUse {
+  Usable,
+  /// \p Rules can select something where the parse skipped bodies.
+  BodiesNeeded,
+  /// They do not describe the files (tampered with, or stale).
+  Untrusted,
+};
+
+/// Decides \p Facts with \p Rules (sitesFromFacts, into \p Result) if the
+/// files whose bodies the parse skipped are under the root and were read
+/// by it (\p WasRead), no rule can select anything there, and every site's
+/// body is a function body at its offsets in \p Contents (which holds the
+/// files filesFactsNeed names).
+StoredFactsUse
+decideStoredFacts(const TUFacts &Facts, const RuleSet &Rules, bool Unselected,
+                  const FileBytes &Contents,
+                  llvm::function_ref<bool(llvm::StringRef)> WasRead,
+                  TUResult &Result);
+
+} // namespace apistamp
+
+#endif // APISTAMP_LIB_STOREDFACTS_H
