@@ -256,6 +256,27 @@ cl::opt<std::string> ReportOutput("o",
                                   cl::desc("Write the report to this file"),
                                   cl::value_desc("file"), cl::cat(Category),
                                   on(Mode::Report));
+cl::opt<std::string> TUOutput("o", cl::desc("The file to write (required)"),
+                              cl::value_desc("file"), cl::cat(Category),
+                              on(Mode::Tu, Mode::Ninja));
+cl::opt<std::string>
+    TUDepfile("depfile",
+              cl::desc("Also write the files the TU read to this file, as "
+                       "a Make rule for the result file (as -MD does)"),
+              cl::value_desc("file"), cl::cat(Category), on(Mode::Tu));
+cl::opt<unsigned> TUConfiguration(
+    "configuration",
+    cl::desc("Which of the source's compile commands (0-based, in the "
+             "order merge and check use): a source compiled several ways "
+             "has one result file per command"),
+    cl::init(0), cl::value_desc("n"), cl::cat(Category), on(Mode::Tu));
+cl::opt<bool> MergeDiff("diff",
+                        cl::desc("Print the changes as a unified diff, as "
+                                 "`apistamp diff` does"),
+                        cl::cat(Category), on(Mode::Merge));
+cl::opt<bool> MergeFix("fix",
+                       cl::desc("Apply the changes, as `apistamp fix` does"),
+                       cl::cat(Category), on(Mode::Merge));
 cl::list<std::string> ReportLayers(
     "layer",
     cl::desc("Events another layer logs (torchvision's Python side, torch "
@@ -371,7 +392,18 @@ bool readOptions(const CommandInfo &Command, apistamp::Options &Opts) {
   Opts.Color = Color;
   const cl::list<std::string> &Sources =
       *Positionals[&Command - apistamp::commandTable().data()];
-  Opts.Sources.assign(Sources.begin(), Sources.end());
+  if (Command.RunMode == Mode::Merge)
+    Opts.ResultFiles.assign(Sources.begin(), Sources.end());
+  else
+    Opts.Sources.assign(Sources.begin(), Sources.end());
+  Opts.TUOutput = TUOutput;
+  Opts.TUDepfile = TUDepfile;
+  Opts.TUConfiguration = TUConfiguration;
+  if (MergeDiff && MergeFix) {
+    errs() << "apistamp: error: --diff and --fix: one or the other\n";
+    return false;
+  }
+  Opts.MergeAs = MergeDiff ? Mode::Diff : MergeFix ? Mode::Fix : Mode::Check;
   Opts.ExplainName = ExplainName;
   Opts.ExtraArgs.assign(ExtraArgs.begin(), ExtraArgs.end());
   Opts.ExtraArgsBefore.assign(ExtraArgsBefore.begin(), ExtraArgsBefore.end());
@@ -450,7 +482,10 @@ int main(int argc, const char **argv) {
           "[-- <compiler args>]\n"
           "  apistamp explain [options] <source>:<line> | --name <name> "
           "<source>... [-- <compiler args>]\n"
-          "  apistamp report [options] <log>... | --aggregates <file.csv>\n\n"
+          "  apistamp report [options] <log>... | --aggregates <file.csv>\n"
+          "  apistamp tu [options] -o <result> <source> [-- <compiler "
+          "args>]\n"
+          "  apistamp merge [options] [--diff | --fix] <result-or-dir>...\n\n"
           "Exit codes: 0 clean or done, 1 check found something, verify a "
           "mismatch, fix could not write a file or (with --fail-on-change) "
           "changed one, 2 bad usage or bad rules file, 3 a source failed to "

@@ -12,6 +12,7 @@
 #include "ResultCache.h"
 #include "StageNotes.h"
 #include "Suggestions.h"
+#include "TUResultFile.h"
 #include "apistamp/ChangedLines.h"
 #include "apistamp/CommandTable.h"
 #include "commands/Commands.h"
@@ -167,6 +168,16 @@ Expected<AnalysedRun> planAndAnalyse(const Options &Opts, raw_ostream &Err) {
     };
   Analysis.PartialView = !Opts.Sources.empty() || Opts.Part.Count > 1;
   Analysis.Finished = [&Notes](StringRef Source) { Notes.finished(Source); };
+  // merge: every TU's result from the files tu wrote; no parse.
+  std::vector<TUResult> Given;
+  if (Opts.RunMode == Mode::Merge) {
+    Expected<std::vector<TUResult>> Read =
+        readResultsFor(Run.Plan, Opts.ResultFiles, Opts.Unselected);
+    if (!Read)
+      return Read.takeError();
+    Given = std::move(*Read);
+    Analysis.GivenResults = &Given;
+  }
   Notes.startProgress(Run.Plan.TUs.size());
   Run.Result = analyseProject(Run.Plan, Analysis);
   Notes.endProgress();
@@ -179,7 +190,9 @@ int run(const Options &Opts, raw_ostream &Out, raw_ostream &Err) {
   if (!Command.Run)
     return Command.RunAlone(Opts, Out, Err);
   // Diagnostics are coloured; machine-readable output and diffs never are.
-  bool TextOut = Opts.Format == OutputFormat::Text && !Command.PrintsData;
+  bool PrintsData = Command.PrintsData ||
+                    (Opts.RunMode == Mode::Merge && Opts.MergeAs == Mode::Diff);
+  bool TextOut = Opts.Format == OutputFormat::Text && !PrintsData;
   std::optional<DiagnosticColorStream> ColoredOut, ColoredErr;
   if (TextOut && wantsColor(Opts.Color, Out)) {
     Out.enable_colors(true);

@@ -282,6 +282,18 @@ Error validateOptions(Options &Opts) {
                         "2026-11-16T12:00), not '" +
                         Opts.Report.Since + "'");
   }
+  if (Opts.RunMode == Mode::Tu) {
+    if (Opts.Sources.size() != 1)
+      return usageError("tu analyses one source: name it (and -o FILE for "
+                        "its result)");
+    if (Opts.TUOutput.empty())
+      return usageError("tu needs -o FILE: where its result goes");
+  }
+  if (Opts.RunMode == Mode::Ninja && Opts.TUOutput.empty())
+    return usageError("ninja needs -o FILE: the Ninja file to write");
+  if (Opts.RunMode == Mode::Merge && Opts.ResultFiles.empty())
+    return usageError("merge needs the result files tu wrote (or the "
+                      "directories that hold them)");
   if (Opts.Jobs == 0)
     Opts.Jobs = hardware_concurrency().compute_thread_count();
   return Error::success();

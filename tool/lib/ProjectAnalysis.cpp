@@ -367,13 +367,29 @@ static bool planOrder(const TUJob &L, const TUJob &R) {
          std::tie(R.Command->Directory, R.Command->CommandLine);
 }
 
+TUResult analyseAlone(const TUJob &Job, const ProjectAnalysisOptions &Options) {
+  if (!Job.Command)
+    return analyseJob(Job, Options);
+  TUResult Result;
+  WorkerOptions Workers;
+  Workers.StackSize = TUStackSize;
+  Workers.CrashRecovery = true;
+  runWorkers(
+      1, [&](unsigned) { Result = analyseTUIsolated(Job, Options); }, Workers);
+  return Result;
+}
+
 AnalysisResult analyseProject(const Project &P,
                               const ProjectAnalysisOptions &Options) {
   std::vector<TUJob> Jobs = P.TUs;
-  std::vector<TUResult> Results = analyseJobs(Jobs, Options, [&](size_t I) {
-    if (Options.Finished)
-      Options.Finished(Jobs[I].Source);
-  });
+  std::vector<TUResult> Results;
+  if (Options.GivenResults)
+    Results = std::move(*Options.GivenResults);
+  else
+    Results = analyseJobs(Jobs, Options, [&](size_t I) {
+      if (Options.Finished)
+        Options.Finished(Jobs[I].Source);
+    });
   // A part of the database: the files whose verdict depends on the other
   // TUs are judged from every TU that reads them.
   std::set<std::string> WholeFiles;

@@ -43,6 +43,9 @@ struct ProjectAnalysisOptions {
   bool PartialView = false;
   /// Called (from any thread, one call at a time) as each TU finishes.
   std::function<void(llvm::StringRef Source)> Finished;
+  /// The results of the project's TUs, in its order, from elsewhere (merge
+  /// reads tu's result files): nothing is parsed.
+  std::vector<TUResult> *GivenResults = nullptr;
 };
 
 /// A TU whose results must not be used.
@@ -127,6 +130,10 @@ struct AnalysisResult {
 /// installed by the build, or matches `public_headers`), or "".
 std::string publicHeaderReason(const Project &P, const RuleSet &Rules,
                                llvm::StringRef File);
+
+/// Analyses \p Job alone, as a run analyses each of its TUs (on a thread
+/// with a TU's stack, where a crash is a failed TU), without a cache.
+TUResult analyseAlone(const TUJob &Job, const ProjectAnalysisOptions &Options);
 
 /// Analyses every TU of \p P and merges the results.
 AnalysisResult analyseProject(const Project &P,

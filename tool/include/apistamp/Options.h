@@ -21,7 +21,18 @@
 namespace apistamp {
 
 /// What the user asked for: one per row of the command table.
-enum class Mode { Check, Fix, Diff, Explain, Catalog, Verify, Report };
+enum class Mode {
+  Check,
+  Fix,
+  Diff,
+  Explain,
+  Catalog,
+  Verify,
+  Report,
+  Tu,
+  Merge,
+  Ninja
+};
 
 /// --format of check and catalog (the command table lists which of them a
 /// command takes).
@@ -144,6 +155,14 @@ struct Options {
     /// name (--stderr-job-from); at most one of them.
     std::string StderrJobId, StderrJobFrom;
   } Report;
+  /// tu: the result file to write (-o), the depfile beside it (--depfile),
+  /// and which of the source's compile commands (0-based, in plan order).
+  std::string TUOutput, TUDepfile;
+  unsigned TUConfiguration = 0;
+  /// merge: the result files (and directories of them) tu wrote, and what
+  /// to do with them: report as check (the default), print the diff or fix.
+  std::vector<std::string> ResultFiles;
+  Mode MergeAs = Mode::Check;
   /// Compiler arguments after "--"; set when "--" was given.
   std::optional<std::vector<std::string>> CompilerArgs;
 };

@@ -12,6 +12,12 @@ int runDiff(CommandContext &Ctx);
 int runExplain(CommandContext &Ctx);
 int runCatalog(CommandContext &Ctx);
 int runVerify(CommandContext &Ctx);
+int runMerge(CommandContext &Ctx);
+/// tu plans and analyses one TU itself, and writes its result file.
+int runTu(const Options &Opts, llvm::raw_ostream &Out, llvm::raw_ostream &Err);
+/// ninja plans the project and writes its actions.
+int runNinja(const Options &Opts, llvm::raw_ostream &Out,
+             llvm::raw_ostream &Err);
 /// report works on logs and a catalog, not on a planned project.
 int runReport(const Options &Opts, llvm::raw_ostream &Out,
               llvm::raw_ostream &Err);
@@ -102,6 +108,40 @@ constexpr CommandInfo Commands[] = {
      true,
      nullptr,
      runReport},
+    {Mode::Tu,
+     "tu",
+     "Analyse one compile command of <source> and write its result file "
+     "(-o) for merge, and with --depfile the files it read: one cacheable "
+     "action per TU for build systems",
+     "<source>",
+     {},
+     false,
+     false,
+     false,
+     true,
+     false,
+     nullptr,
+     runTu},
+    {Mode::Merge, "merge",
+     "Decide the result files tu wrote for every TU of the database as "
+     "check -p decides its TUs, and report them as check does, or print "
+     "the diff (--diff) or apply it (--fix)",
+     "<result-file-or-dir>...", CheckFormats, false, false, true, false, false,
+     runMerge, nullptr},
+    {Mode::Ninja,
+     "ninja",
+     "Write a Ninja file (-o) with one tu action per compile command of "
+     "the database (with its depfile) and one merge into "
+     "apistamp-check.json beside it",
+     "",
+     {},
+     false,
+     false,
+     false,
+     false,
+     false,
+     nullptr,
+     runNinja},
 };
 
 } // namespace

@@ -1,0 +1,390 @@
+//===- TUResultFile.cpp - One TU's result, as `tu` writes it --------------===//
+
+#include "TUResultFile.h"
+#include "Matcher.h"
+#include "StoredFacts.h"
+#include "apistamp/Paths.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Support/xxhash.h"
+#include <limits>
+#include <map>
+#include <set>
+
+using namespace llvm;
+
+namespace apistamp {
+
+namespace {
+
+constexpr StringLiteral FormatName = "apistamp-tu-result";
+/// What a parse's diagnostics say for the root, in a result file.
+constexpr StringLiteral RootToken = "${root}";
+
+/// What of \p Rules a parse depends on but its facts do not say: the
+/// macro and the matchers' texts (the root is where the paths are from).
+json::Object parseSettings(const RuleSet &Rules) {
+  json::Array Matchers;
+  for (const CompiledMatcher *M : matchersOf(Rules))
+    Matchers.push_back(M->Text);
+  return json::Object{{"macro", Rules.Macro},
+                      {"matchers", std::move(Matchers)}};
+}
+
+std::string replaceAll(StringRef Text, StringRef From, StringRef To) {
+  if (From.empty())
+    return Text.str();
+  std::string Out;
+  while (true) {
+    size_t At = Text.find(From);
+    Out += Text.take_front(At).str();
+    if (At == StringRef::npos)
+      return Out;
+    Out += To.str();
+    Text = Text.drop_front(At + From.size());
+  }
+}
+
+/// Rewrites every path of \p Facts with \p Map; false if one is refused.
+bool mapPaths(TUFacts &Facts, function_ref<bool(std::string &)> Map) {
+  for (Candidate &C : Facts.Candidates)
+    if (!Map(C.File) || (!C.Includer.empty() && !Map(C.Includer)))
+      return false;
+  for (Suppression &S : Facts.Suppressions)
+    if (!Map(S.File))
+      return false;
+  for (Expectation &E : Facts.Expectations)
+    if (!Map(E.File))
+      return false;
+  for (std::string &File : Facts.BodiesSkippedIn)
+    if (!Map(File))
+      return false;
+  return true;
+}
+
+/// The files whose bytes \p Facts (with absolute paths) describe.
+std::set<std::string> describedFiles(const TUFacts &Facts) {
+  std::set<std::string> Files;
+  for (const Candidate &C : Facts.Candidates) {
+    Files.insert(C.File);
+    if (!C.Includer.empty())
+      Files.insert(C.Includer);
+  }
+  for (const Suppression &S : Facts.Suppressions)
+    Files.insert(S.File);
+  for (const Expectation &E : Facts.Expectations)
+    Files.insert(E.File);
+  Files.insert(Facts.BodiesSkippedIn.begin(), Facts.BodiesSkippedIn.end());
+  return Files;
+}
+
+/// A depfile's spelling of \p Path (as GNU make and Ninja read it).
+std::string depfileEscaped(StringRef Path) {
+  std::string Out;
+  for (char C : Path) {
+    if (C == ' ' || C == '#' || C == '\\')
+      Out += '\\';
+    else if (C == '$')
+      Out += '$';
+    Out += C;
+  }
+  return Out;
+}
+
+} // namespace
+
+std::vector<TUIdentity> identitiesOf(const Project &P) {
+  std::vector<TUIdentity> Ids;
+  std::map<std::string, unsigned> Seen;
+  for (const TUJob &Job : P.TUs) {
+    std::optional<StringRef> Relative =
+        Job.Rules ? pathUnder(Job.Source, Job.Rules->Root) : std::nullopt;
+    std::string Source = Relative ? Relative->str() : Job.Source;
+    Ids.push_back({Source, Seen[Job.Source]++});
+  }
+  return Ids;
+}
+
+Expected<std::string> renderTUResultFile(const TUJob &Job, const TUIdentity &Id,
+                                         const TUResult &Result) {
+  const RuleSet &Rules = *Job.Rules;
+  json::Object File{{"format", FormatName},
+                    {"version", TUResultFileVersion},
+                    {"apistamp", APISTAMP_VERSION},
+                    {"source", Id.Source},
+                    {"configuration", Id.Configuration},
+                    {"parse", parseSettings(Rules)},
+                    {"parseFailed", Result.ParseFailed},
+                    {"skippedBodies", Result.SkippedBodies}};
+  std::string Root = Rules.Root;
+  File["diagnostics"] =
+      replaceAll(Result.Diagnostics, Root + "/", (RootToken + "/").str());
+  TUFacts Facts = Result.Facts;
+  json::Object Hashes;
+  for (const std::string &Path : describedFiles(Facts)) {
+    std::optional<StringRef> Relative = pathUnder(Path, Root);
+    ErrorOr<std::unique_ptr<MemoryBuffer>> Bytes =
+        std::make_error_code(std::errc::invalid_argument);
+    if (Relative)
+      Bytes = MemoryBuffer::getFile(Path, /*IsText=*/false,
+                                    /*RequiresNullTerminator=*/false);
+    if (!Bytes)
+      return createStringError(inconvertibleErrorCode(),
+                               Path +
+                                   ": error: cannot read a file the "
+                                   "analysis of '" +
+                                   Job.Source + "' describes");
+    Hashes[Relative->str()] = utohexstr(xxh3_64bits((*Bytes)->getBuffer()));
+  }
+  mapPaths(Facts, [&](std::string &Path) {
+    if (std::optional<StringRef> Relative = pathUnder(Path, Root))
+      Path = Relative->str();
+    return true;
+  });
+  llvm::sort(Facts.BodiesSkippedIn);
+  Facts.BodiesSkippedIn.erase(
+      std::unique(Facts.BodiesSkippedIn.begin(), Facts.BodiesSkippedIn.end()),
+      Facts.BodiesSkippedIn.end());
+  File["files"] = std::move(Hashes);
+  addFacts(File, Facts);
+  std::string Text;
+  raw_string_ostream(Text) << json::Value(std::move(File)) << "\n";
+  return Text;
+}
+
+std::string renderDepfile(StringRef Target, const TUJob &Job,
+                          const TUResult &Result) {
+  std::set<std::string> Inputs;
+  for (const auto &[Path, Hash] : Result.Dependencies)
+    if (Hash)
+      Inputs.insert(Path);
+  if (Job.Rules && !Job.Rules->Path.empty())
+    Inputs.insert(Job.Rules->Path);
+  std::string Text = depfileEscaped(Target) + ":";
+  for (const std::string &Input : Inputs)
+    Text += " \\\n  " + depfileEscaped(Input);
+  return Text + "\n";
+}
+
+namespace {
+
+/// A result file as read, before its TU is known.
+struct ReadFile {
+  std::string Path;
+  TUIdentity Id;
+  json::Value Value = nullptr;
+};
+
+Error fileError(StringRef Path, const Twine &Message) {
+  return createStringError(inconvertibleErrorCode(),
+                           Path + ": error: " + Message);
+}
+
+/// Reads \p Path's header: its format, version and TU.
+Expected<ReadFile> readHeader(const std::string &Path) {
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Bytes = MemoryBuffer::getFile(Path);
+  if (!Bytes)
+    return fileError(Path, "cannot read it: " + Bytes.getError().message());
+  StringRef Text = (*Bytes)->getBuffer();
+  if (jsonNestingDepth(Text) > MaxStoredNesting)
+    return fileError(Path, "not an apistamp tu result (nested too deeply)");
+  Expected<json::Value> Parsed = json::parse(Text);
+  if (!Parsed)
+    return fileError(Path, "not an apistamp tu result: " +
+                               toString(Parsed.takeError()));
+  const json::Object *Object = Parsed->getAsObject();
+  if (!Object || Object->getString("format") != FormatName)
+    return fileError(Path, "not an apistamp tu result (no \"format\": \"" +
+                               FormatName + "\")");
+  std::optional<int64_t> Version = Object->getInteger("version");
+  if (Version != int64_t(TUResultFileVersion))
+    return fileError(Path, "a tu result of format version " +
+                               (Version ? std::to_string(*Version) : "?") +
+                               " (this is " + APISTAMP_VERSION +
+                               ", which reads version " +
+                               std::to_string(TUResultFileVersion) +
+                               "): run `apistamp tu` again");
+  std::optional<StringRef> Source = Object->getString("source");
+  std::optional<int64_t> Configuration = Object->getInteger("configuration");
+  if (!Source || !Configuration || *Configuration < 0 ||
+      *Configuration > std::numeric_limits<unsigned>::max())
+    return fileError(Path, "a tu result without its \"source\" and "
+                           "\"configuration\"");
+  TUIdentity Id{Source->str(), unsigned(*Configuration)};
+  return ReadFile{Path, std::move(Id), std::move(*Parsed)};
+}
+
+/// \p File's result for \p Job, decided by its rules.
+Expected<TUResult> decideFile(const ReadFile &File, const TUJob &Job,
+                              bool Unselected) {
+  const RuleSet &Rules = *Job.Rules;
+  TUFacts Facts;
+  TUResult Result;
+  json::Path::Root Root;
+  json::ObjectMapper O(File.Value, Root);
+  const json::Object *Object = File.Value.getAsObject();
+  const json::Value *Settings = Object ? Object->get("parse") : nullptr;
+  const json::Object *Hashes = Object ? Object->getObject("files") : nullptr;
+  if (!O || !Settings || !Hashes || !O.map("parseFailed", Result.ParseFailed) ||
+      !O.map("diagnostics", Result.Diagnostics) ||
+      !O.map("skippedBodies", Result.SkippedBodies) || !mapFacts(O, Facts))
+    return fileError(File.Path,
+                     "a damaged tu result (" + toString(Root.getError()) + ")");
+  if (*Settings != json::Value(parseSettings(Rules)))
+    return fileError(File.Path, "made under rules with another macro or other "
+                                "matchers than " +
+                                    Rules.Path + ": run `apistamp tu` again");
+  Result.Diagnostics =
+      replaceAll(Result.Diagnostics, RootToken, StringRef(Rules.Root));
+  if (Result.ParseFailed)
+    return Result;
+  std::string RootDir = Rules.Root;
+  bool Escapes = !mapPaths(Facts, [&](std::string &Path) {
+    SmallString<256> Absolute(RootDir);
+    sys::path::append(Absolute, sys::path::Style::posix, Path);
+    // A path that climbs out of the root is refused by pathUnder below.
+    Path = std::string(Absolute);
+    return !StringRef(Path).contains("/../") &&
+           !StringRef(Path).ends_with("/..");
+  });
+  std::optional<StringSet<>> Needed = filesFactsNeed(Facts, RootDir);
+  if (Escapes || !Needed)
+    return fileError(File.Path,
+                     "facts that do not describe the files under " + RootDir);
+  FileBytes Contents;
+  std::vector<std::unique_ptr<MemoryBuffer>> Held;
+  StringSet<> Hashed;
+  for (const auto &[Relative, Hash] : *Hashes) {
+    SmallString<256> Path(RootDir);
+    sys::path::append(Path, sys::path::Style::posix, Relative.str());
+    std::optional<StringRef> Recorded = Hash.getAsString();
+    ErrorOr<std::unique_ptr<MemoryBuffer>> Bytes =
+        MemoryBuffer::getFile(Path, /*IsText=*/false,
+                              /*RequiresNullTerminator=*/false);
+    if (!Recorded || StringRef(Relative).contains("..") ||
+        !pathUnder(Path, RootDir))
+      return fileError(File.Path, "a damaged tu result (its \"files\")");
+    if (!Bytes || utohexstr(xxh3_64bits((*Bytes)->getBuffer())) != *Recorded)
+      return fileError(File.Path, Relative.str() + " changed since this "
+                                                   "result was made: run "
+                                                   "`apistamp tu` again");
+    Hashed.insert(Path);
+    if (Needed->contains(Path))
+      Contents[Path] = (*Bytes)->getBuffer();
+    Held.push_back(std::move(*Bytes));
+  }
+  if (Contents.size() != Needed->size())
+    return fileError(File.Path, "facts in a file whose bytes it does not "
+                                "record");
+  switch (decideStoredFacts(
+      Facts, Rules, Unselected, Contents,
+      [&](StringRef Path) { return Hashed.contains(Path); }, Result)) {
+  case StoredFactsUse::Usable:
+    break;
+  case StoredFactsUse::BodiesNeeded:
+    return fileError(File.Path,
+                     "made under rules that let its parse skip function "
+                     "bodies that " +
+                         Rules.Path +
+                         " can select: run `apistamp tu` again with them");
+  case StoredFactsUse::Untrusted:
+    return fileError(File.Path,
+                     "facts that do not describe the files under " + RootDir);
+  }
+  return Result;
+}
+
+/// The `.json` files of \p Paths (directories searched, sorted).
+Expected<std::vector<std::string>> resultPaths(ArrayRef<std::string> Paths) {
+  std::vector<std::string> Files;
+  for (const std::string &Path : Paths) {
+    if (!sys::fs::is_directory(Path)) {
+      Files.push_back(Path);
+      continue;
+    }
+    std::error_code EC;
+    std::vector<std::string> Found;
+    for (sys::fs::recursive_directory_iterator It(Path, EC), End;
+         It != End && !EC; It.increment(EC))
+      if (StringRef(It->path()).ends_with(".json") &&
+          It->type() != sys::fs::file_type::directory_file)
+        Found.push_back(It->path());
+    if (EC)
+      return fileError(Path, "cannot list it: " + EC.message());
+    llvm::sort(Found);
+    Files.insert(Files.end(), Found.begin(), Found.end());
+  }
+  return Files;
+}
+
+} // namespace
+
+Expected<std::vector<TUResult>>
+readResultsFor(const Project &P, ArrayRef<std::string> Paths, bool Unselected) {
+  Expected<std::vector<std::string>> Files = resultPaths(Paths);
+  if (!Files)
+    return Files.takeError();
+  std::vector<TUIdentity> Ids = identitiesOf(P);
+  std::map<TUIdentity, size_t> JobOf;
+  for (size_t I = 0; I < Ids.size(); ++I)
+    JobOf[Ids[I]] = I;
+  std::vector<std::optional<ReadFile>> ByJob(P.TUs.size());
+  std::vector<std::string> Problems;
+  for (const std::string &Path : *Files) {
+    Expected<ReadFile> File = readHeader(Path);
+    if (!File) {
+      Problems.push_back(toString(File.takeError()));
+      continue;
+    }
+    auto Job = JobOf.find(File->Id);
+    if (Job == JobOf.end()) {
+      Problems.push_back(Path + ": error: the result of " + File->Id.Source +
+                         " (configuration " +
+                         std::to_string(File->Id.Configuration) +
+                         "), which is no TU of the compilation database");
+      continue;
+    }
+    if (ByJob[Job->second]) {
+      Problems.push_back(Path + ": error: a second result of " +
+                         File->Id.Source + " (configuration " +
+                         std::to_string(File->Id.Configuration) + "), after " +
+                         ByJob[Job->second]->Path);
+      continue;
+    }
+    ByJob[Job->second] = std::move(*File);
+  }
+  std::vector<TUResult> Results(P.TUs.size());
+  for (size_t I = 0; I < P.TUs.size(); ++I) {
+    if (!ByJob[I]) {
+      Problems.push_back(
+          "error: no result for " + P.TUs[I].Source + " (configuration " +
+          std::to_string(Ids[I].Configuration) + "): run `apistamp tu` for it");
+      continue;
+    }
+    Expected<TUResult> Result = decideFile(*ByJob[I], P.TUs[I], Unselected);
+    if (!Result) {
+      Problems.push_back(toString(Result.takeError()));
+      continue;
+    }
+    Results[I] = std::move(*Result);
+  }
+  // A whole directory of another database's results says the same for
+  // every file: the first few say what is wrong.
+  constexpr size_t Shown = 10;
+  if (Problems.size() > Shown) {
+    size_t More = Problems.size() - Shown;
+    Problems.resize(Shown);
+    Problems.push_back("apistamp: and " + std::to_string(More) +
+                       " more problems with the results");
+  }
+  if (!Problems.empty())
+    return createStringError(inconvertibleErrorCode(), join(Problems, "\n"));
+  return Results;
+}
+
+} // namespace apistamp
