@@ -41,6 +41,8 @@ config.substitutions.append(("%cxxflags", "-std=c++17 -nostdinc++ -I" +
 import shutil
 if shutil.which("pre-commit"):
     config.available_features.add("pre-commit")
+if shutil.which("ninja"):
+    config.available_features.add("ninja")
 if shutil.which("git"):
     config.available_features.add("git")
 # sqlite3: the report's warehouse SQL (docs/report-sql.md) is tested on it.
