@@ -256,6 +256,16 @@ cl::opt<std::string> ReportOutput("o",
                                   cl::desc("Write the report to this file"),
                                   cl::value_desc("file"), cl::cat(Category),
                                   on(Mode::Report));
+cl::opt<std::string> ReportEmitPartial(
+    "emit-partial",
+    cl::desc("Write the logs' exact distinct keys to this file, a partial "
+             "that --merge unites with others, instead of a report"),
+    cl::value_desc("file"), cl::cat(Category), on(Mode::Report));
+cl::opt<bool> ReportMerge(
+    "merge",
+    cl::desc("The arguments are partials (--emit-partial): report on their "
+             "union, exactly as on all their logs"),
+    cl::cat(Category), on(Mode::Report));
 cl::list<std::string> ReportLayers(
     "layer",
     cl::desc("Events another layer logs (torchvision's Python side, torch "
@@ -393,6 +403,8 @@ bool readOptions(const CommandInfo &Command, apistamp::Options &Opts) {
   Opts.Report.Format = ReportFormat;
   Opts.Report.By = ReportBy;
   Opts.Report.Output = ReportOutput;
+  Opts.Report.EmitPartial = ReportEmitPartial;
+  Opts.Report.Merge = ReportMerge;
   Opts.Report.LayerArgs.assign(ReportLayers.begin(), ReportLayers.end());
   Opts.Report.Unknown = ReportUnknown;
   Opts.Report.StderrJobId = ReportStderrJobId;
@@ -450,7 +462,8 @@ int main(int argc, const char **argv) {
           "[-- <compiler args>]\n"
           "  apistamp explain [options] <source>:<line> | --name <name> "
           "<source>... [-- <compiler args>]\n"
-          "  apistamp report [options] <log>... | --aggregates <file.csv>\n\n"
+          "  apistamp report [options] <log>... | --aggregates <file.csv> | "
+          "--merge <partial>...\n\n"
           "Exit codes: 0 clean or done, 1 check found something, verify a "
           "mismatch, fix could not write a file or (with --fail-on-change) "
           "changed one, 2 bad usage or bad rules file, 3 a source failed to "
