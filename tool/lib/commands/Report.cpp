@@ -129,9 +129,9 @@ mergePartials(const Options &Opts, const std::vector<EventAlias> *Aliases) {
                     " (the rules' 'aliases'): merge with the rules it was "
                     "emitted with (--rules), or emit it again");
     if (Error E = Merger->add(std::move(*Partial), Path))
-      return std::move(E);
+      return E;
   }
-  return std::move(Merger);
+  return Merger;
 }
 
 /// The counts: from the aggregates file, the partials (--merge), or read
@@ -157,7 +157,7 @@ Expected<UsageCounts> loadCounts(const Options &Opts, raw_ostream &Err,
       logFiles(Opts, Err), LogWindow{R.Since, R.Until}, Opts.Jobs,
       DefaultLogPartBytes, {R.StderrJobId, R.StderrJobFrom}, Aliases);
   if (Error E = checkLogsRead(Opts, Counts, Err))
-    return std::move(E);
+    return E;
   return Counts;
 }
 

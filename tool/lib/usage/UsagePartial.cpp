@@ -310,7 +310,8 @@ bool readEvents(Reader &R, std::map<std::string, PartialEvent> &Events) {
       auto &[Day, Keys] = E.Days[D];
       if (!R.string(Day, "a day") || !R.keys(Keys, "a day's jobs"))
         return false;
-      if (Day.size() != 10 || !daysOf(Day))
+      std::optional<int64_t> Number = daysOf(Day);
+      if (Day.size() != 10 || !Number || dayName(*Number) != Day)
         return R.fail("event '" + printableLine(Name) +
                       "': a day that is not YYYY-MM-DD: '" +
                       printableLine(Day) + "'");
@@ -392,7 +393,7 @@ Expected<UsagePartial> parsePartial(StringRef Bytes, StringRef Name) {
     R.fail("bytes after its last event");
   if (!R.Problem.empty())
     return Bad("a corrupt partial: " + R.Problem);
-  return std::move(P);
+  return P;
 }
 
 Expected<UsagePartial> readPartialFile(StringRef Path) {
