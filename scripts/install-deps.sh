@@ -40,6 +40,21 @@ if ((${#missing[@]} > 0)); then
   apt-get install -y -qq --no-install-recommends "${missing[@]}" > /dev/null
 fi
 
+# DuckDB's Node.js client for the warehouse SQL's test on DuckDB
+# (test/lit/report/sql-duckdb.test, which says it is skipped without it):
+# npm into $APISTAMP_CACHE_DIR/node (default /var/cache/apistamp/node), a
+# no-op once there. Node.js and npm from Debian when the machine has none
+# (a Node.js of its own, with its npm, is used as it is).
+if ! command -v npm > /dev/null && ((EUID == 0)); then
+  echo "install-deps.sh: installing nodejs npm"
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+    nodejs npm > /dev/null || true
+fi
+if ! "$(dirname "$0")/fetch-duckdb.sh" > /dev/null; then
+  echo "install-deps.sh: warning: DuckDB's Node.js client could not be" \
+       "installed; the warehouse SQL's DuckDB test will be skipped" >&2
+fi
+
 # torchvision 0.14.1's source for the torchvision policy test, which skips
 # (and says so) when it is missing; a no-op once fetched.
 if ! "$(dirname "$0")/fetch-torchvision.sh" > /dev/null; then

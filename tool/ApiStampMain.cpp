@@ -277,6 +277,16 @@ cl::opt<bool> MergeDiff("diff",
 cl::opt<bool> MergeFix("fix",
                        cl::desc("Apply the changes, as `apistamp fix` does"),
                        cl::cat(Category), on(Mode::Merge));
+cl::opt<std::string> ReportEmitPartial(
+    "emit-partial",
+    cl::desc("Write the logs' exact distinct keys to this file, a partial "
+             "that --merge unites with others, instead of a report"),
+    cl::value_desc("file"), cl::cat(Category), on(Mode::Report));
+cl::opt<bool> ReportMerge(
+    "merge",
+    cl::desc("The arguments are partials (--emit-partial): report on their "
+             "union, exactly as on all their logs"),
+    cl::cat(Category), on(Mode::Report));
 cl::list<std::string> ReportLayers(
     "layer",
     cl::desc("Events another layer logs (torchvision's Python side, torch "
@@ -425,6 +435,8 @@ bool readOptions(const CommandInfo &Command, apistamp::Options &Opts) {
   Opts.Report.Format = ReportFormat;
   Opts.Report.By = ReportBy;
   Opts.Report.Output = ReportOutput;
+  Opts.Report.EmitPartial = ReportEmitPartial;
+  Opts.Report.Merge = ReportMerge;
   Opts.Report.LayerArgs.assign(ReportLayers.begin(), ReportLayers.end());
   Opts.Report.Unknown = ReportUnknown;
   Opts.Report.StderrJobId = ReportStderrJobId;
@@ -482,7 +494,8 @@ int main(int argc, const char **argv) {
           "[-- <compiler args>]\n"
           "  apistamp explain [options] <source>:<line> | --name <name> "
           "<source>... [-- <compiler args>]\n"
-          "  apistamp report [options] <log>... | --aggregates <file.csv>\n"
+          "  apistamp report [options] <log>... | --aggregates <file.csv> | "
+          "--merge <partial>...\n"
           "  apistamp tu [options] -o <result> <source> [-- <compiler "
           "args>]\n"
           "  apistamp merge [options] [--diff | --fix] <result-or-dir>...\n\n"

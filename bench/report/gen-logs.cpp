@@ -17,9 +17,24 @@
 // files are independent and can be read in parallel. Deterministic for a
 // given seed.
 //
+// Two variants of the same lines (the same seed gives the same events,
+// times, processes and jobs):
+//   --shape collector: as a log collector (Fluent Bit, Vector, Logstash)
+//     forwards them: other key order, a space after each ':' and ',', and
+//     fields of its own ("@timestamp", a nested "kubernetes" object,
+//     "stream"), e.g.
+//       {"@timestamp": "...", "kubernetes": {"namespace": "ml", "pod":
+//        "train-4000007-3", "labels": {"team": "vision"}}, "stream":
+//        "stderr", "job_id": "...", "host": "...", "event": "...",
+//        "time": "...", "pid": N, "exe": "...", "rank": N}
+//   --order shuffled: every line in a random file at a random place, so
+//     that nothing of a job's ranks or a process's lines is together (a
+//     collector merging many streams); the generator's order otherwise.
+//
 //   c++ -O2 -std=c++17 -o gen-logs gen-logs.cpp
 //   gen-logs OUT_DIR [--bytes N] [--files N] [--events N] [--jobs N]
-//            [--days N] [--seed N]
+//            [--days N] [--seed N] [--shape runtime|collector]
+//            [--order generator|shuffled]
 //
 // Prints the number of lines and bytes written.
 
@@ -110,10 +125,16 @@ int main(int Argc, char **Argv) {
   uint64_t Bytes = 1100ull << 20;
   unsigned Files = 8, Events = 500, Jobs = 50000, Days = 14, Hosts = 2000;
   uint64_t Seed = 1;
+  bool Collector = false, Shuffled = false;
   for (int I = 2; I + 1 < Argc; I += 2) {
     std::string Flag = Argv[I];
     uint64_t V = std::strtoull(Argv[I + 1], nullptr, 10);
-    if (Flag == "--bytes")
+    std::string Value = Argv[I + 1];
+    if (Flag == "--shape" && (Value == "runtime" || Value == "collector"))
+      Collector = Value == "collector";
+    else if (Flag == "--order" && (Value == "generator" || Value == "shuffled"))
+      Shuffled = Value == "shuffled";
+    else if (Flag == "--bytes")
       Bytes = V;
     else if (Flag == "--files")
       Files = unsigned(V);
@@ -174,6 +195,10 @@ int main(int Argc, char **Argv) {
   std::vector<std::string> Buffers(Files);
   std::string Line;
   std::vector<std::pair<int64_t, std::string>> JobLines;
+  // --order shuffled: every file's lines, to shuffle at the end, with a
+  // generator of their own (R makes the same lines in every order).
+  std::vector<std::vector<std::string>> AllLines(Files);
+  Rng Shuffler{Seed ^ 0x53485546464c4544ULL};
   for (unsigned J = 0; J < Jobs; ++J) {
     bool Scheduled = R.below(10) != 0;
     std::string JobId;
@@ -221,6 +246,37 @@ int main(int Argc, char **Argv) {
         double U = R.unit();
         int64_t Now = ProcStart + int64_t(U * U * U * double(Duration));
         Line.clear();
+        if (Collector) {
+          std::string Time;
+          appendTime(Time, Now);
+          char Head[160];
+          std::snprintf(Head, sizeof(Head),
+                        "{\"@timestamp\": %s, \"kubernetes\": {\"namespace\": "
+                        "\"ml\", \"pod\": \"train-%u-%u\", \"labels\": "
+                        "{\"team\": \"vision\"}}, \"stream\": \"stderr\", ",
+                        Time.c_str(), J, P);
+          Line += Head;
+          Line += "\"job_id\": ";
+          Line += Scheduled ? JobId : std::string("null");
+          char Host[48];
+          std::snprintf(Host, sizeof(Host),
+                        ", \"host\": \"node%04u.cluster.example.org\"",
+                        Proc.Host);
+          Line += Host;
+          Line += ", \"event\": \"";
+          Line += Names[E];
+          Line += "\", \"time\": ";
+          Line += Time;
+          Line += ", \"pid\": ";
+          Line += std::to_string(Proc.Pid);
+          Line += ", \"exe\": \"";
+          Line += Exes[Proc.Exe];
+          Line += "\", \"rank\": ";
+          Line += Proc.Rank < 0 ? std::string("null") : std::to_string(Proc.Rank);
+          Line += "}\n";
+          JobLines.push_back({Now, Line});
+          continue;
+        }
         Line += "{\"event\":\"";
         Line += Names[E];
         Line += "\",\"time\":";
@@ -244,6 +300,14 @@ int main(int Argc, char **Argv) {
     // One log file per job, in time order (processes interleaved).
     std::sort(JobLines.begin(), JobLines.end(),
               [](const auto &A, const auto &B) { return A.first < B.first; });
+    if (Shuffled) {
+      for (const auto &[Time, Text] : JobLines) {
+        AllLines[Shuffler.below(Files)].push_back(Text);
+        Written += Text.size();
+        ++Lines;
+      }
+      continue;
+    }
     std::string &Buffer = Buffers[J % Files];
     for (const auto &[Time, Text] : JobLines) {
       Buffer += Text;
@@ -256,6 +320,12 @@ int main(int Argc, char **Argv) {
     }
   }
   for (unsigned F = 0; F < Files; ++F) {
+    std::vector<std::string> &Shuffle = AllLines[F];
+    for (size_t I = Shuffle.size(); I > 1; --I)
+      std::swap(Shuffle[I - 1], Shuffle[Shuffler.below(I)]);
+    for (const std::string &Text : Shuffle)
+      Buffers[F] += Text;
+    Shuffle = {};
     std::fwrite(Buffers[F].data(), 1, Buffers[F].size(), Out[F]);
     std::fclose(Out[F]);
   }

@@ -48,6 +48,19 @@ if shutil.which("git"):
 # sqlite3: the report's warehouse SQL (docs/report-sql.md) is tested on it.
 if shutil.which("sqlite3"):
     config.available_features.add("sqlite3")
+# duckdb: DuckDB's Node.js client, which scripts/fetch-duckdb.sh installs;
+# the warehouse SQL is tested on it too. Without it, say why the test is
+# skipped.
+duckdb_node_dir = os.path.join(
+    os.environ.get("APISTAMP_CACHE_DIR", "/var/cache/apistamp"), "node")
+if shutil.which("node") and os.path.isfile(os.path.join(
+        duckdb_node_dir, "node_modules", "@duckdb", "node-api", "package.json")):
+    config.available_features.add("duckdb")
+    config.substitutions.append(("%duckdb_node_dir", duckdb_node_dir))
+else:
+    lit_config.note("DuckDB's Node.js client is not in " + duckdb_node_dir +
+                    " (scripts/fetch-duckdb.sh installs it, or node is"
+                    " missing): report/sql-duckdb.test is skipped")
 # asan: the tool built with -fsanitize=address,undefined (build-tool-asan);
 # tests that limit the address space cannot run there (ASan reserves
 # terabytes of it).

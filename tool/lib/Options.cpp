@@ -212,8 +212,31 @@ static Error resolveReportOptions(Options::ReportOptions &R) {
   return Error::success();
 }
 
-/// report reads logs or aggregates, never both.
+/// report reads logs, partials (--merge) or aggregates; a partial is
+/// counted with the window and jobs it was emitted with.
 static Error checkReportInputs(const Options &Opts) {
+  const Options::ReportOptions &R = Opts.Report;
+  if (!R.EmitPartial.empty() && !R.AggregatesFile.empty())
+    return usageError("--emit-partial keeps the distinct keys of logs or "
+                      "partials; aggregates have none");
+  if (!R.EmitPartial.empty() && !R.Output.empty())
+    return usageError("--emit-partial writes a partial, not a report: no -o");
+  if (R.Merge) {
+    if (!R.AggregatesFile.empty())
+      return usageError("pass partials to --merge, or --aggregates, not both");
+    if (Opts.Sources.empty())
+      return usageError("--merge wants partial files (from --emit-partial)");
+    for (auto [Name, Value] :
+         {std::pair<StringRef, StringRef>{"--since", R.Since},
+          {"--until", R.Until},
+          {"--stderr-job-id", R.StderrJobId},
+          {"--stderr-job-from", R.StderrJobFrom}})
+      if (!Value.empty())
+        return usageError(Name +
+                          " is not for --merge: a partial is counted with "
+                          "it when it is emitted, and keeps it");
+    return Error::success();
+  }
   if (Opts.Sources.empty() != Opts.Report.AggregatesFile.empty())
     return Error::success();
   return usageError(Opts.Report.AggregatesFile.empty()

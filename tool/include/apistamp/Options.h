@@ -154,6 +154,11 @@ struct Options {
     /// regular expression whose one group takes it from the file's base
     /// name (--stderr-job-from); at most one of them.
     std::string StderrJobId, StderrJobFrom;
+    /// --emit-partial FILE: the logs' (or the merged partials') distinct
+    /// keys are written there, and no report.
+    std::string EmitPartial;
+    /// --merge: Sources are partials, not logs.
+    bool Merge = false;
   } Report;
   /// tu: the result file to write (-o), the depfile beside it (--depfile),
   /// and which of the source's compile commands (0-based, in plan order).

@@ -99,7 +99,7 @@ constexpr CommandInfo Commands[] = {
      "directories, - for stdin): which are "
      "used, by how many jobs, which are never used, and which logged events "
      "no rule places",
-     "<log>... | --aggregates <file.csv>",
+     "<log>... | --aggregates <file.csv> | --merge <partial>...",
      {},
      false,
      true,

@@ -223,4 +223,45 @@ DistinctKeys::countDistinct(llvm::ArrayRef<DistinctKeys *> All, size_t Counters,
   return std::move(Counts[0]);
 }
 
+void DistinctKeys::forEachDistinct(
+    llvm::ArrayRef<DistinctKeys *> All,
+    llvm::function_ref<void(uint32_t Counter, uint64_t Key)> Each) {
+  constexpr uint64_t Kept = ~((uint64_t(1) << (64 - KeptKeyBits)) - 1);
+  static_assert(64 - KeptKeyBits == 20 - PartitionBits,
+                "a record keeps the top KeptKeyBits bits of a key");
+  auto Unmix = [](uint32_t Counter, uint64_t Mixed) {
+    return (Mixed ^ (uint64_t(Counter) + 1) * 0x9E3779B97F4A7C15ULL) & Kept;
+  };
+  std::vector<uint64_t> Slots;
+  for (size_t I = 0; I < (size_t(1) << PartitionBits); ++I) {
+    size_t Size = 0;
+    for (DistinctKeys *Keys : All)
+      Size += Keys->Partitions[I].Size;
+    ScratchSet Seen(Slots, Size);
+    for (DistinctKeys *Keys : All) {
+      const Partition &P = Keys->Partitions[I];
+      for (size_t R = 0; R < P.Size; ++R) {
+        Record Rec = P.Chunks[R / ChunkRecords][R % ChunkRecords];
+        if (!Seen.insert(Rec))
+          continue;
+        // The record holds the mixed key's bits 55..12 in its bits 63..20,
+        // and the partition its bits 63..56.
+        uint64_t Mixed = (uint64_t(I) << (64 - PartitionBits)) |
+                         ((Rec >> 20) << (64 - KeptKeyBits));
+        uint32_t Counter = uint32_t(Rec & CounterMask);
+        Each(Counter, Unmix(Counter, Mixed));
+      }
+    }
+  }
+  // Counters past CounterMask keep their whole key: the kept bits of two
+  // of them may agree (odds as in a record's), and they are one key then.
+  std::vector<WideRecord> Wide;
+  for (DistinctKeys *Keys : All)
+    for (const WideRecord &W : Keys->Wide)
+      Wide.push_back({Unmix(W.Counter, W.Mixed), W.Counter});
+  dedupe(Wide);
+  for (const WideRecord &W : Wide)
+    Each(W.Counter, W.Mixed);
+}
+
 } // namespace apistamp

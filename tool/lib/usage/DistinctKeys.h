@@ -21,6 +21,7 @@
 #define APISTAMP_LIB_USAGE_DISTINCTKEYS_H
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include <cstdint>
 #include <cstdlib>
 #include <tuple>
@@ -78,6 +79,18 @@ public:
   /// that filled it). Empties \p All.
   static std::vector<uint64_t> countDistinct(llvm::ArrayRef<DistinctKeys *> All,
                                              size_t Counters, unsigned Threads);
+
+  /// The bits of a key that count: two keys of one counter whose top
+  /// KeptKeyBits bits agree are one key.
+  static constexpr unsigned KeptKeyBits = 52;
+
+  /// Calls \p Each(Counter, Key) once for each distinct key of each
+  /// counter over all of \p All (each finish()ed), Key as add() took it with
+  /// its low 64 - KeptKeyBits bits zero: adding it again, to any counter,
+  /// counts as adding the original. Keeps what \p All holds.
+  static void forEachDistinct(
+      llvm::ArrayRef<DistinctKeys *> All,
+      llvm::function_ref<void(uint32_t Counter, uint64_t Key)> Each);
 
 private:
   static constexpr unsigned PartitionBits = 8;

@@ -7,21 +7,12 @@ using namespace llvm;
 
 namespace apistamp {
 
-UsageCounts collect(const CounterIds &Ids,
-                    ArrayRef<std::unique_ptr<ThreadCounts>> Threads) {
+UsageCounts countKeys(const CounterIds &Ids, ArrayRef<DistinctKeys *> Keys,
+                      unsigned Threads) {
   UsageCounts Counts;
-  std::vector<DistinctKeys *> Keys;
-  for (const std::unique_ptr<ThreadCounts> &T : Threads) {
-    Keys.push_back(&T->Keys);
-    Counts.Files += T->Files;
-    Counts.Lines += T->Lines;
-    Counts.EventLines += T->EventLines;
-    Counts.Malformed += T->Malformed;
-    Counts.OutsideWindow += T->OutsideWindow;
-  }
   const std::vector<CounterIds::Counter> &Counters = Ids.counters();
-  std::vector<uint64_t> Distinct = DistinctKeys::countDistinct(
-      Keys, Counters.size(), unsigned(Threads.size()));
+  std::vector<uint64_t> Distinct =
+      DistinctKeys::countDistinct(Keys, Counters.size(), Threads);
   for (size_t Id = 0; Id < Counters.size(); ++Id) {
     const CounterIds::Counter &C = Counters[Id];
     EventCounts &Event = Counts.Events[C.Event.str()];
@@ -36,14 +27,42 @@ UsageCounts collect(const CounterIds &Ids,
   }
   for (auto &[Name, Event] : Counts.Events)
     llvm::sort(Event.JobsByDay);
+  return Counts;
+}
+
+void addInputs(UsageCounts &Into,
+               ArrayRef<std::unique_ptr<ThreadCounts>> Threads) {
+  for (const std::unique_ptr<ThreadCounts> &T : Threads) {
+    Into.Files += T->Files;
+    Into.Lines += T->Lines;
+    Into.EventLines += T->EventLines;
+    Into.Malformed += T->Malformed;
+    Into.OutsideWindow += T->OutsideWindow;
+  }
+}
+
+void widenSeen(std::string &FirstSeen, std::string &LastSeen,
+               const std::string &First, const std::string &Last) {
+  if (FirstSeen.empty() || First < FirstSeen)
+    FirstSeen = First;
+  if (Last > LastSeen)
+    LastSeen = Last;
+}
+
+UsageCounts collect(const CounterIds &Ids,
+                    ArrayRef<std::unique_ptr<ThreadCounts>> Threads) {
+  std::vector<DistinctKeys *> Keys;
+  for (const std::unique_ptr<ThreadCounts> &T : Threads)
+    Keys.push_back(&T->Keys);
+  UsageCounts Counts = countKeys(Ids, Keys, unsigned(Threads.size()));
+  addInputs(Counts, Threads);
+  const std::vector<CounterIds::Counter> &Counters = Ids.counters();
   for (const std::unique_ptr<ThreadCounts> &T : Threads)
     for (auto &Entry : T->Events) {
       const LocalEvent &Local = Entry.second;
       EventCounts &Event = Counts.Events[Counters[Local.Base].Event.str()];
-      if (Event.FirstSeen.empty() || Local.FirstSeen < Event.FirstSeen)
-        Event.FirstSeen = Local.FirstSeen;
-      if (Local.LastSeen > Event.LastSeen)
-        Event.LastSeen = Local.LastSeen;
+      widenSeen(Event.FirstSeen, Event.LastSeen, Local.FirstSeen,
+                Local.LastSeen);
     }
   return Counts;
 }

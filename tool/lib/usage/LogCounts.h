@@ -351,6 +351,20 @@ private:
       std::vector<CachedEvent>(size_t(1) << EventCacheBits);
 };
 
+/// The distinct keys of \p Keys counted per event (first and last seen
+/// left empty), on \p Threads threads; empties \p Keys.
+UsageCounts countKeys(const CounterIds &Ids,
+                      llvm::ArrayRef<DistinctKeys *> Keys, unsigned Threads);
+
+/// Adds the files and lines \p Threads read to \p Into's.
+void addInputs(UsageCounts &Into,
+               llvm::ArrayRef<std::unique_ptr<ThreadCounts>> Threads);
+
+/// Widens [\p FirstSeen, \p LastSeen] to take [\p First, \p Last] (an
+/// empty FirstSeen is none yet).
+void widenSeen(std::string &FirstSeen, std::string &LastSeen,
+               const std::string &First, const std::string &Last);
+
 /// The threads' counts as per-event counts; every thread's Keys finished.
 UsageCounts collect(const CounterIds &Ids,
                     llvm::ArrayRef<std::unique_ptr<ThreadCounts>> Threads);

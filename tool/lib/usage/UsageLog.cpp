@@ -15,6 +15,7 @@
 #include "LogCounts.h"
 #include "LogDecoder.h"
 #include "LogMapping.h"
+#include "UsagePartial.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
@@ -361,11 +362,13 @@ std::vector<LogPart> splitLogs(ArrayRef<std::string> Files, uint64_t PartBytes,
 
 /// Reads \p Parts of \p Files (in file order) on \p Threads threads; a
 /// file whose planned size is not 0 is read up to that size, a stderr log
-/// counted in its job of \p Jobs.
+/// counted in its job of \p Jobs. With \p AsPartial, the events' keys go
+/// there, uncounted, and the counts returned have no events.
 UsageCounts readParts(ArrayRef<std::string> Files, ArrayRef<LogPart> Parts,
                       ArrayRef<uint64_t> PlannedSizes, const LogWindow &Window,
                       unsigned Threads, ArrayRef<FileJob> Jobs,
-                      ArrayRef<EventAlias> Aliases) {
+                      ArrayRef<EventAlias> Aliases,
+                      UsagePartial *AsPartial = nullptr) {
   // Each thread counts the parts it takes; the problems are kept by part,
   // in order, and their line numbers made the file's.
   Threads = std::max(1u, std::min<unsigned>(Threads, Parts.size()));
@@ -389,7 +392,13 @@ UsageCounts readParts(ArrayRef<std::string> Files, ArrayRef<LogPart> Parts,
         Thread.Keys.finish();
       },
       Workers);
-  UsageCounts All = collect(Ids, Counts);
+  UsageCounts All;
+  if (AsPartial) {
+    AsPartial->Events = partialEventsOf(Ids, Counts);
+    addInputs(All, Counts);
+  } else {
+    All = collect(Ids, Counts);
+  }
   All.Problems = mergeProblems(Parts, Results);
   for (PartResult &R : Results)
     if (R.Stderr)
@@ -441,6 +450,20 @@ UsageCounts readUsageLogs(ArrayRef<std::string> Files, const LogWindow &Window,
       splitLogs(Files, std::max<uint64_t>(PartBytes, 4096), PlannedSizes);
   return readParts(Files, Parts, PlannedSizes, Window, Threads,
                    jobsOf(Files, Jobs), Aliases);
+}
+
+UsagePartial readUsagePartial(ArrayRef<std::string> Files,
+                              const LogWindow &Window, unsigned Threads,
+                              uint64_t PartBytes, const StderrJobs &Jobs,
+                              ArrayRef<EventAlias> Aliases) {
+  std::vector<uint64_t> PlannedSizes;
+  std::vector<LogPart> Parts =
+      splitLogs(Files, std::max<uint64_t>(PartBytes, 4096), PlannedSizes);
+  UsagePartial Partial;
+  Partial.Settings = partialSettings(Window, Jobs, Aliases);
+  Partial.Inputs = readParts(Files, Parts, PlannedSizes, Window, Threads,
+                             jobsOf(Files, Jobs), Aliases, &Partial);
+  return Partial;
 }
 
 UsageCounts readUsageLogShrunk(StringRef Path, uint64_t Size,

@@ -139,6 +139,25 @@ def sqlite_aggregates(work, texts, source_dir, window=None):
     return csv
 
 
+def duckdb_aggregates(work, texts, source_dir, node_dir, window=None):
+    """Runs the documented SQL on DuckDB (its Node.js client, installed by
+    scripts/fetch-duckdb.sh in NODE_DIR); returns the CSV's path."""
+    sql_dir = source_dir / "docs" / "report-sql"
+    raw = work / "raw-duckdb.jsonl"
+    raw.write_bytes("".join(t if t.endswith("\n") else t + "\n"
+                            for t in texts).encode())
+    name = "window" if window else "all"
+    csv = work / f"duckdb-aggregates-{name}.csv"
+    runner = pathlib.Path(__file__).parent / "duckdb-aggregates.cjs"
+    run = subprocess.run(["node", str(runner), str(node_dir), str(raw),
+                          str(sql_dir / "duckdb-load.sql"),
+                          str(sql_dir / "aggregates.sql"), str(csv),
+                          *(window or [])], text=True, capture_output=True)
+    if run.returncode != 0 or run.stderr:
+        sys.exit(f"duckdb failed ({run.returncode}):\n{run.stderr}")
+    return csv
+
+
 def report(apistamp, work, *args):
     run = subprocess.run([apistamp, "report", "--format=json", "--catalog",
                           str(work / "catalog.json"), *args],
@@ -153,13 +172,15 @@ def main():
     parser.add_argument("--apistamp", required=True)
     parser.add_argument("--source-dir", required=True, type=pathlib.Path)
     parser.add_argument("--work", required=True, type=pathlib.Path)
+    parser.add_argument("--duckdb", type=pathlib.Path, metavar="NODE_DIR",
+                        help="run the SQL on DuckDB, not SQLite")
     args = parser.parse_args()
     work = args.work
     work.mkdir(parents=True, exist_ok=True)
 
     # The doc shows the aggregation SQL as it is in the file.
     doc = (args.source_dir / "docs" / "report-sql.md").read_text()
-    for name in ["aggregates.sql", "sqlite-load.sql"]:
+    for name in ["aggregates.sql", "sqlite-load.sql", "duckdb-load.sql"]:
         sql = (args.source_dir / "docs" / "report-sql" / name).read_text()
         if sql.strip() not in doc:
             sys.exit(f"docs/report-sql.md does not show docs/report-sql/{name}"
@@ -173,7 +194,11 @@ def main():
     texts = write_logs(work, random.Random(14))
     failures = 0
     for window in [None, ("2026-11-21", "2026-11-23T12")]:
-        csv = sqlite_aggregates(work, texts, args.source_dir, window)
+        if args.duckdb:
+            csv = duckdb_aggregates(work, texts, args.source_dir, args.duckdb,
+                                    window)
+        else:
+            csv = sqlite_aggregates(work, texts, args.source_dir, window)
         since = ["--since", window[0], "--until", window[1]] if window else []
         # A layer (docs/report.md) sorts the same counts on both paths.
         layer = ["--layer", "legacy=lib.unknown*"]

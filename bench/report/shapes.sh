@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# apistamp report over the same lines in four shapes and orders: the
+# runtime's own lines in the generator's order (a job's lines together, in
+# time order), the same lines as a log collector forwards them (other key
+# order, spaces, "@timestamp", nested objects: gen-logs --shape collector),
+# and both shuffled (every line in a random file at a random place: gen-logs
+# --order shuffled). CPU time (user+sys) is what counts: the machine is
+# shared, and wall time moves with the other tenants.
+#
+#   bench/report/shapes.sh [--apistamp build/bin/apistamp] [--data DIR]
+#                          [--bytes 600000000] [--runs 5]
+#
+# Generates (once) the four sets under DATA (default
+# /tmp/apistamp-report-shapes), then runs `apistamp report --catalog
+# catalog.json --format=json -j1` and `-j2` over each, interleaved, RUNS
+# times, with the files in the page cache; checks that the four reports are
+# byte for byte the same; prints a Markdown table: medians, and each
+# shape's CPU time over the runtime's in the generator's order.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+apistamp=$here/../../build/bin/apistamp
+data=/tmp/apistamp-report-shapes
+bytes=600000000
+runs=5
+while (($#)); do
+  case $1 in
+    --apistamp) apistamp=$2; shift 2 ;;
+    --data) data=$2; shift 2 ;;
+    --bytes) bytes=$2; shift 2 ;;
+    --runs) runs=$2; shift 2 ;;
+    *) echo "shapes.sh: unknown argument $1" >&2; exit 2 ;;
+  esac
+done
+apistamp=$(cd "$(dirname "$apistamp")" && pwd)/$(basename "$apistamp")
+[[ -x /usr/bin/time ]] || { echo "shapes.sh: /usr/bin/time missing (apt-get install time)" >&2; exit 1; }
+variants=(runtime-generator collector-generator runtime-shuffled collector-shuffled)
+mkdir -p "$data"
+if [[ ! -f $data/.bytes-$bytes ]]; then
+  rm -rf "$data"/runtime-* "$data"/collector-* "$data"/.bytes-*
+  ${CXX:-c++} -O2 -std=c++17 -o "$data/gen-logs" "$here/gen-logs.cpp"
+  for v in "${variants[@]}"; do
+    mkdir -p "$data/$v"
+    echo "generating $v: $("$data/gen-logs" "$data/$v" --bytes "$bytes" \
+      --shape "${v%-*}" --order "${v#*-}")" >&2
+  done
+  touch "$data/.bytes-$bytes"
+fi
+results=$(mktemp -d)
+trap 'rm -rf "$results"' EXIT
+measure() { # measure NAME DIR COMMAND...: appends "seconds KB cpu-seconds"
+  local name=$1 dir=$2; shift 2
+  (cd "$dir" && /usr/bin/time -o "$results/t" -f '%e %M %U %S' "$@" > "$results/out-$name" 2> "$results/err") \
+    || { cat "$results/err" >&2; echo "shapes.sh: $name failed" >&2; exit 1; }
+  awk '{print $1, $2, $3 + $4}' "$results/t" >> "$results/$name"
+}
+load_before=$(cut -d' ' -f1-3 /proc/loadavg)
+for v in "${variants[@]}"; do cat "$data/$v"/usage-*.jsonl > /dev/null; done
+for ((i = 0; i < runs; ++i)); do
+  for v in "${variants[@]}"; do
+    for j in 1 2; do
+      measure "$v-j$j" "$data/$v" "$apistamp" report --catalog catalog.json \
+        --format=json -j$j usage-00.jsonl usage-01.jsonl usage-02.jsonl \
+        usage-03.jsonl usage-04.jsonl usage-05.jsonl usage-06.jsonl usage-07.jsonl
+    done
+  done
+done
+for v in "${variants[@]:1}"; do
+  cmp -s "$results/out-runtime-generator-j1" "$results/out-$v-j1" \
+    || { echo "shapes.sh: the report of $v differs from the runtime's" >&2; exit 1; }
+done
+python3 - "$results" "$data" "$load_before" "$(cut -d' ' -f1-3 /proc/loadavg)" "${variants[@]}" <<'PY'
+import os, statistics, sys
+d, data, before, after, *variants = sys.argv[1:]
+def rows(name):
+    return [tuple(map(float, l.split())) for l in open(f"{d}/{name}")]
+base = {}
+print(f"load average {before} before, {after} after; the four reports are byte for byte the same\n")
+print("| lines | -j | bytes | CPU (user+sys): median [min–max] | × runtime, generator's order | wall: median | peak RSS |")
+print("|---|---|---|---|---|---|---|")
+for v in variants:
+    size = sum(os.path.getsize(os.path.join(data, v, f)) for f in os.listdir(os.path.join(data, v)) if f.endswith(".jsonl"))
+    for j in (1, 2):
+        r = rows(f"{v}-j{j}")
+        cpu = [x[2] for x in r]
+        med = statistics.median(cpu)
+        base.setdefault(j, med)
+        print(f"| {v} | {j} | {size / 1e9:.2f} GB | {med:.2f} s [{min(cpu):.2f}–{max(cpu):.2f}] | "
+              f"**{med / base[j]:.2f}×** | {statistics.median(x[0] for x in r):.2f} s | "
+              f"{statistics.median(x[1] for x in r) / 1024:.0f} MB |")
+PY
