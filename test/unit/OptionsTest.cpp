@@ -23,7 +23,8 @@ Options optionsFor(Mode M, std::vector<std::string> Sources = {"a.cpp"}) {
 
 TEST(CommandTableTest, EveryModeHasOneRowThatRuns) {
   for (Mode M : {Mode::Check, Mode::Fix, Mode::Diff, Mode::Explain,
-                 Mode::Catalog, Mode::Verify, Mode::Report}) {
+                 Mode::Catalog, Mode::Verify, Mode::Report, Mode::Tu,
+                 Mode::Merge, Mode::Ninja}) {
     const CommandInfo &C = commandInfo(M);
     EXPECT_EQ(C.RunMode, M);
     EXPECT_NE(C.Run == nullptr, C.RunAlone == nullptr) << C.Name.str();
@@ -32,7 +33,7 @@ TEST(CommandTableTest, EveryModeHasOneRowThatRuns) {
                        [&](const CommandInfo &R) { return R.Name == C.Name; }),
         1);
   }
-  EXPECT_EQ(commandTable().size(), 7u);
+  EXPECT_EQ(commandTable().size(), 10u);
 }
 
 TEST(ParseShardTest, AcceptsOnlyIndexWithinCount) {
@@ -58,7 +59,8 @@ TEST(ValidateOptionsTest, FormatsComeFromTheCommandTable) {
   Check.Format = OutputFormat::Csv;
   EXPECT_EQ(messageOf(validateOptions(Check)),
             "apistamp: error: --format=csv is not a format of this command; "
-            "check takes text, json or sarif, catalog text, csv or json");
+            "check takes text, json or sarif, catalog text, csv or json, "
+            "merge text, json or sarif");
   Options Catalog = optionsFor(Mode::Catalog);
   Catalog.Format = OutputFormat::Csv;
   EXPECT_EQ(messageOf(validateOptions(Catalog)), "");
