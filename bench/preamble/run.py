@@ -14,6 +14,9 @@ the tree itself is never modified:
 
   clang        clang++-19 -fsyntax-only with the file's database command
   cold         apistamp check --no-cache [--no-preamble]
+  cold-cache   apistamp check [--no-preamble] with an empty cache directory:
+               a cold check as it ran before the store (the result cache
+               written, no preamble), which the first run is compared with
   first        apistamp check with an empty cache directory (builds the
                preamble once the store exists)
   hit          the same again: the file unchanged, a result-cache hit
@@ -107,6 +110,7 @@ TICKS = os.sysconf("SC_CLK_TCK")
 SCENARIOS = [
     ("clang", "`clang++-19 -fsyntax-only`"),
     ("cold", "apistamp `check`, cold (`--no-cache%s`)"),
+    ("cold-cache", "apistamp `check`, cold, empty cache dir (`%s`)"),
     ("first", "apistamp `check`, first run (empty cache dir)"),
     ("hit", "apistamp `check`, file unchanged (result cache hit)"),
     ("body", "apistamp `check` after a body edit (warm cache)"),
@@ -277,14 +281,14 @@ class Apistamp:
         option = re.search(r"(--preamble[-\w]*dir)=<", help_text)
         self.preamble_dir_option = option.group(1) if option else None
 
-    def check(self, scratch, relative, cache=None):
+    def check(self, scratch, relative, cache=None, preamble=True):
         """One `check --format=json` of the file; cache None: cold."""
         args = [self.binary, "check", "-j1", "--format=json", "-p", str(scratch.build),
                 "--rules", str(self.rules), "--root", str(scratch.root)]
+        if (cache is None or not preamble) and self.no_preamble:
+            args.append("--no-preamble")
         if cache is None:
             args.append("--no-cache")
-            if self.no_preamble:
-                args.append("--no-preamble")
         else:
             args.append("--cache-dir=" + str(cache))
             if self.preamble_dir_option:
@@ -689,6 +693,10 @@ def main():
             result = apistamp.check(scratch, relative)
             same(relative, "cold", result["findings"])
             add(relative, "cold", result)
+            result = apistamp.check(scratch, relative, scratch.dir / "cold-cache",
+                                    preamble=False)
+            same(relative, "cold-cache", result["findings"])
+            add(relative, "cold-cache", result)
         finally:
             scratch.remove()
 
@@ -804,11 +812,13 @@ def report(document):
         summary[relative] = {}
         base = None
         for name, label in SCENARIOS:
-            series = samples[name]
+            series = samples.get(name, [])
             if not series:
                 continue
             if name == "cold":
                 label = label % (" --no-preamble" if document["no_preamble_option"] else "")
+            if name == "cold-cache":
+                label = label % ("--no-preamble" if document["no_preamble_option"] else "")
             walls = [x["wall"] for x in series]
             median = {key: statistics.median(x[key] for x in series)
                       for key in ("wall", "cpu", "rss")}
@@ -821,6 +831,13 @@ def report(document):
                 label, describe(walls), median["cpu"], median["rss"],
                 " | ".join("%.3f" % ratios[k + "_ratio"] if base else ""
                            for k in ("wall", "cpu", "rss"))))
+        first = summary[relative].get("first")
+        for cold in ("cold", "cold-cache"):
+            if first and cold in summary[relative]:
+                print("\nFirst run / %s: wall %.2f×, CPU %.2f×" % (
+                    cold, first["wall"] / summary[relative][cold]["wall"],
+                    first["cpu"] / summary[relative][cold]["cpu"]), end="")
+        print()
     for problem in document["problems"]:
         print("\nNote: " + problem)
     return summary

@@ -81,9 +81,8 @@ TEST_F(TUResultFileTest, EveryHostileFileIsAnErrorNamingIt) {
         Stranger + ": error: the result of a.cpp (configuration 0), which is "
                    "no TU of the compilation database",
         Dir.str().str() + "/missing.json: error: cannot read it"})
-    EXPECT_NE(Error.find(Expected), std::string::npos)
-        << Expected << "\nin:\n"
-        << Error;
+    EXPECT_NE(Error.find(Expected), std::string::npos) << Expected << "\nin:\n"
+                                                       << Error;
 }
 
 TEST_F(TUResultFileTest, ADirectoryIsItsJsonFiles) {
