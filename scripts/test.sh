@@ -137,6 +137,14 @@ python3 test/realworld/preamble_equivalence.py --apistamp "$build/bin/apistamp" 
   --rules rules/torchvision.yaml --realworld "$build/realworld" \
   --work "$build/realworld/preambles" \
   --junit "$results/preamble-equivalence.xml" || status=1
+# At scale (`apistamp ninja`, `tu`, `merge`) on the same trees: Ninja's
+# build of one tu action per compile command and a merge equals check -p in
+# every format, reruns nothing, reruns exactly a touched header's TUs; tu's
+# results are the same bytes in another checkout (about a minute).
+echo "== tu actions under Ninja and merge on real projects (test/realworld)"
+python3 test/realworld/tu_merge.py --apistamp "$build/bin/apistamp" \
+  --realworld "$build/realworld" --work "$build/realworld/tu-merge" \
+  --junit "$results/tu-merge.xml" || status=1
 # The loop on the real system: torchvision's image library and two ops,
 # instrumented by apistamp, built against Debian's libtorch, loaded by
 # Debian's python3-torchvision; Python and C++ workloads under the c10
