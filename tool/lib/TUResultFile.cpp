@@ -3,6 +3,7 @@
 #include "TUResultFile.h"
 #include "Matcher.h"
 #include "StoredFacts.h"
+#include "apistamp/Analysis.h"
 #include "apistamp/Paths.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
@@ -48,6 +49,31 @@ std::string replaceAll(StringRef Text, StringRef From, StringRef To) {
     Out += To.str();
     Text = Text.drop_front(At + From.size());
   }
+}
+
+/// What of \p Job's compile command decides its parse (the arguments the
+/// front end parses it with), with its directory and the root spelled as
+/// tokens: the same in another checkout, another for other flags.
+std::string commandDigest(const TUJob &Job) {
+  if (!Job.Command || !Job.Rules)
+    return "";
+  std::string Directory = Job.Command->Directory;
+  std::string Root = Job.Rules->Root;
+  auto Portable = [&](StringRef Arg) {
+    // The longer first: a build directory inside the root.
+    std::pair<StringRef, StringRef> Tokens[] = {{Directory, "${build}"},
+                                                {Root, RootToken}};
+    if (Directory.size() < Root.size())
+      std::swap(Tokens[0], Tokens[1]);
+    std::string Text = Arg.str();
+    for (auto [From, To] : Tokens)
+      Text = replaceAll(Text, From, To);
+    return Text;
+  };
+  std::string Joined;
+  for (const std::string &Arg : frontendArguments(*Job.Command))
+    Joined += Portable(Arg) + '\0';
+  return utohexstr(xxh3_64bits(Joined));
 }
 
 /// Rewrites every path of \p Facts with \p Map; false if one is refused.
@@ -119,6 +145,7 @@ Expected<std::string> renderTUResultFile(const TUJob &Job, const TUIdentity &Id,
                     {"source", Id.Source},
                     {"configuration", Id.Configuration},
                     {"parse", parseSettings(Rules)},
+                    {"command", commandDigest(Job)},
                     {"parseFailed", Result.ParseFailed},
                     {"skippedBodies", Result.SkippedBodies}};
   std::string Root = Rules.Root;
@@ -235,6 +262,11 @@ Expected<TUResult> decideFile(const ReadFile &File, const TUJob &Job,
       !O.map("skippedBodies", Result.SkippedBodies) || !mapFacts(O, Facts))
     return fileError(File.Path,
                      "a damaged tu result (" + toString(Root.getError()) + ")");
+  if (Object->getString("command") != StringRef(commandDigest(Job)))
+    return fileError(File.Path, "made with another compile command of " +
+                                    Job.Source +
+                                    " than the database's: run `apistamp tu` "
+                                    "again");
   if (*Settings != json::Value(parseSettings(Rules)))
     return fileError(File.Path, "made under rules with another macro or other "
                                 "matchers than " +
