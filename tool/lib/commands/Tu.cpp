@@ -29,13 +29,20 @@ int runTu(const Options &Opts, raw_ostream &Out, raw_ostream &Err) {
   }
   const Project &P = *Planned;
   std::string Source = canonicalPath(Opts.Sources.front());
+  // A source the database does not list (a header, a new file) would get a
+  // command inferred from a neighbour: no TU that merge would know.
+  bool Listed =
+      Opts.CompilerArgs.has_value() ||
+      llvm::any_of(P.Database->getAllFiles(), [&](const std::string &File) {
+        return canonicalPath(File) == Source;
+      });
   std::vector<TUIdentity> Ids = identitiesOf(P);
   std::vector<size_t> Configurations;
   for (size_t I = 0; I < P.TUs.size(); ++I)
     if (P.TUs[I].Source == Source && P.TUs[I].ReportOnly.empty() &&
         P.TUs[I].Completes.empty() && P.TUs[I].Command)
       Configurations.push_back(I);
-  if (Configurations.empty()) {
+  if (!Listed || Configurations.empty()) {
     Err << "apistamp: error: '" << Opts.Sources.front()
         << "' has no compile command of its own in the compilation database "
            "(tu analyses one source of it; pass -p BUILD_DIR or compiler "
