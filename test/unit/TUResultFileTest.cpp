@@ -67,7 +67,7 @@ TEST_F(TUResultFileTest, EveryHostileFileIsAnErrorNamingIt) {
   std::string Stranger =
       write("stranger.json", "{\"format\": \"apistamp-tu-result\", "
                              "\"version\": 1, \"source\": \"a.cpp\", "
-                             "\"configuration\": 0}");
+                             "\"configuration\": 0, \"command\": \"0\"}");
   std::string Error =
       errorFor({Deep, Garbage, Other, Version, Nameless, Negative, Stranger,
                 (Dir + "/missing.json").str()});
@@ -78,8 +78,8 @@ TEST_F(TUResultFileTest, EveryHostileFileIsAnErrorNamingIt) {
         Version + ": error: a tu result of format version 99",
         Nameless + ": error: a tu result without its \"source\"",
         Negative + ": error: a tu result without its \"source\"",
-        Stranger + ": error: the result of a.cpp (configuration 0), which is "
-                   "no TU of the compilation database",
+        Stranger + ": error: the result of a.cpp, which is no TU of the "
+                   "compilation database",
         Dir.str().str() + "/missing.json: error: cannot read it"})
     EXPECT_NE(Error.find(Expected), std::string::npos) << Expected << "\nin:\n"
                                                        << Error;

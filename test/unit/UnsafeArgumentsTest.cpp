@@ -23,6 +23,7 @@ TEST(UnsafeArgumentsTest, DriverOptionsThatWriteOrLoadAreDropped) {
            Args{"-fplugin=/tmp/evil.so", "-fpass-plugin=/tmp/evil.so",
                 "-fplugin-arg-evil-x=1"},
            Args{"-fmodules-cache-path=/tmp/mc", "-dependency-dot", "d.dot"},
+           Args{"-frandom-seed=bazel-out/k8-fastbuild/bin/_objs/lib/a.o"},
        }) {
     Args In = {"clang++", "-std=c++17", "-Iinclude"};
     In.insert(In.end(), Unsafe.begin(), Unsafe.end());

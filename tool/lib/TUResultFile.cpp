@@ -204,8 +204,18 @@ namespace {
 struct ReadFile {
   std::string Path;
   TUIdentity Id;
+  std::string Command; ///< commandDigest of the TU's command.
   json::Value Value = nullptr;
 };
+
+/// Whether two results say the same of one TU (its configuration's number
+/// aside: a source in two Bazel targets is each's first).
+bool sameResult(const ReadFile &L, const ReadFile &R) {
+  json::Value A = L.Value, B = R.Value;
+  A.getAsObject()->erase("configuration");
+  B.getAsObject()->erase("configuration");
+  return A == B;
+}
 
 Error fileError(StringRef Path, const Twine &Message) {
   return createStringError(inconvertibleErrorCode(),
@@ -238,12 +248,14 @@ Expected<ReadFile> readHeader(const std::string &Path) {
                                "): run `apistamp tu` again");
   std::optional<StringRef> Source = Object->getString("source");
   std::optional<int64_t> Configuration = Object->getInteger("configuration");
+  std::optional<StringRef> Command = Object->getString("command");
   if (!Source || !Configuration || *Configuration < 0 ||
-      *Configuration > std::numeric_limits<unsigned>::max())
-    return fileError(Path, "a tu result without its \"source\" and "
-                           "\"configuration\"");
+      *Configuration > std::numeric_limits<unsigned>::max() || !Command)
+    return fileError(Path, "a tu result without its \"source\", "
+                           "\"configuration\" and \"command\"");
   TUIdentity Id{Source->str(), unsigned(*Configuration)};
-  return ReadFile{Path, std::move(Id), std::move(*Parsed)};
+  std::string Digest = Command->str();
+  return ReadFile{Path, std::move(Id), std::move(Digest), std::move(*Parsed)};
 }
 
 /// \p File's result for \p Job, decided by its rules.
@@ -262,11 +274,6 @@ Expected<TUResult> decideFile(const ReadFile &File, const TUJob &Job,
       !O.map("skippedBodies", Result.SkippedBodies) || !mapFacts(O, Facts))
     return fileError(File.Path,
                      "a damaged tu result (" + toString(Root.getError()) + ")");
-  if (Object->getString("command") != StringRef(commandDigest(Job)))
-    return fileError(File.Path, "made with another compile command of " +
-                                    Job.Source +
-                                    " than the database's: run `apistamp tu` "
-                                    "again");
   if (*Settings != json::Value(parseSettings(Rules)))
     return fileError(File.Path, "made under rules with another macro or other "
                                 "matchers than " +
@@ -361,10 +368,15 @@ readResultsFor(const Project &P, ArrayRef<std::string> Paths, bool Unselected) {
   Expected<std::vector<std::string>> Files = resultPaths(Paths);
   if (!Files)
     return Files.takeError();
+  // A result is its TU's by source and compile command (the configuration's
+  // number is tu's way to pick a command, not part of the TU).
   std::vector<TUIdentity> Ids = identitiesOf(P);
-  std::map<TUIdentity, size_t> JobOf;
-  for (size_t I = 0; I < Ids.size(); ++I)
-    JobOf[Ids[I]] = I;
+  std::map<std::pair<std::string, std::string>, size_t> JobOf;
+  std::set<std::string> Sources;
+  for (size_t I = 0; I < Ids.size(); ++I) {
+    JobOf[{Ids[I].Source, commandDigest(P.TUs[I])}] = I;
+    Sources.insert(Ids[I].Source);
+  }
   std::vector<std::optional<ReadFile>> ByJob(P.TUs.size());
   std::vector<std::string> Problems;
   for (const std::string &Path : *Files) {
@@ -373,19 +385,24 @@ readResultsFor(const Project &P, ArrayRef<std::string> Paths, bool Unselected) {
       Problems.push_back(toString(File.takeError()));
       continue;
     }
-    auto Job = JobOf.find(File->Id);
+    auto Job = JobOf.find({File->Id.Source, File->Command});
     if (Job == JobOf.end()) {
-      Problems.push_back(Path + ": error: the result of " + File->Id.Source +
-                         " (configuration " +
-                         std::to_string(File->Id.Configuration) +
-                         "), which is no TU of the compilation database");
+      Problems.push_back(
+          Path + ": error: " +
+          (Sources.count(File->Id.Source)
+               ? "made with another compile command of " + File->Id.Source +
+                     " than any the database has: run `apistamp tu` again"
+               : "the result of " + File->Id.Source +
+                     ", which is no TU of the compilation database"));
       continue;
     }
-    if (ByJob[Job->second]) {
-      Problems.push_back(Path + ": error: a second result of " +
-                         File->Id.Source + " (configuration " +
-                         std::to_string(File->Id.Configuration) + "), after " +
-                         ByJob[Job->second]->Path);
+    if (std::optional<ReadFile> &Earlier = ByJob[Job->second]) {
+      // The same TU analysed twice (a source in two targets with the same
+      // flags) says the same twice; anything else is two answers.
+      if (!sameResult(*Earlier, *File))
+        Problems.push_back(Path + ": error: a result of " + File->Id.Source +
+                           " for the same compile command as " + Earlier->Path +
+                           ", saying something else");
       continue;
     }
     ByJob[Job->second] = std::move(*File);

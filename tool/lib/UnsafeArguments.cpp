@@ -34,6 +34,9 @@ bool writesOrLoads(const opt::Option &O, bool Forwarded) {
       options::OPT_fpass_plugin_EQ, options::OPT_fplugin_arg,
       options::OPT_fmodules_cache_path, options::OPT_fmodules_user_build_path,
       options::OPT_fbuild_session_file,
+      // Ignored by clang, but names the object file (Bazel sets it to the
+      // output's path): commands that differ only there are one parse.
+      options::OPT_frandom_seed_EQ,
       // Front-end (cc1) options.
       options::OPT_stats_file, options::OPT_header_include_file,
       options::OPT_header_include_format_EQ,
