@@ -55,6 +55,16 @@ if ! "$(dirname "$0")/fetch-duckdb.sh" > /dev/null; then
        "installed; the warehouse SQL's DuckDB test will be skipped" >&2
 fi
 
+# Bazel 4.2.3 for the Bazel aspect's test (test/bazel/bazel_test.py, which
+# says it is skipped without it): optional, as its Java is large.
+if ! command -v bazel > /dev/null && ((EUID == 0)); then
+  echo "install-deps.sh: installing bazel-bootstrap"
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+    bazel-bootstrap > /dev/null ||
+    echo "install-deps.sh: warning: bazel-bootstrap could not be installed;" \
+         "the Bazel test will be skipped" >&2
+fi
+
 # torchvision 0.14.1's source for the torchvision policy test, which skips
 # (and says so) when it is missing; a no-op once fetched.
 if ! "$(dirname "$0")/fetch-torchvision.sh" > /dev/null; then

@@ -145,6 +145,14 @@ echo "== tu actions under Ninja and merge on real projects (test/realworld)"
 python3 test/realworld/tu_merge.py --apistamp "$build/bin/apistamp" \
   --realworld "$build/realworld" --work "$build/realworld/tu-merge" \
   --junit "$results/tu-merge.xml" || status=1
+# The Bazel aspect (bazel/) with Debian's Bazel 4.2.3, offline: one tu action
+# per source of each target and merges equal to check -p; after clean
+# --expunge every action hits --disk_cache, then an HTTP/1.1 --remote_cache
+# on 127.0.0.1, and so does a checkout at another path (about 40 s; skipped,
+# and counted, without bazel).
+echo "== Bazel aspect, disk and remote cache, offline (test/bazel)"
+python3 test/bazel/bazel_test.py --apistamp "$build/bin/apistamp" \
+  --junit "$results/bazel.xml" || status=1
 # The loop on the real system: torchvision's image library and two ops,
 # instrumented by apistamp, built against Debian's libtorch, loaded by
 # Debian's python3-torchvision; Python and C++ workloads under the c10

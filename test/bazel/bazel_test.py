@@ -38,7 +38,9 @@ from realworld import Steps, sh  # noqa: E402
 ASPECT = "@apistamp//:apistamp.bzl%apistamp_aspect"
 MERGES = {"apistamp": "txt", "apistamp_json": "json", "apistamp_sarif": "sarif"}
 SOURCES = ["app/main.cpp", "mathlib/math.cpp", "strlib/str.cc"]
-HITS = len(SOURCES) + len(MERGES) - 1  # all but the SARIF merge, never cached
+# One tu action per source of each target: math.cpp is in three targets.
+ACTIONS = SOURCES + ["mathlib/math.cpp", "mathlib/math.cpp"]
+HITS = len(ACTIONS) + len(MERGES) - 1  # all but the SARIF merge, never cached
 # GCC's flags that clang's driver rejects (apistamp_aspect drops them too).
 GCC_ONLY = {"-fno-canonical-system-headers", "-fstack-usage"}
 
@@ -55,9 +57,13 @@ exports_files([".apistamp.yaml"])
 
 cc_binary(name = "app", srcs = ["app/main.cpp"], deps = ["//mathlib", "//strlib"])
 
-apistamp_merge(name = "apistamp", deps = [":app"])
-apistamp_merge(name = "apistamp_json", deps = [":app"], format = "json")
-apistamp_merge(name = "apistamp_sarif", deps = [":app"], format = "sarif")
+# math.cpp is in three targets: two compile it alike (one TU, its result
+# twice), one without FAST_SQUARE (another TU of the same source).
+MERGED = [":app", "//mathlib:mathlib_twin", "//mathlib:mathlib_slow"]
+
+apistamp_merge(name = "apistamp", deps = MERGED)
+apistamp_merge(name = "apistamp_json", deps = MERGED, format = "json")
+apistamp_merge(name = "apistamp_sarif", deps = MERGED, format = "sarif")
 """,
     "common/BUILD": """cc_library(name = "common", hdrs = ["log.h"], visibility = ["//visibility:public"])
 """,
@@ -67,11 +73,19 @@ namespace demo {
 inline int clamp(int v) { return v < 0 ? 0 : v; }
 }
 """,
-    "mathlib/BUILD": """cc_library(
-    name = "mathlib",
+    "mathlib/BUILD": """[cc_library(
+    name = name,
     srcs = ["math.cpp"],
     hdrs = ["math.h"],
     defines = ["FAST_SQUARE"],
+    visibility = ["//visibility:public"],
+    deps = ["//common"],
+) for name in ["mathlib", "mathlib_twin"]]
+
+cc_library(
+    name = "mathlib_slow",
+    srcs = ["math.cpp"],
+    hdrs = ["math.h"],
     visibility = ["//visibility:public"],
     deps = ["//common"],
 )
@@ -283,9 +297,9 @@ apistamp_tool(name = "apistamp_tool", path = "{tool}")
                           "--disk_cache=" + disk_cache, remote)
         ours = [s for s in spawns if s["mnemonic"].startswith("ApiStamp")]
         tu = [s for s in ours if s["mnemonic"] == "ApiStamp"]
-        if len(tu) != len(SOURCES) or len(ours) != len(SOURCES) + len(MERGES):
+        if len(tu) != len(ACTIONS) or len(ours) != len(ACTIONS) + len(MERGES):
             raise RuntimeError("expected %d tu and %d merge actions, got %s"
-                               % (len(SOURCES), len(MERGES), [s["mnemonic"] for s in ours]))
+                               % (len(ACTIONS), len(MERGES), [s["mnemonic"] for s in ours]))
         if any(s["remoteCacheHit"] for s in ours):
             raise RuntimeError("a cold build hit the cache")
         state["outputs"] = outputs(ws_a)
@@ -295,7 +309,7 @@ apistamp_tool(name = "apistamp_tool", path = "{tool}")
 
     def equals_check():
         # Bazel's own compile commands of the same sources (not the aspect's).
-        query = bazel_cmd(ws_a, "aquery", *common, 'mnemonic("CppCompile", deps(//:app))',
+        query = bazel_cmd(ws_a, "aquery", *common, 'mnemonic("CppCompile", deps(//:app) + //mathlib:all)',
                           "--output=jsonproto", stderr_to_stdout=False)
         query = json.loads(query)
         database = []
@@ -303,7 +317,7 @@ apistamp_tool(name = "apistamp_tool", path = "{tool}")
             arguments = [a for a in action["arguments"] if a not in GCC_ONLY]
             source = arguments[arguments.index("-c") + 1]
             database.append({"directory": ws_a, "file": source, "arguments": arguments})
-        if sorted(entry["file"] for entry in database) != sorted(SOURCES):
+        if sorted(entry["file"] for entry in database) != sorted(ACTIONS):
             raise RuntimeError("aquery's sources: %s" % [e["file"] for e in database])
         build_dir = os.path.join(work, "cdb")
         os.makedirs(build_dir, exist_ok=True)
@@ -318,7 +332,8 @@ apistamp_tool(name = "apistamp_tool", path = "{tool}")
                                 % (name, fmt, expected[:1500], state["outputs"][name][:1500]))
         for expect in ["missing API usage event 'demo.run'", "common/log.h:4:12: warning: missing",
                        "stale API usage event 'demo.gone'", "missing API usage event 'demo.shout'",
-                       "missing API usage event 'demo.square'"]:
+                       "missing API usage event 'demo.square'",
+                       "missing API usage event 'demo.slow_square'"]:
             if expect not in state["outputs"]["apistamp"]:
                 problems.append("no %r in the merged text" % expect)
         # Every result equals `apistamp tu -p` on Bazel's command without what
@@ -331,18 +346,34 @@ apistamp_tool(name = "apistamp_tool", path = "{tool}")
             entry["arguments"] = without_outputs(entry["arguments"])
         with open(os.path.join(exact_dir, "compile_commands.json"), "w") as f:
             json.dump(database, f, indent=1)
+        def without_configuration(data):
+            value = json.loads(data)
+            value.pop("configuration")
+            return value
+        made = {}  # source -> tu's results for each of its compile commands
+        for source in SOURCES:
+            for configuration in range(len(database)):
+                mine = os.path.join(work, "tu-%s-%d.json" % (source.replace("/", "_"),
+                                                            configuration))
+                done = subprocess.run([tool, "tu", "-p", exact_dir, "-o", mine,
+                                       "--configuration=%d" % configuration, source], cwd=ws_a,
+                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                if done.returncode != 0:
+                    break
+                made.setdefault(source, []).append(without_configuration(open(mine).read()))
+        if len(made.get("mathlib/math.cpp", [])) != 2:
+            problems.append("math.cpp: %d compile commands, expected 2 (FAST_SQUARE or not)"
+                            % len(made.get("mathlib/math.cpp", [])))
         for path, data in state["results"].items():
             source = next((s for s in SOURCES if path.endswith(s + ".json")), None)
-            mine = os.path.join(work, "tu-" + os.path.basename(path))
-            sh([tool, "tu", "-p", exact_dir, "-o", mine, source], cwd=ws_a)
-            if open(mine, "rb").read() != data:
-                problems.append("%s differs from `apistamp tu -p` on Bazel's command" % path)
+            if without_configuration(data) not in made.get(source, []):
+                problems.append("%s differs from `apistamp tu -p` on Bazel's commands" % path)
         merged = sh([tool, "merge", "--color=never", "-p", exact_dir]
                     + [os.path.join(ws_a, "bazel-bin", p) for p in state["results"]],
                     expect=1, stderr_to_stdout=False, cwd=ws_a)
         if merged != state["outputs"]["apistamp"]:
             problems.append("merge outside Bazel differs:\n%s" % merged[:1500])
-        if len(state["results"]) != len(SOURCES):
+        if len(state["results"]) != len(ACTIONS):
             problems.append("results: %s" % sorted(state["results"]))
         if problems:
             raise RuntimeError("\n".join(problems))
@@ -355,7 +386,7 @@ apistamp_tool(name = "apistamp_tool", path = "{tool}")
         missed = [s["mnemonic"] + " " + " ".join(s["listedOutputs"]) for s in ours
                   if not s["remoteCacheHit"]]
         sarif = [m for m in missed if ".sarif" in m]
-        if len(ours) != len(SOURCES) + len(MERGES) or len(sarif) != 1 or len(missed) != 1:
+        if len(ours) != len(ACTIONS) + len(MERGES) or len(sarif) != 1 or len(missed) != 1:
             raise RuntimeError("%s: %d apistamp actions, not hits: %s" % (what, len(ours), missed))
         others = [s["mnemonic"] for s in spawns
                   if not s["remoteCacheHit"] and not s["mnemonic"].startswith("ApiStamp")]
@@ -415,7 +446,7 @@ apistamp_tool(name = "apistamp_tool", path = "{tool}")
         spawns, out = build(ws_b, "a changed apistamp binary", remote)
         ours = [s for s in spawns if s["mnemonic"].startswith("ApiStamp")]
         hits = [s["mnemonic"] for s in ours if s["remoteCacheHit"]]
-        if len(ours) != len(SOURCES) + len(MERGES) or hits:
+        if len(ours) != len(ACTIONS) + len(MERGES) or hits:
             raise RuntimeError("after a new binary: %d apistamp actions, hits: %s" % (len(ours), hits))
         same_outputs(ws_b)
 
