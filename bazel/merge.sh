@@ -28,6 +28,9 @@ esac
 } > "$db/compile_commands.json" || exit 2
 case "$format" in
   diff) mode="--diff" ;;
+  # SRCROOT without the checkout's absolute URI: the same log in every
+  # checkout, so that a cached one is right for all.
+  sarif) mode="--format=sarif --no-sarif-srcroot" ;;
   *) mode="--format=$format" ;;
 esac
 sed -e "s|^|$root/|" "$results" > "$db/results" || exit 2
@@ -41,7 +44,8 @@ workspace="${real_rules%"/$rules_file"}"
 [ "$workspace" != "$real_rules" ] || workspace="$root"
 cd "$workspace" || exit 2
 # The results as a response file (LLVM's @FILE): any number of them.
-"$apistamp" merge --color=never -p "$db" "$mode" "@$db/results" > "$out" 2> "$db/stderr"
+# shellcheck disable=SC2086 # $mode is one or two options, no spaces within
+"$apistamp" merge --color=never -p "$db" $mode "@$db/results" > "$out" 2> "$db/stderr"
 status=$?
 echo "$status" > "$exit_file"
 case "$status" in

@@ -125,6 +125,12 @@ cl::opt<std::string> CatalogDiffFile(
     cl::desc("Compare with a saved 'catalog --format=json': events added, "
              "removed, renamed (with suggested aliases) and unchanged"),
     cl::value_desc("old-catalog.json"), cl::cat(Category), on(Mode::Catalog));
+cl::opt<bool> NoSarifSrcroot(
+    "no-sarif-srcroot",
+    cl::desc("With --format=sarif: do not record the working directory as "
+             "SRCROOT's absolute URI (paths stay relative to it): the same "
+             "log from every checkout, for build caches"),
+    cl::cat(Category), on(Mode::Check, Mode::Merge));
 cl::opt<bool> FailOnChange(
     "fail-on-change",
     cl::desc("Exit 1 when a file was changed (for pre-commit hooks)"),
@@ -420,6 +426,7 @@ bool readOptions(const CommandInfo &Command, apistamp::Options &Opts) {
   Opts.Format = Format;
   Opts.ExportFixes = ExportFixes;
   Opts.FailOnChange = FailOnChange;
+  Opts.SarifWithoutBaseUri = NoSarifSrcroot;
   Opts.CatalogDiffFile = CatalogDiffFile;
   Opts.Unselected = ListUnselected || FailOnUnselected;
   Opts.ChangedSince = ChangedSince;

@@ -174,7 +174,7 @@ static json::Array sarifFixes(const Finding &F, ArrayRef<TextEdit> Fix,
 }
 
 void printSarifReport(raw_ostream &OS, const ReportInput &In,
-                      StringRef BaseDirectory) {
+                      StringRef BaseDirectory, bool WithBaseUri) {
   json::Array Rules;
   StringMap<unsigned> RuleIndex;
   auto AddRule = [&](StringRef Id, std::string Description) {
@@ -248,7 +248,7 @@ void printSarifReport(raw_ostream &OS, const ReportInput &In,
                                             {"rules", std::move(Rules)}}}}},
       {"results", std::move(Results)},
       {"properties", json::Object{{"summary", countsObject(In)}}}};
-  if (!BaseDirectory.empty())
+  if (!BaseDirectory.empty() && WithBaseUri)
     Run["originalUriBaseIds"] = json::Object{
         {"SRCROOT",
          json::Object{{"uri", "file://" + BaseDirectory.str() + "/"}}}};

@@ -44,9 +44,11 @@ void printExportedFixes(llvm::raw_ostream &OS, const ReportInput &In,
 
 /// A SARIF 2.1.0 log: one run of the tool "apistamp", a rule descriptor per
 /// rule, one result per finding with its location and fix. Paths are
-/// relative to \p BaseDirectory (uriBaseId "SRCROOT") when under it.
+/// relative to \p BaseDirectory (uriBaseId "SRCROOT") when under it, and
+/// SRCROOT's URI is BaseDirectory's unless \p WithBaseUri is unset (the
+/// consumer then says where SRCROOT is, as SARIF allows).
 void printSarifReport(llvm::raw_ostream &OS, const ReportInput &In,
-                      llvm::StringRef BaseDirectory);
+                      llvm::StringRef BaseDirectory, bool WithBaseUri = true);
 
 } // namespace apistamp
 

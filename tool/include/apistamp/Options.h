@@ -103,6 +103,9 @@ struct Options {
   /// catalog --diff: a saved `catalog --format=json` to compare the current
   /// catalog with.
   std::string CatalogDiffFile;
+  /// --format=sarif: leave SRCROOT's absolute URI (the working directory)
+  /// out, so that the log is the same from every checkout.
+  bool SarifWithoutBaseUri = false;
   /// fix: exit 1 when a file was changed (for pre-commit, as formatters do).
   bool FailOnChange = false;
   /// catalog --unselected: list the public definitions no rule selects;

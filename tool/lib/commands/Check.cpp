@@ -77,7 +77,8 @@ int runCheck(CommandContext &Ctx) {
     if (Opts.Format == OutputFormat::Json)
       printJsonReport(Ctx.Out, In, Ctx.Display);
     else
-      printSarifReport(Ctx.Out, In, Ctx.WorkingDirectory);
+      printSarifReport(Ctx.Out, In, Ctx.WorkingDirectory,
+                       /*WithBaseUri=*/!Opts.SarifWithoutBaseUri);
   } else {
     printFindings(Ctx.Out, Findings, Ctx.Display);
     printFindings(Ctx.Out, UsageFindings, Ctx.Display);
