@@ -90,8 +90,8 @@ void LineReader::parse(const char *Data, size_t Length, size_t Capacity,
   LogLine Fields;
   size_t TailOffset = 0;
   // The runtime's own lines take the fast path, their tails mostly from
-  // the cache; anything else, and every bad line, goes through the
-  // validating DOM parser.
+  // the cache; lines in another shape the any-order scanner; anything
+  // else, and every bad line, goes through the validating DOM parser.
   if (parseRuntimeLogHead(Data, Length, Fields, TailOffset)) {
     const char *Tail = Data + TailOffset;
     size_t TailLength = Length - TailOffset;
@@ -104,6 +104,17 @@ void LineReader::parse(const char *Data, size_t Length, size_t Capacity,
         TailCache::store(Cached, Tail, TailLength, Keys);
       return countLine(Fields, Keys);
     }
+  }
+  // Any other key order, spaces, extra keys (a log collector's lines):
+  // validated and taken by a scanner that leaves what it is unsure of to
+  // the DOM parser.
+  if (Counts.AnyOrder.parse(Data, Length, Fields)) {
+    if (Form == LogForm::Undecided)
+      decide(LogForm::JsonLines);
+    // The event's name is in the padded line: the cache compares it whole.
+    LocalEvent *Event = Counts.cachedEvent(Fields.Event);
+    return countAt(Event ? *Event : Counts.event(Fields.Event), Fields.Time,
+                   Counts.ProcessKeys.keysOf(Fields));
   }
   LogLineError Error = Counts.Slow.parse(Data, Length, Capacity, Fields);
   if (Error == LogLineError::NotJson && LastLine) {
