@@ -1,6 +1,7 @@
 //===- LogLine.cpp - The fields of one API usage log line -----------------===//
 
 #include "LogLine.h"
+#include "llvm/Support/Compiler.h"
 #include <algorithm>
 #include <cstring>
 #include <simdjson.h>
@@ -305,7 +306,8 @@ const char *findQuoteOrBackslash(const char *From, const char *End) {
 /// The first '"', '\\' or control character at or after \p From, before
 /// \p End, or null; \p High set when a byte >= 0x80 comes before it.
 /// Reads up to 15 bytes past \p End.
-const char *findStringEnd(const char *From, const char *End, bool &High) {
+LLVM_ATTRIBUTE_ALWAYS_INLINE const char *
+findStringEnd(const char *From, const char *End, bool &High) {
   High = false;
 #if defined(__SSE2__)
   const __m128i Quote = _mm_set1_epi8('"'), Backslash = _mm_set1_epi8('\\'),
@@ -341,8 +343,8 @@ const char *findStringEnd(const char *From, const char *End, bool &High) {
 /// of at most 18 digits (\p Value set, \p Integer true), or one with a
 /// fraction (at most 64 digits). An exponent, or more digits, is left to
 /// simdjson's range checks.
-bool scanNumber(const char *&P, const char *End, bool &Integer,
-                int64_t &Value) {
+LLVM_ATTRIBUTE_ALWAYS_INLINE bool scanNumber(const char *&P, const char *End,
+                                             bool &Integer, int64_t &Value) {
   bool Negative = P != End && *P == '-';
   const char *Digits = P + Negative, *After = Digits;
   while (After != End && *After >= '0' && *After <= '9')
@@ -719,7 +721,8 @@ size_t firstDifference(const char *A, const char *B, size_t Length) {
 
 /// Sets \p Out's field \p Of to \p Value, which a shape's hole holds: the
 /// same bytes as the shape's line (checked there), or new ones to check.
-bool takeField(Field Of, std::string_view Value, bool Check, LogLine &Out) {
+LLVM_ATTRIBUTE_ALWAYS_INLINE bool takeField(Field Of, std::string_view Value,
+                                            bool Check, LogLine &Out) {
   switch (Of) {
   case Event:
     if (Check && Value.empty())
