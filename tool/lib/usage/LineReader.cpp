@@ -109,12 +109,15 @@ void LineReader::parse(const char *Data, size_t Length, size_t Capacity,
   // validated and taken by a scanner that leaves what it is unsure of to
   // the DOM parser.
   if (Counts.AnyOrder.parse(Data, Length, Fields)) {
+    const LineKeys &Keys = Counts.ProcessKeys.keysOf(Fields);
+    // The event's name is in the padded line: the cache compares it whole.
+    // An event not in it is looked up once the line is known to count.
+    LocalEvent *Event = Counts.cachedEvent(Fields.Event);
+    if (!Event)
+      return countLine(Fields, Keys);
     if (Form == LogForm::Undecided)
       decide(LogForm::JsonLines);
-    // The event's name is in the padded line: the cache compares it whole.
-    LocalEvent *Event = Counts.cachedEvent(Fields.Event);
-    return countAt(Event ? *Event : Counts.event(Fields.Event), Fields.Time,
-                   Counts.ProcessKeys.keysOf(Fields));
+    return countAt(*Event, Fields.Time, Keys);
   }
   LogLineError Error = Counts.Slow.parse(Data, Length, Capacity, Fields);
   if (Error == LogLineError::NotJson && LastLine) {
