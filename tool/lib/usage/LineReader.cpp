@@ -109,7 +109,7 @@ void LineReader::parse(const char *Data, size_t Length, size_t Capacity,
   // validated and taken by a scanner that leaves what it is unsure of to
   // the DOM parser.
   if (Counts.AnyOrder.parse(Data, Length, Fields)) {
-    const LineKeys &Keys = Counts.ProcessKeys.keysOf(Fields);
+    LineKeys Keys = LineKeys::of(Fields);
     // The event's name is in the padded line: the cache compares it whole.
     // An event not in it is looked up once the line is known to count.
     LocalEvent *Event = Counts.cachedEvent(Fields.Event);

@@ -256,51 +256,6 @@ inline void TailCache::store(Entry &E, const char *Tail, size_t Length,
   E.Job = Keys.Job;
 }
 
-/// The hashes of the process and job fields of the last lines seen (pid,
-/// host, exe and job_id), by pid: a process's lines share them, in any key
-/// order (a log collector's lines, which have no tail to cache).
-class ProcessKeyCache {
-public:
-  /// \p Line's keys; its host, exe and job have 15 readable bytes past
-  /// their ends (they are in a padded line).
-  const LineKeys &keysOf(const LogLine &Line) {
-    Entry &E = Entries[mix64(uint64_t(Line.Pid)) >> (64 - Bits)];
-    if (E.Valid && E.Pid == Line.Pid && E.HasJob == Line.HasJob &&
-        same(E.Host, Line.Host) && same(E.Exe, Line.Exe) &&
-        same(E.Job, Line.Job))
-      return E.Keys;
-    E.Keys = LineKeys::of(Line);
-    E.Pid = Line.Pid;
-    E.HasJob = Line.HasJob;
-    assignPadded(E.Host, Line.Host);
-    assignPadded(E.Exe, Line.Exe);
-    assignPadded(E.Job, Line.Job);
-    E.Valid = true;
-    return E.Keys;
-  }
-
-private:
-  struct Entry {
-    bool Valid = false, HasJob = false;
-    int64_t Pid = 0;
-    std::string Host, Exe, Job; ///< Padded for equalPadded.
-    LineKeys Keys{};
-  };
-
-  static bool same(const std::string &Padded, std::string_view Value) {
-    return Padded.size() == Value.size() + EqualPaddedBlock &&
-           equalPadded(Padded.data(), Value.data(), Value.size());
-  }
-
-  static void assignPadded(std::string &Padded, std::string_view Value) {
-    Padded.assign(Value.data(), Value.size());
-    Padded.resize(Value.size() + EqualPaddedBlock);
-  }
-
-  static constexpr unsigned Bits = 9;
-  std::vector<Entry> Entries = std::vector<Entry>(size_t(1) << Bits);
-};
-
 /// What one reading thread counts, over all the files it reads.
 class ThreadCounts {
 public:
@@ -313,7 +268,6 @@ public:
   RecentKeys RecentHosts, RecentJobs;
   /// Lines in another shape (a log collector's), then any line.
   AnyOrderLogParser AnyOrder;
-  ProcessKeyCache ProcessKeys;
   LogLineParser Slow;
   unsigned Files = 0;
   uint64_t Lines = 0, EventLines = 0, Malformed = 0, OutsideWindow = 0;
