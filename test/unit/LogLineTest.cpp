@@ -240,6 +240,21 @@ bool anyOrderAgrees(AnyOrderLogParser &Any, const std::string &Line) {
     expectSameFields(Shaped, Slow, Line);
   if (ScannedOk)
     expectSameFields(Scanned, Slow, Line);
+  // Where lines follow each other, a line of a known shape is taken with
+  // its length; any other is left to parse. A line is a known shape's
+  // only when parse takes it.
+  for (const char *Next : {"\n{\"x\": 1}\n", "\r\n", "\n", " \n", "x"}) {
+    PaddedLine Lines(Line + Next);
+    LogLine Known;
+    size_t Length = Any.parseKnownShape(Lines.data(), Lines.Length, Known);
+    if (!Length)
+      continue;
+    EXPECT_EQ(Length, Line.size()) << Line;
+    EXPECT_EQ(Next[0], '\n') << Line;
+    EXPECT_TRUE(ShapedOk) << Line;
+    if (ShapedOk)
+      expectSameFields(Known, Slow, Line);
+  }
   return ShapedOk;
 }
 
@@ -328,6 +343,20 @@ TEST(LogLineTest, CollectorLinesInAnyOrderTakeTheAnyOrderPath) {
   EXPECT_TRUE(anyOrderAgrees(Any, M.line()));
   // The runtime's own shape too.
   EXPECT_TRUE(anyOrderAgrees(Any, Fields().line()));
+  // Lines of known shapes one after the other, each taken with its length.
+  std::string Lines = collectorMembers(3).line() + "\n" + Fields().line() +
+                      "\n" + collectorMembers(5).line() + "\n";
+  PaddedLine Buffer(Lines);
+  size_t At = 0, Taken = 0;
+  while (At < Buffer.Length) {
+    size_t Length =
+        Any.parseKnownShape(Buffer.data() + At, Buffer.Length - At, Out);
+    ASSERT_NE(Length, 0u) << Lines.substr(At);
+    EXPECT_EQ(Buffer.data()[At + Length], '\n');
+    At += Length + 1;
+    ++Taken;
+  }
+  EXPECT_EQ(Taken, 3u);
 }
 
 TEST(LogLineTest, LinesTheAnyOrderPathLeavesToSimdjson) {

@@ -18,11 +18,17 @@ void LineReader::consume(const char *Data, size_t Size) {
     Line = Newline + 1;
   }
   while (Line < End) {
-    if (Form == LogForm::JsonLines && Carry.empty())
+    if (Form == LogForm::JsonLines && Carry.empty()) {
       if (const char *Next = countCachedLine(Line, End)) {
         Line = Next;
         continue;
       }
+      if (Counts.AnyOrder.knowsShapes())
+        if (const char *Next = countShapedLine(Line, End)) {
+          Line = Next;
+          continue;
+        }
+    }
     const char *Newline =
         static_cast<const char *>(memchr(Line, '\n', End - Line));
     if (!Newline) {
@@ -63,6 +69,17 @@ const char *LineReader::countCachedLine(const char *Line, const char *End) {
   ++Counts.Lines;
   countAt(*Event, Head.Time, {Cached.Host, Cached.Process, Cached.Job});
   return Tail + Cached.Length;
+}
+
+const char *LineReader::countShapedLine(const char *Line, const char *End) {
+  LogLine Fields;
+  size_t Length = Counts.AnyOrder.parseKnownShape(Line, End - Line, Fields);
+  if (!Length)
+    return nullptr;
+  ++LineNumber;
+  ++Counts.Lines;
+  countAnyOrderLine(Fields);
+  return Line + Length + 1;
 }
 
 void LineReader::parse(const char *Data, size_t Length, size_t Capacity,
@@ -108,17 +125,8 @@ void LineReader::parse(const char *Data, size_t Length, size_t Capacity,
   // Any other key order, spaces, extra keys (a log collector's lines):
   // validated and taken by a scanner that leaves what it is unsure of to
   // the DOM parser.
-  if (Counts.AnyOrder.parse(Data, Length, Fields)) {
-    LineKeys Keys = LineKeys::of(Fields);
-    // The event's name is in the padded line: the cache compares it whole.
-    // An event not in it is looked up once the line is known to count.
-    LocalEvent *Event = Counts.cachedEvent(Fields.Event);
-    if (!Event)
-      return countLine(Fields, Keys);
-    if (Form == LogForm::Undecided)
-      decide(LogForm::JsonLines);
-    return countAt(*Event, Fields.Time, Keys);
-  }
+  if (Counts.AnyOrder.parse(Data, Length, Fields))
+    return countAnyOrderLine(Fields);
   LogLineError Error = Counts.Slow.parse(Data, Length, Capacity, Fields);
   if (Error == LogLineError::NotJson && LastLine) {
     malformed("not JSON (a truncated last line, without a newline: a "

@@ -110,6 +110,26 @@ private:
   /// readable ones.
   const char *countCachedLine(const char *Line, const char *End);
 
+  /// Counts the line at \p Line when it has the shape of a line in any
+  /// key order seen before (AnyOrderLogParser::parseKnownShape): its end is
+  /// then known without looking for it. Returns where the next line
+  /// starts, or null when this line is not one of those.
+  const char *countShapedLine(const char *Line, const char *End);
+
+  /// Counts a valid line that AnyOrderLogParser took, whose fields are in
+  /// a padded line.
+  void countAnyOrderLine(const LogLine &Fields) {
+    LineKeys Keys = LineKeys::of(Fields);
+    // The cache compares the event's name whole; an event not in it is
+    // looked up once the line is known to count.
+    LocalEvent *Event = Counts.cachedEvent(Fields.Event);
+    if (!Event)
+      return countLine(Fields, Keys);
+    if (Form == LogForm::Undecided)
+      decide(LogForm::JsonLines);
+    countAt(*Event, Fields.Time, Keys);
+  }
+
   /// Counts a line longer than MaxLineBytes, malformed; the reader skips
   /// the rest of it.
   void tooLong() {

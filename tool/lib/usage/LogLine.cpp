@@ -756,18 +756,28 @@ LLVM_ATTRIBUTE_ALWAYS_INLINE bool takeField(Field Of, std::string_view Value,
 /// with \p S's line were validated there. The
 /// bytes are compared 16 at a time; a difference must fall in a hole,
 /// which is then read on the line, and the compare goes on past it.
+/// With \p UntilNewline, \p Length bytes are readable at \p Data, and the
+/// line is the one that a '\n' ends: \p LineLength is set to its length.
 bool fitsShape(const AnyOrderLogParser::Shape &S, const char *Data,
-               size_t Length, LogLine &Out) {
+               size_t Length, LogLine &Out, bool UntilNewline,
+               size_t &LineLength) {
   const char *Ref = S.Bytes.data();
   const size_t RefLength = S.Length;
   size_t RefAt = 0, At = 0;
   const Hole *H = S.Holes.data(), *HolesEnd = H + S.Holes.size();
   Out = LogLine();
   for (;;) {
-    size_t Common = std::min(RefLength - RefAt, Length - At);
+    size_t RefRest = RefLength - RefAt;
+    size_t Common = std::min(RefRest, Length - At);
     size_t Same = firstDifference(Ref + RefAt, Data + At, Common);
-    if (Same == Common && RefLength - RefAt == Length - At)
+    // The shape's line is all there. A newline, as a control character,
+    // is in no hole: the line ends where the shape's does.
+    if (Same == RefRest &&
+        (UntilNewline ? At + Same < Length && Data[At + Same] == '\n'
+                      : Length - At == RefRest)) {
+      LineLength = At + Same;
       break;
+    }
     size_t Differ = RefAt + Same; // In the shape's line.
     // The holes before the difference hold the shape's line's bytes.
     for (; H != HolesEnd && H->End < Differ; ++H) {
@@ -835,7 +845,9 @@ bool fitsShape(const AnyOrderLogParser::Shape &S, const char *Data,
 bool AnyOrderLogParser::parse(const char *Data, size_t Length, LogLine &Out) {
   for (unsigned I = 0; I < ShapeCount; ++I) {
     unsigned Slot = (Last + I) % ShapeCount;
-    if (Shapes[Slot].Length && fitsShape(Shapes[Slot], Data, Length, Out)) {
+    size_t LineLength;
+    if (Shapes[Slot].Length && fitsShape(Shapes[Slot], Data, Length, Out,
+                                         /*UntilNewline=*/false, LineLength)) {
       Last = Slot;
       return true;
     }
@@ -856,9 +868,24 @@ bool AnyOrderLogParser::parse(const char *Data, size_t Length, LogLine &Out) {
   S.Bytes.assign(Data, Length);
   S.Bytes.append(EqualPaddedBlock, '\0');
   S.Length = Length;
+  Known = true;
   Last = Next;
   Next = (Next + 1) % ShapeCount;
   return true;
+}
+
+size_t AnyOrderLogParser::parseKnownShape(const char *Data, size_t Available,
+                                          LogLine &Out) {
+  for (unsigned I = 0; I < ShapeCount; ++I) {
+    unsigned Slot = (Last + I) % ShapeCount;
+    size_t LineLength;
+    if (Shapes[Slot].Length && fitsShape(Shapes[Slot], Data, Available, Out,
+                                         /*UntilNewline=*/true, LineLength)) {
+      Last = Slot;
+      return LineLength;
+    }
+  }
+  return 0;
 }
 
 static_assert(LogLinePadding >= simdjson::SIMDJSON_PADDING,

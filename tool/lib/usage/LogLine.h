@@ -110,6 +110,15 @@ public:
   /// As parseAnyOrderLogLine: false leaves the verdict to LogLineParser.
   bool parse(const char *Data, size_t Length, LogLine &Out);
 
+  /// The length of the line at \p Data, which a '\n' ends, when it has
+  /// the shape of a line seen (its fields in \p Out); else 0, and the line
+  /// is for parse. \p Available bytes are readable at \p Data, and
+  /// LogLinePadding after them: the line's end is not looked for.
+  size_t parseKnownShape(const char *Data, size_t Available, LogLine &Out);
+
+  /// Whether a line was accepted: parseKnownShape may then answer.
+  bool knowsShapes() const { return Known; }
+
   struct Shape;
 
 private:
@@ -118,6 +127,7 @@ private:
   static constexpr size_t MaxShapeBytes = 4096;
   std::unique_ptr<Shape[]> Shapes;
   unsigned Next = 0, Last = 0;
+  bool Known = false;
 };
 
 /// A line's head, {"event":S,"time":S, and where its tail starts.
