@@ -698,39 +698,18 @@ AnyOrderLogParser::~AnyOrderLogParser() = default;
 
 namespace {
 
-/// The index of the first of the \p Length bytes at \p A and \p B that
-/// differ, or \p Length. Reads up to 15 bytes past \p Length at both.
-size_t firstDifference(const char *A, const char *B, size_t Length) {
-#if defined(__SSE2__)
-  for (size_t I = 0; I < Length; I += 16) {
-    __m128i Left = _mm_loadu_si128(reinterpret_cast<const __m128i *>(A + I));
-    __m128i Right = _mm_loadu_si128(reinterpret_cast<const __m128i *>(B + I));
-    unsigned Differ =
-        unsigned(_mm_movemask_epi8(_mm_cmpeq_epi8(Left, Right))) ^ 0xFFFFu;
-    if (Differ)
-      return std::min(Length, I + __builtin_ctz(Differ));
-  }
-  return Length;
-#else
-  size_t I = 0;
-  while (I < Length && A[I] == B[I])
-    ++I;
-  return I;
-#endif
-}
-
-/// Sets \p Out's field \p Of to \p Value, which a shape's hole holds: the
-/// same bytes as the shape's line (checked there), or new ones to check.
+/// Sets \p Out's field \p Of to \p Value, which a shape's hole holds,
+/// when it is good there (an event not empty, an ISO time).
 LLVM_ATTRIBUTE_ALWAYS_INLINE bool takeField(Field Of, std::string_view Value,
-                                            bool Check, LogLine &Out) {
+                                            LogLine &Out) {
   switch (Of) {
   case Event:
-    if (Check && Value.empty())
+    if (Value.empty())
       return false;
     Out.Event = Value;
     return true;
   case Time:
-    if (Check && !isIsoTime(Value))
+    if (!isIsoTime(Value))
       return false;
     Out.Time = Value;
     return true;
@@ -753,91 +732,55 @@ LLVM_ATTRIBUTE_ALWAYS_INLINE bool takeField(Field Of, std::string_view Value,
 /// shape: its bytes are \p S's line's but in holes, which hold unescaped
 /// strings (no control character, valid UTF-8) and numbers where \p S's
 /// line's do, and the needed fields in them are good. The bytes it shares
-/// with \p S's line were validated there. The
-/// bytes are compared 16 at a time; a difference must fall in a hole,
-/// which is then read on the line, and the compare goes on past it.
-/// With \p UntilNewline, \p Length bytes are readable at \p Data, and the
-/// line is the one that a '\n' ends: \p LineLength is set to its length.
+/// with \p S's line were validated there: the bytes between two holes are
+/// compared 16 at a time, and each hole read on the line (a sequence of
+/// compares the same for every line of the shape, which the branch
+/// predictor learns). With \p UntilNewline, \p Length bytes are readable at \p
+/// Data, and the line is the one that a '\n' ends: \p LineLength is set to its
+/// length.
 bool fitsShape(const AnyOrderLogParser::Shape &S, const char *Data,
                size_t Length, LogLine &Out, bool UntilNewline,
                size_t &LineLength) {
   const char *Ref = S.Bytes.data();
-  const size_t RefLength = S.Length;
-  size_t RefAt = 0, At = 0;
-  const Hole *H = S.Holes.data(), *HolesEnd = H + S.Holes.size();
+  const char *End = Data + Length;
+  size_t RefAt = 0;
+  const char *At = Data;
   Out = LogLine();
-  for (;;) {
-    size_t RefRest = RefLength - RefAt;
-    size_t Common = std::min(RefRest, Length - At);
-    size_t Same = firstDifference(Ref + RefAt, Data + At, Common);
-    // The shape's line is all there. A newline, as a control character,
-    // is in no hole: the line ends where the shape's does.
-    if (Same == RefRest &&
-        (UntilNewline ? At + Same < Length && Data[At + Same] == '\n'
-                      : Length - At == RefRest)) {
-      LineLength = At + Same;
-      break;
-    }
-    size_t Differ = RefAt + Same; // In the shape's line.
-    // The holes before the difference hold the shape's line's bytes.
-    for (; H != HolesEnd && H->End < Differ; ++H) {
-      if (H->Of == Other)
-        continue;
-      size_t Start = H->Start - RefAt + At;
-      if (H->IsString) {
-        takeField(H->Of, std::string_view(Data + Start, H->End - H->Start),
-                  /*Check=*/false, Out);
-      } else if (H->Of == Pid) {
-        const char *P = Data + Start;
-        bool Integer;
-        scanNumber(P, Data + Length, Integer, Out.Pid);
-      }
-    }
-    if (H == HolesEnd || H->Start > Differ)
+  for (const Hole &H : S.Holes) {
+    size_t Same = H.Start - RefAt;
+    if (size_t(End - At) < Same || !equalPadded(Ref + RefAt, At, Same))
       return false;
-    // The hole holds other bytes: read them.
-    const char *Start = Data + (H->Start - RefAt + At);
-    const char *End = Data + Length;
-    if (H->IsString) {
+    At += Same;
+    RefAt = H.End;
+    if (H.IsString) {
       bool High = false;
-      const char *Close = findStringEnd(Start, End, High);
+      const char *Close = findStringEnd(At, End, High);
       if (!Close || *Close != '"' ||
-          (High && !simdjson::validate_utf8(Start, Close - Start)) ||
-          !takeField(H->Of, std::string_view(Start, Close - Start),
-                     /*Check=*/true, Out))
+          (High && !simdjson::validate_utf8(At, Close - At)) ||
+          !takeField(H.Of, std::string_view(At, Close - At), Out))
         return false;
-      At = Close - Data;
+      At = Close;
     } else {
-      const char *P = Start;
       bool Integer = false;
       int64_t Value = 0;
-      if (!scanNumber(P, End, Integer, Value))
+      if (!scanNumber(At, End, Integer, Value))
         return false;
-      if (H->Of == Pid) {
+      if (H.Of == Pid) {
         if (!Integer)
           return false;
         Out.Pid = Value;
       }
-      At = P - Data;
-    }
-    RefAt = H->End;
-    ++H;
-  }
-  // The holes after the last difference.
-  for (; H != HolesEnd; ++H) {
-    if (H->Of == Other)
-      continue;
-    size_t Start = H->Start - RefAt + At;
-    if (H->IsString) {
-      takeField(H->Of, std::string_view(Data + Start, H->End - H->Start),
-                /*Check=*/false, Out);
-    } else if (H->Of == Pid) {
-      const char *P = Data + Start;
-      bool Integer;
-      scanNumber(P, Data + Length, Integer, Out.Pid);
     }
   }
-  return true;
+  size_t Same = S.Length - RefAt;
+  if (size_t(End - At) < Same || !equalPadded(Ref + RefAt, At, Same))
+    return false;
+  At += Same;
+  if (UntilNewline ? At < End && *At == '\n' : At == End) {
+    LineLength = At - Data;
+    return true;
+  }
+  return false;
 }
 
 } // namespace
