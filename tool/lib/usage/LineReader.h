@@ -3,11 +3,13 @@
 // A log's bytes, as read or decompressed, in pieces of any size: lines are
 // cut at newlines (a line split between two pieces is carried over), the
 // runtime's own lines take a fast path whose line ends and key hashes come
-// from ThreadCounts' caches, and anything else goes through the validating
-// parser. Bad lines are counted and the first few kept, with their numbers.
-// A log is JSON lines or c10's stderr form, as its first line of either
-// decides; until then, the lines that are neither wait to be called
-// malformed (JSON lines) or the process's other output (stderr).
+// from ThreadCounts' caches, lines in any key order (a log collector's) one
+// whose line ends come from the shapes of lines seen, and anything else
+// goes through the validating parser. Bad lines are counted and the first
+// few kept, with their numbers. A log is JSON lines or c10's stderr form,
+// as its first line of either decides; until then, the lines that are
+// neither wait to be called malformed (JSON lines) or the process's other
+// output (stderr).
 //
 //===----------------------------------------------------------------------===//
 

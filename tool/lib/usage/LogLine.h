@@ -1,9 +1,10 @@
 //===- LogLine.h - The fields of one API usage log line --------*- C++ -*-===//
 //
-// Two parsers of one JSON line into the fields the report counts: a fast
-// one for the exact shape the runtime writes (runtime/sinks.cpp) and
-// simdjson's DOM parser for everything else. The fast one answers only when
-// it is sure; both give the same fields for every line it accepts
+// Parsers of one JSON line into the fields the report counts: a fast one
+// for the exact shape the runtime writes (runtime/sinks.cpp), one for any
+// key order and extra keys (a log collector's lines), and simdjson's DOM
+// parser for everything else. The fast ones answer only when they are
+// sure; they give the DOM parser's fields for every line they accept
 // (LogLineTest checks this on random and mutated lines).
 //
 //===----------------------------------------------------------------------===//
@@ -119,6 +120,7 @@ public:
   /// Whether a line was accepted: parseKnownShape may then answer.
   bool knowsShapes() const { return Known; }
 
+  /// A line accepted, and where its strings and numbers are (LogLine.cpp).
   struct Shape;
 
 private:
