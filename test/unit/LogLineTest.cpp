@@ -2,7 +2,9 @@
 
 #include "usage/LogLine.h"
 #include "gmock/gmock.h"
+#include <algorithm>
 #include <random>
+#include <vector>
 
 using namespace apistamp;
 
@@ -207,6 +209,321 @@ TEST(LogLineTest, FastAndValidatingParsersAgreeOnRandomAndMutatedLines) {
   // Both paths were exercised.
   EXPECT_GT(Fast, Total / 50);
   EXPECT_LT(Fast, Total / 2);
+}
+
+void expectSameFields(const LogLine &Fast, const LogLine &Slow,
+                      const std::string &Line) {
+  EXPECT_EQ(Fast.Event, Slow.Event) << Line;
+  EXPECT_EQ(Fast.Time, Slow.Time) << Line;
+  EXPECT_EQ(Fast.Host, Slow.Host) << Line;
+  EXPECT_EQ(Fast.Exe, Slow.Exe) << Line;
+  EXPECT_EQ(Fast.Job, Slow.Job) << Line;
+  EXPECT_EQ(Fast.Pid, Slow.Pid) << Line;
+  EXPECT_EQ(Fast.HasJob, Slow.HasJob) << Line;
+}
+
+/// Compares \p Any (whose shapes persist from line to line) and the scan
+/// alone with the validating parser on \p Line: whenever they accept, the
+/// validating parser accepts with the same fields, and the shapes accept
+/// exactly what the scan does. Returns whether they accepted.
+bool anyOrderAgrees(AnyOrderLogParser &Any, const std::string &Line) {
+  PaddedLine P(Line);
+  LogLine Shaped, Scanned, Slow;
+  bool ShapedOk = Any.parse(P.data(), P.Length, Shaped);
+  bool ScannedOk = parseAnyOrderLogLine(P.data(), P.Length, Scanned);
+  LogLineError Error =
+      validatingParser().parse(P.data(), P.Length, P.Buffer.size(), Slow);
+  EXPECT_EQ(ShapedOk, ScannedOk) << Line;
+  if (ShapedOk || ScannedOk)
+    EXPECT_EQ(Error, LogLineError::None) << Line;
+  if (ShapedOk)
+    expectSameFields(Shaped, Slow, Line);
+  if (ScannedOk)
+    expectSameFields(Scanned, Slow, Line);
+  // Where lines follow each other, a line of a known shape is taken with
+  // its length; any other is left to parse. A line is a known shape's
+  // only when parse takes it.
+  for (const char *Next : {"\n{\"x\": 1}\n", "\r\n", "\n", " \n", "x"}) {
+    PaddedLine Lines(Line + Next);
+    LogLine Known;
+    size_t Length = Any.parseKnownShape(Lines.data(), Lines.Length, Known);
+    if (!Length)
+      continue;
+    EXPECT_EQ(Length, Line.size()) << Line;
+    EXPECT_EQ(Next[0], '\n') << Line;
+    EXPECT_TRUE(ShapedOk) << Line;
+    if (ShapedOk)
+      expectSameFields(Known, Slow, Line);
+  }
+  return ShapedOk;
+}
+
+/// A line's members as JSON text, in their order, joined as a log
+/// collector might.
+struct Members {
+  std::vector<std::pair<std::string, std::string>> List;
+  std::string Colon = ": ", Comma = ", ";
+
+  std::string line() const {
+    std::string Line = "{";
+    for (size_t I = 0; I < List.size(); ++I)
+      Line += (I ? Comma : "") + List[I].first + Colon + List[I].second;
+    return Line + "}";
+  }
+};
+
+/// The needed members of a collector's line, valid, and some others.
+Members collectorMembers(unsigned Process = 0) {
+  std::string N = std::to_string(Process);
+  return {{{"\"@timestamp\"", "\"2026-11-13T14:47:18.035804Z\""},
+           {"\"kubernetes\"", "{\"namespace\": \"ml\", \"pod\": \"train-" + N +
+                                  "\", \"labels\": {\"team\": \"vision\"}}"},
+           {"\"stream\"", "\"stderr\""},
+           {"\"job_id\"", "\"0b8c0e27-f693-run\""},
+           {"\"host\"", "\"node0132.cluster.example.org\""},
+           {"\"event\"", "\"caffe2.models.nms.420\""},
+           {"\"time\"", "\"2026-11-13T14:47:18.035804Z\""},
+           {"\"pid\"", std::to_string(2052328 + Process)},
+           {"\"exe\"", "\"/opt/app/bin/inference-server\""},
+           {"\"rank\"", N}}};
+}
+
+/// Values no needed field holds, to exercise the skipping: strings with
+/// escapes and brackets, numbers, literals, nested containers.
+const char *const OtherValues[] = {
+    "\"a {b} [c] \\\"d\\\" \\\\ e\"",
+    "{\"x\": \"}\", \"y\": [\"]\", {\"z\": \"\\\"}\"}]}",
+    "[1, -2, 3.25, -0.5, 0, true, false, null, \"s\", [], {}, [[{}]]]",
+    "\"caf\\u00e9 \\u65e5 \\/ \\b\\f\\n\\r\\t\"",
+    "\"caf\xc3\xa9 \xe6\x97\xa5 \xf0\x9f\x98\x80\"",
+    "{\"a\": {\"b\": {\"c\": {\"d\": [1, {\"e\": null}]}}}}",
+    "-12.500",
+    "{}",
+    "\"\"",
+};
+
+TEST(LogLineTest, CollectorLinesInAnyOrderTakeTheAnyOrderPath) {
+  AnyOrderLogParser Any;
+  // Every member in every position (rotations), with each join.
+  for (const char *Colon : {":", ": ", " : ", "  :  "})
+    for (const char *Comma : {",", ", ", " ,  "}) {
+      Members M = collectorMembers();
+      M.Colon = Colon;
+      M.Comma = Comma;
+      for (size_t R = 0; R < M.List.size(); ++R) {
+        std::rotate(M.List.begin(), M.List.begin() + 1, M.List.end());
+        EXPECT_TRUE(anyOrderAgrees(Any, M.line())) << M.line();
+        EXPECT_TRUE(anyOrderAgrees(Any, " " + M.line() + "  ")) << M.line();
+      }
+    }
+  // Other values of other keys, anywhere.
+  for (const char *Value : OtherValues)
+    for (size_t At = 0; At <= 10; ++At) {
+      Members M = collectorMembers();
+      M.List.insert(M.List.begin() + At, {"\"other\"", Value});
+      EXPECT_TRUE(anyOrderAgrees(Any, M.line())) << M.line();
+    }
+  // The needed fields' other valid values.
+  Members M = collectorMembers();
+  M.List[3].second = "null";
+  M.List[4].second = "\"\"";
+  M.List[8].second = "null";
+  M.List[7].second = "-999999999999999999";
+  EXPECT_TRUE(anyOrderAgrees(Any, M.line()));
+  LogLine Out;
+  PaddedLine P(M.line());
+  ASSERT_TRUE(Any.parse(P.data(), P.Length, Out));
+  EXPECT_FALSE(Out.HasJob);
+  EXPECT_EQ(Out.Pid, -999999999999999999);
+  // A line of a shape seen before, with other strings and numbers.
+  M = collectorMembers(7);
+  M.List[5].second = "\"lib.\xe6\x97\xa5\"";
+  M.List[1].second = "{\"namespace\": \"\", \"pod\": \"p\", \"labels\": "
+                     "{\"team\": \"caf\xc3\xa9\"}}";
+  EXPECT_TRUE(anyOrderAgrees(Any, M.line()));
+  // The runtime's own shape too.
+  EXPECT_TRUE(anyOrderAgrees(Any, Fields().line()));
+  // Lines of known shapes one after the other, each taken with its length.
+  std::string Lines = collectorMembers(3).line() + "\n" + Fields().line() +
+                      "\n" + collectorMembers(5).line() + "\n";
+  PaddedLine Buffer(Lines);
+  size_t At = 0, Taken = 0;
+  while (At < Buffer.Length) {
+    size_t Length =
+        Any.parseKnownShape(Buffer.data() + At, Buffer.Length - At, Out);
+    ASSERT_NE(Length, 0u) << Lines.substr(At);
+    EXPECT_EQ(Buffer.data()[At + Length], '\n');
+    At += Length + 1;
+    ++Taken;
+  }
+  EXPECT_EQ(Taken, 3u);
+}
+
+TEST(LogLineTest, LinesTheAnyOrderPathLeavesToSimdjson) {
+  auto With = [](size_t Member, std::string Value) {
+    Members M = collectorMembers();
+    M.List[Member].second = std::move(Value);
+    return M.line();
+  };
+  auto Plus = [](std::string Key, std::string Value) {
+    Members M = collectorMembers();
+    M.List.push_back({std::move(Key), std::move(Value)});
+    return M.line();
+  };
+  std::string Deep = "1";
+  for (int I = 0; I < 20; ++I)
+    Deep = "[" + Deep + "]";
+  std::string TooDeep = "1";
+  for (int I = 0; I < 1100; ++I)
+    TooDeep = "[" + TooDeep + "]";
+  std::string Line = collectorMembers().line();
+  struct Case {
+    std::string Line;
+    LogLineError Slow;
+  } Cases[] = {
+      // Valid, but left to simdjson: an escaped needed key or value, a
+      // needed key twice, a tab, an exponent, 19 digits, a job id that is
+      // a number, deep nesting, a surrogate pair.
+      {Plus("\"\\u0065vent\"", "\"e\""), LogLineError::None},
+      {With(5, "\"a\\u0041\""), LogLineError::None},
+      {Plus("\"pid\"", "7"), LogLineError::None},
+      {Plus("\"event\"", "\"other\""), LogLineError::None},
+      {Plus("\"x\"", "1e3"), LogLineError::None},
+      {Plus("\"x\"", "1234567890123456789"), LogLineError::None},
+      {With(3, "12345"), LogLineError::None},
+      {Plus("\"x\"", Deep), LogLineError::None},
+      {Plus("\"x\"", "\"\\ud83d\\ude00\""), LogLineError::None},
+      {"{\t\"event\": \"a\", \"time\": \"2026-11-23\", \"pid\": 1}",
+       LogLineError::None},
+      // Not valid.
+      {Line + "x", LogLineError::NotJson},
+      {Line + ",", LogLineError::NotJson},
+      {Line.substr(0, Line.size() - 1) + ", }", LogLineError::NotJson},
+      {Line.substr(0, Line.size() - 1), LogLineError::NotJson},
+      {Plus("\"x\"", "NaN"), LogLineError::NotJson},
+      {Plus("\"x\"", "[1, 2, ]"), LogLineError::NotJson},
+      {Plus("\"x\"", "{\"a\": 1, }"), LogLineError::NotJson},
+      {Plus("\"x\"", "\"\\x\""), LogLineError::NotJson},
+      {Plus("\"x\"", "\"\\u12\""), LogLineError::NotJson},
+      {Plus("\"x\"", "\"a\x01\""), LogLineError::NotJson},
+      {Plus("\"x\"", "\"\xff\""), LogLineError::NotJson},
+      {Plus("\"x\"", "\"\xc3\""), LogLineError::NotJson},
+      {Plus("\"x\"", "01"), LogLineError::NotJson},
+      {Plus("\"x\"", "-"), LogLineError::NotJson},
+      {Plus("\"x\"", "1."), LogLineError::NotJson},
+      {Plus("\"x\"", "tru"), LogLineError::NotJson},
+      {Plus("\"x\"", "{\"a\" 1}"), LogLineError::NotJson},
+      {Plus("\"x\"", "{1: 2}"), LogLineError::NotJson},
+      {Plus("\"x\"", TooDeep), LogLineError::NotJson},
+      {"[" + Line + "]", LogLineError::NotObject},
+      {"{}", LogLineError::NoEvent},
+      {With(5, "\"\""), LogLineError::BadEvent},
+      {With(5, "null"), LogLineError::BadEvent},
+      {With(6, "\"yesterday\""), LogLineError::TimeNotIso},
+      {With(6, "7"), LogLineError::BadTime},
+      {With(7, "1.0"), LogLineError::BadPid},
+      {With(7, "\"7\""), LogLineError::BadPid},
+      {With(4, "7"), LogLineError::BadHost},
+      {With(8, "{}"), LogLineError::BadExe},
+      {With(3, "1.5"), LogLineError::BadJob},
+      // The DOM parser checks a needed key's every value, keeps the last.
+      {Plus("\"pid\"", "\"7\""), LogLineError::BadPid},
+  };
+  AnyOrderLogParser Any;
+  for (const Case &C : Cases) {
+    // The shape of a valid line is known: the shapes must refuse too.
+    EXPECT_TRUE(anyOrderAgrees(Any, Line));
+    LogLine Out;
+    PaddedLine P(C.Line);
+    EXPECT_FALSE(Any.parse(P.data(), P.Length, Out)) << C.Line;
+    EXPECT_FALSE(parseAnyOrderLogLine(P.data(), P.Length, Out)) << C.Line;
+    EXPECT_EQ(slow(C.Line, Out), C.Slow) << C.Line;
+  }
+}
+
+TEST(LogLineTest, ShapesRefuseWhatTheScanRefuses) {
+  // A known shape, and lines of it whose holes hold what is not valid or
+  // not taken: each is refused, as the scan refuses it.
+  const std::pair<size_t, const char *> Holes[] = {
+      {5, "\"a\\\"b\""},
+      {0, "\"a\x01\""},
+      {0, "\"\xc3(\""},
+      {0, "\"\xed\xa0\x80\""},
+      {5, "\"\""},
+      {5, "\"a\\u0041\""},
+      {6, "\"2026-11\""},
+      {7, "1.5"},
+      {7, "1e3"},
+      {7, "-"},
+      {7, "01"},
+      {9, "1.e"},
+      {9, "99999999999999999999"},
+      {4, "\"h\"x"},
+      {6, "\"2026-11-23\" \""},
+  };
+  for (const auto &[Member, Value] : Holes) {
+    AnyOrderLogParser Any;
+    EXPECT_TRUE(anyOrderAgrees(Any, collectorMembers().line()));
+    Members M = collectorMembers();
+    M.List[Member].second = Value;
+    EXPECT_FALSE(anyOrderAgrees(Any, M.line())) << M.line();
+  }
+}
+
+/// A collector's line of one of a few processes, its members shuffled or
+/// not, its values sometimes others, sometimes mutated as randomLine does.
+std::string randomCollectorLine(std::mt19937 &Random) {
+  Members M = collectorMembers(unsigned(Random() % 4));
+  if (Random() % 4 == 0)
+    std::shuffle(M.List.begin(), M.List.end(), Random);
+  if (Random() % 4 == 0)
+    M.Colon = ":", M.Comma = ",";
+  for (auto &[Key, Value] : M.List)
+    if (Random() % 16 == 0)
+      Value = OtherValues[Random() % std::size(OtherValues)];
+  if (Random() % 8 == 0) {
+    // A needed key twice, or another key.
+    static const char *Keys[] = {"\"event\"", "\"time\"", "\"pid\"",
+                                 "\"host\"",  "\"exe\"",  "\"job_id\"",
+                                 "\"x\""};
+    M.List.insert(M.List.begin() + Random() % (M.List.size() + 1),
+                  {Keys[Random() % std::size(Keys)],
+                   randomValue(Random, "\"2026-11-23\"", Random() % 2)});
+  }
+  std::string Line = M.line();
+  static const char Specials[] = "\"\\{}[],: \t\x01\x7f\x80\xff"
+                                 "0a-.eEu";
+  unsigned Mutations = Random() % 3;
+  for (unsigned I = 0; I < Mutations && !Line.empty(); ++I) {
+    size_t At = Random() % Line.size();
+    char Byte = Specials[Random() % (sizeof(Specials) - 1)];
+    switch (Random() % 4) {
+    case 0:
+      Line[At] = Byte;
+      break;
+    case 1:
+      Line.erase(At, 1);
+      break;
+    case 2:
+      Line.insert(Line.begin() + At, Byte);
+      break;
+    case 3:
+      Line.resize(At);
+      break;
+    }
+  }
+  return Line;
+}
+
+TEST(LogLineTest, AnyOrderAndValidatingParsersAgreeOnRandomAndMutatedLines) {
+  std::mt19937 Random(20261124);
+  AnyOrderLogParser Any;
+  unsigned Accepted = 0, Total = 200000;
+  for (unsigned I = 0; I < Total; ++I)
+    Accepted += anyOrderAgrees(Any, randomCollectorLine(Random));
+  // Both verdicts were exercised.
+  EXPECT_GT(Accepted, Total / 5);
+  EXPECT_LT(Accepted, Total * 4 / 5);
 }
 
 } // namespace

@@ -229,6 +229,72 @@ TEST(UsageLogTest, LinesOneByteFromACachedLineAreReadAsTheyAre) {
   expectModelCounts(Log, LogWindow{});
 }
 
+/// \p Line, a runtime line, as a log collector forwards it: its keys in
+/// another order, spaces, "@timestamp", a nested object, "stream".
+std::string asCollectorLine(const std::string &Line) {
+  LogLineParser Parser;
+  std::string Padded = Line + std::string(LogLinePadding, ' ');
+  LogLine F;
+  if (Parser.parse(Padded.data(), Line.size(), Padded.size(), F) !=
+      LogLineError::None)
+    return Line;
+  auto Quoted = [](std::string_view Text, bool Null) {
+    return Null ? std::string("null") : "\"" + std::string(Text) + "\"";
+  };
+  return "{\"@timestamp\": \"" + std::string(F.Time) +
+         "\", \"kubernetes\": {\"pod\": \"p-" + std::to_string(F.Pid) +
+         "\", \"labels\": {\"a\": \"{\\\"}\"}}, \"stream\": \"stderr\", "
+         "\"job_id\": " +
+         Quoted(F.Job, !F.HasJob) + ", \"host\": " + Quoted(F.Host, false) +
+         ", \"event\": \"" + std::string(F.Event) + "\", \"time\": \"" +
+         std::string(F.Time) + "\", \"pid\": " + std::to_string(F.Pid) +
+         ", \"exe\": " + Quoted(F.Exe, false) + ", \"rank\": 1}";
+}
+
+TEST(UsageLogTest, CollectorLinesCountAsTheRuntimesLines) {
+  // The random log's valid runtime lines (string job ids), forwarded by a
+  // collector, mixed with the others: the counts are the model's.
+  std::mt19937 Random(20261124);
+  std::string Runtime = randomLog(Random, 30000), Log;
+  size_t Start = 0;
+  while (Start < Runtime.size()) {
+    size_t End = Runtime.find('\n', Start);
+    std::string Line = Runtime.substr(Start, End - Start);
+    Start = End + 1;
+    Log += (Random() % 4 ? asCollectorLine(Line) : Line) + "\n";
+  }
+  expectModelCounts(Log, LogWindow{});
+  expectModelCounts(Log, LogWindow{"2026-11-11", "2026-11-13T15"});
+}
+
+TEST(UsageLogTest, LinesOneByteFromAKnownShapeAreReadAsTheyAre) {
+  // A collector's line, read first so that its shape is known (the next
+  // line of that shape is then taken where it starts, its end known from
+  // the shape), then copies with one byte replaced or inserted anywhere.
+  // Each must count as the validating parser reads it; an event of bad
+  // lines alone is no event.
+  std::string Line =
+      asCollectorLine("{\"event\":\"lib.x\",\"time\":\"2026-11-20T10:00:00Z\","
+                      "\"pid\":12,\"host\":\"h\",\"exe\":\"/bin/t\",\"rank\":0,"
+                      "\"job_id\":\"j\"}");
+  std::string Log;
+  for (size_t At = 0; At < Line.size(); ++At)
+    for (char Byte : {'\n', '\r', '\x01', '\\', '"', '\xff', ' ', '}', '2', '{',
+                      ',', ':', '.', 'e'}) {
+      std::string Replaced = Line, Inserted = Line;
+      Replaced[At] = Byte;
+      Inserted.insert(At, 1, Byte);
+      Log += Line + "\n" + Replaced + "\n" + Line + "\n" + Inserted + "\n";
+    }
+  std::string BadDay = Line;
+  BadDay.replace(BadDay.find("lib.x"), 5, "lib.bad");
+  for (size_t At = 0;
+       (At = BadDay.find("2026-11-20", At)) != std::string::npos;)
+    BadDay.replace(At, 10, "2026-02-30");
+  Log += BadDay + "\n" + Line + "\n" + BadDay + "\n";
+  expectModelCounts(Log, LogWindow{});
+}
+
 /// A temporary log holding \p Text; removed with the object.
 struct TempLog {
   explicit TempLog(const std::string &Text) {

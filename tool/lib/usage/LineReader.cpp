@@ -18,11 +18,17 @@ void LineReader::consume(const char *Data, size_t Size) {
     Line = Newline + 1;
   }
   while (Line < End) {
-    if (Form == LogForm::JsonLines && Carry.empty())
+    if (Form == LogForm::JsonLines && Carry.empty()) {
       if (const char *Next = countCachedLine(Line, End)) {
         Line = Next;
         continue;
       }
+      if (Counts.AnyOrder.knowsShapes())
+        if (const char *Next = countShapedLine(Line, End)) {
+          Line = Next;
+          continue;
+        }
+    }
     const char *Newline =
         static_cast<const char *>(memchr(Line, '\n', End - Line));
     if (!Newline) {
@@ -65,6 +71,17 @@ const char *LineReader::countCachedLine(const char *Line, const char *End) {
   return Tail + Cached.Length;
 }
 
+const char *LineReader::countShapedLine(const char *Line, const char *End) {
+  LogLine Fields;
+  size_t Length = Counts.AnyOrder.parseKnownShape(Line, End - Line, Fields);
+  if (!Length)
+    return nullptr;
+  ++LineNumber;
+  ++Counts.Lines;
+  countAnyOrderLine(Fields);
+  return Line + Length + 1;
+}
+
 void LineReader::parse(const char *Data, size_t Length, size_t Capacity,
                        bool Newline) {
   ++LineNumber;
@@ -90,8 +107,8 @@ void LineReader::parse(const char *Data, size_t Length, size_t Capacity,
   LogLine Fields;
   size_t TailOffset = 0;
   // The runtime's own lines take the fast path, their tails mostly from
-  // the cache; anything else, and every bad line, goes through the
-  // validating DOM parser.
+  // the cache; lines in another shape the any-order scanner; anything
+  // else, and every bad line, goes through the validating DOM parser.
   if (parseRuntimeLogHead(Data, Length, Fields, TailOffset)) {
     const char *Tail = Data + TailOffset;
     size_t TailLength = Length - TailOffset;
@@ -105,6 +122,11 @@ void LineReader::parse(const char *Data, size_t Length, size_t Capacity,
       return countLine(Fields, Keys);
     }
   }
+  // Any other key order, spaces, extra keys (a log collector's lines):
+  // validated and taken by a scanner that leaves what it is unsure of to
+  // the DOM parser.
+  if (Counts.AnyOrder.parse(Data, Length, Fields))
+    return countAnyOrderLine(Fields);
   LogLineError Error = Counts.Slow.parse(Data, Length, Capacity, Fields);
   if (Error == LogLineError::NotJson && LastLine) {
     malformed("not JSON (a truncated last line, without a newline: a "

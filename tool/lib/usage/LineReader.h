@@ -3,11 +3,13 @@
 // A log's bytes, as read or decompressed, in pieces of any size: lines are
 // cut at newlines (a line split between two pieces is carried over), the
 // runtime's own lines take a fast path whose line ends and key hashes come
-// from ThreadCounts' caches, and anything else goes through the validating
-// parser. Bad lines are counted and the first few kept, with their numbers.
-// A log is JSON lines or c10's stderr form, as its first line of either
-// decides; until then, the lines that are neither wait to be called
-// malformed (JSON lines) or the process's other output (stderr).
+// from ThreadCounts' caches, lines in any key order (a log collector's) one
+// whose line ends come from the shapes of lines seen, and anything else
+// goes through the validating parser. Bad lines are counted and the first
+// few kept, with their numbers. A log is JSON lines or c10's stderr form,
+// as its first line of either decides; until then, the lines that are
+// neither wait to be called malformed (JSON lines) or the process's other
+// output (stderr).
 //
 //===----------------------------------------------------------------------===//
 
@@ -109,6 +111,26 @@ private:
   /// those. \p End: the end of the bytes read, followed by LogLinePadding
   /// readable ones.
   const char *countCachedLine(const char *Line, const char *End);
+
+  /// Counts the line at \p Line when it has the shape of a line in any
+  /// key order seen before (AnyOrderLogParser::parseKnownShape): its end is
+  /// then known without looking for it. Returns where the next line
+  /// starts, or null when this line is not one of those.
+  const char *countShapedLine(const char *Line, const char *End);
+
+  /// Counts a valid line that AnyOrderLogParser took, whose fields are in
+  /// a padded line.
+  void countAnyOrderLine(const LogLine &Fields) {
+    LineKeys Keys = LineKeys::of(Fields);
+    // The cache compares the event's name whole; an event not in it is
+    // looked up once the line is known to count.
+    LocalEvent *Event = Counts.cachedEvent(Fields.Event);
+    if (!Event)
+      return countLine(Fields, Keys);
+    if (Form == LogForm::Undecided)
+      decide(LogForm::JsonLines);
+    countAt(*Event, Fields.Time, Keys);
+  }
 
   /// Counts a line longer than MaxLineBytes, malformed; the reader skips
   /// the rest of it.

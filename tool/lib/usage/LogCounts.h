@@ -266,6 +266,8 @@ public:
   llvm::StringMap<LocalEvent> Events;
   TailCache Tails;
   RecentKeys RecentHosts, RecentJobs;
+  /// Lines in another shape (a log collector's), then any line.
+  AnyOrderLogParser AnyOrder;
   LogLineParser Slow;
   unsigned Files = 0;
   uint64_t Lines = 0, EventLines = 0, Malformed = 0, OutsideWindow = 0;

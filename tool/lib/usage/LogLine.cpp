@@ -1,8 +1,11 @@
 //===- LogLine.cpp - The fields of one API usage log line -----------------===//
 
 #include "LogLine.h"
+#include "llvm/Support/Compiler.h"
+#include <algorithm>
 #include <cstring>
 #include <simdjson.h>
+#include <vector>
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -245,6 +248,587 @@ bool parseRuntimeLogLine(const char *Data, size_t Length, LogLine &Out) {
   size_t TailOffset = 0;
   return parseRuntimeLogHead(Data, Length, Out, TailOffset) &&
          parseRuntimeLogTail(Data + TailOffset, Length - TailOffset, Out);
+}
+
+namespace {
+
+/// True when the \p Length bytes at \p Data hold no control character
+/// (JSON allows none in a string; a tab or a '\r' between tokens is left
+/// to simdjson) and are valid UTF-8. Reads up to 15 bytes past \p Length.
+bool isTextWithoutControls(const char *Data, size_t Length) {
+#if defined(__SSE2__)
+  const __m128i Space = _mm_set1_epi8(0x20);
+  unsigned Control = 0, High = 0;
+  for (size_t I = 0; I < Length; I += 16) {
+    __m128i Bytes =
+        _mm_loadu_si128(reinterpret_cast<const __m128i *>(Data + I));
+    // Signed: bytes >= 0x80 are below 0x20 too; their sign bits tell them.
+    unsigned Below = unsigned(_mm_movemask_epi8(_mm_cmplt_epi8(Bytes, Space)));
+    unsigned Signs = unsigned(_mm_movemask_epi8(Bytes));
+    unsigned Keep = Length - I < 16 ? (1u << (Length - I)) - 1 : 0xFFFFu;
+    Control |= Below & ~Signs & Keep;
+    High |= Signs & Keep;
+  }
+  if (Control)
+    return false;
+  return !High || simdjson::validate_utf8(Data, Length);
+#else
+  for (size_t I = 0; I < Length; ++I)
+    if (uint8_t(Data[I]) < 0x20)
+      return false;
+  return simdjson::validate_utf8(Data, Length);
+#endif
+}
+
+/// The first '"' or '\\' at or after \p From, before \p End, or null.
+/// Reads up to 15 bytes past \p End.
+const char *findQuoteOrBackslash(const char *From, const char *End) {
+#if defined(__SSE2__)
+  const __m128i Quote = _mm_set1_epi8('"'), Backslash = _mm_set1_epi8('\\');
+  for (; From < End; From += 16) {
+    __m128i Bytes = _mm_loadu_si128(reinterpret_cast<const __m128i *>(From));
+    unsigned Mask = unsigned(_mm_movemask_epi8(_mm_or_si128(
+        _mm_cmpeq_epi8(Bytes, Quote), _mm_cmpeq_epi8(Bytes, Backslash))));
+    if (Mask) {
+      const char *Found = From + __builtin_ctz(Mask);
+      return Found < End ? Found : nullptr;
+    }
+  }
+  return nullptr;
+#else
+  for (; From < End; ++From)
+    if (*From == '"' || *From == '\\')
+      return From;
+  return nullptr;
+#endif
+}
+
+/// The first '"', '\\' or control character at or after \p From, before
+/// \p End, or null; \p High set when a byte >= 0x80 comes before it.
+/// Reads up to 15 bytes past \p End.
+LLVM_ATTRIBUTE_ALWAYS_INLINE const char *
+findStringEnd(const char *From, const char *End, bool &High) {
+  High = false;
+#if defined(__SSE2__)
+  const __m128i Quote = _mm_set1_epi8('"'), Backslash = _mm_set1_epi8('\\'),
+                Space = _mm_set1_epi8(0x20);
+  for (; From < End; From += 16) {
+    __m128i Bytes = _mm_loadu_si128(reinterpret_cast<const __m128i *>(From));
+    // Signed: bytes >= 0x80 are below 0x20 too; their sign bits tell them.
+    unsigned Signs = unsigned(_mm_movemask_epi8(Bytes));
+    unsigned Special =
+        (unsigned(_mm_movemask_epi8(_mm_cmplt_epi8(Bytes, Space))) & ~Signs) |
+        unsigned(_mm_movemask_epi8(_mm_or_si128(
+            _mm_cmpeq_epi8(Bytes, Quote), _mm_cmpeq_epi8(Bytes, Backslash))));
+    if (Special) {
+      unsigned At = __builtin_ctz(Special);
+      High |= (Signs & ((1u << At) - 1)) != 0;
+      const char *Found = From + At;
+      return Found < End ? Found : nullptr;
+    }
+    High |= Signs != 0;
+  }
+  return nullptr;
+#else
+  for (; From < End; ++From) {
+    if (*From == '"' || *From == '\\' || uint8_t(*From) < 0x20)
+      return From;
+    High |= uint8_t(*From) >= 0x80;
+  }
+  return nullptr;
+#endif
+}
+
+/// A number in JSON's grammar at \p P, which it moves past it: an integer
+/// of at most 18 digits (\p Value set, \p Integer true), or one with a
+/// fraction (at most 64 digits). An exponent, or more digits, is left to
+/// simdjson's range checks.
+LLVM_ATTRIBUTE_ALWAYS_INLINE bool scanNumber(const char *&P, const char *End,
+                                             bool &Integer, int64_t &Value) {
+  bool Negative = P != End && *P == '-';
+  const char *Digits = P + Negative, *After = Digits;
+  while (After != End && *After >= '0' && *After <= '9')
+    ++After;
+  size_t Count = After - Digits;
+  if (Count == 0 || Count > 18 || (Count > 1 && *Digits == '0'))
+    return false;
+  int64_t V = 0;
+  for (const char *D = Digits; D != After; ++D)
+    V = V * 10 + (*D - '0');
+  Integer = true;
+  if (After != End && *After == '.') {
+    const char *Fraction = ++After;
+    while (After != End && *After >= '0' && *After <= '9')
+      ++After;
+    if (After == Fraction || After - Fraction > 64)
+      return false;
+    Integer = false;
+  }
+  if (After != End && (*After == 'e' || *After == 'E'))
+    return false;
+  Value = Negative ? -V : V;
+  P = After;
+  return true;
+}
+
+/// The fields a line's keys may name, a bit each.
+enum Field : unsigned {
+  Other = 0,
+  Event = 1,
+  Time = 2,
+  Pid = 4,
+  Host = 8,
+  Exe = 16,
+  Job = 32
+};
+
+/// A value of a line that another line of the same shape may hold
+/// otherwise: a string's bytes between its quotes, or a number.
+struct Hole {
+  uint32_t Start, End;
+  bool IsString;
+  Field Of; ///< The needed field it is, or Other.
+};
+
+/// Validates one JSON object in any key order, skipping the values that
+/// are not needed and taking the ones that are (parseAnyOrderLogLine).
+/// Every step returns false when it is not sure the line is valid or how
+/// simdjson would read it: the caller then asks simdjson. The line has no
+/// control character and is valid UTF-8 (isTextWithoutControls): the only
+/// whitespace is ' ', and a '"' or '\\' is never inside a multi-byte
+/// character.
+class AnyOrderScanner {
+public:
+  /// \p Holes, when given, gets the line's values (AnyOrderLogParser).
+  AnyOrderScanner(const char *Data, size_t Length,
+                  std::vector<Hole> *Holes = nullptr)
+      : Begin(Data), P(Data), End(Data + Length), Holes(Holes) {}
+
+  bool line(LogLine &Out);
+
+private:
+  /// Nesting deeper than this is left to simdjson.
+  static constexpr unsigned MaxDepth = 16;
+
+  static Field fieldOf(std::string_view Key) {
+    switch (Key.size()) {
+    case 3:
+      return Key == "pid" ? Pid : Key == "exe" ? Exe : Other;
+    case 4:
+      return Key == "time" ? Time : Key == "host" ? Host : Other;
+    case 5:
+      return Key == "event" ? Event : Other;
+    case 6:
+      return Key == "job_id" ? Job : Other;
+    default:
+      return Other;
+    }
+  }
+
+  void spaces() {
+    while (P < End && *P == ' ')
+      ++P;
+  }
+
+  bool expect(char C) {
+    if (P == End || *P != C)
+      return false;
+    ++P;
+    return true;
+  }
+
+  template <size_t N> bool literal(const char (&Text)[N]) {
+    constexpr size_t Size = N - 1;
+    if (size_t(End - P) < Size || std::memcmp(P, Text, Size) != 0)
+      return false;
+    P += Size;
+    return true;
+  }
+
+  /// A string: \p Out its bytes between the quotes, \p Escaped whether
+  /// they hold an escape (JSON's: \" \\ \/ \b \f \n \r \t \uXXXX; a
+  /// surrogate's \u is left to simdjson).
+  bool string(std::string_view &Out, bool &Escaped) {
+    if (P == End || *P != '"')
+      return false;
+    const char *Start = ++P;
+    Escaped = false;
+    for (;;) {
+      const char *Found = findQuoteOrBackslash(P, End);
+      if (!Found)
+        return false;
+      if (*Found == '"') {
+        Out = std::string_view(Start, Found - Start);
+        P = Found + 1;
+        return true;
+      }
+      Escaped = true;
+      P = Found + 1;
+      if (P == End)
+        return false;
+      switch (*P) {
+      case '"':
+      case '\\':
+      case '/':
+      case 'b':
+      case 'f':
+      case 'n':
+      case 'r':
+      case 't':
+        ++P;
+        break;
+      case 'u': {
+        if (End - P < 5)
+          return false;
+        unsigned Code = 0;
+        for (int I = 1; I <= 4; ++I) {
+          char H = P[I], Lower = char(H | 0x20);
+          unsigned Digit;
+          if (H >= '0' && H <= '9')
+            Digit = unsigned(H - '0');
+          else if (Lower >= 'a' && Lower <= 'f')
+            Digit = unsigned(Lower - 'a' + 10);
+          else
+            return false;
+          Code = Code * 16 + Digit;
+        }
+        if (Code >= 0xD800 && Code <= 0xDFFF)
+          return false;
+        P += 5;
+        break;
+      }
+      default:
+        return false;
+      }
+    }
+  }
+
+  bool number(bool &Integer, int64_t &Value) {
+    return scanNumber(P, End, Integer, Value);
+  }
+
+  /// Any value, skipped; \p Depth: the containers it is in.
+  bool value(unsigned Depth) {
+    if (P == End)
+      return false;
+    switch (*P) {
+    case '"': {
+      std::string_view Text;
+      bool Escaped;
+      return valueString(Text, Escaped, Other);
+    }
+    case '{':
+      return Depth < MaxDepth && object(Depth + 1);
+    case '[':
+      return Depth < MaxDepth && array(Depth + 1);
+    case 't':
+      return literal("true");
+    case 'f':
+      return literal("false");
+    case 'n':
+      return literal("null");
+    default: {
+      bool Integer;
+      int64_t Number;
+      return valueNumber(Integer, Number, Other);
+    }
+    }
+  }
+
+  bool object(unsigned Depth) {
+    ++P; // '{'
+    spaces();
+    if (expect('}'))
+      return true;
+    for (;;) {
+      std::string_view Key;
+      bool Escaped;
+      if (!string(Key, Escaped))
+        return false;
+      spaces();
+      if (!expect(':'))
+        return false;
+      spaces();
+      if (!value(Depth))
+        return false;
+      spaces();
+      if (!expect(','))
+        return expect('}');
+      spaces();
+    }
+  }
+
+  bool array(unsigned Depth) {
+    ++P; // '['
+    spaces();
+    if (expect(']'))
+      return true;
+    for (;;) {
+      if (!value(Depth))
+        return false;
+      spaces();
+      if (!expect(','))
+        return expect(']');
+      spaces();
+    }
+  }
+
+  /// An unescaped string, or null (\p Out empty, \p IsNull set).
+  bool plainStringOrNull(std::string_view &Out, bool &IsNull, Field Of) {
+    IsNull = literal("null");
+    if (IsNull) {
+      Out = {};
+      return true;
+    }
+    bool Escaped;
+    return valueString(Out, Escaped, Of) && !Escaped;
+  }
+
+  void hole(const char *Start, const char *Stop, bool IsString, Field Of) {
+    if (Holes)
+      Holes->push_back(
+          {uint32_t(Start - Begin), uint32_t(Stop - Begin), IsString, Of});
+  }
+
+  /// A value string, a hole; \p Out and \p Escaped as string() sets them.
+  bool valueString(std::string_view &Out, bool &Escaped, Field Of) {
+    if (!string(Out, Escaped))
+      return false;
+    hole(Out.data(), Out.data() + Out.size(), true, Of);
+    return true;
+  }
+
+  /// A value number, a hole.
+  bool valueNumber(bool &Integer, int64_t &Value, Field Of) {
+    const char *Start = P;
+    if (!number(Integer, Value))
+      return false;
+    hole(Start, P, false, Of);
+    return true;
+  }
+
+  const char *Begin, *P, *End;
+  std::vector<Hole> *Holes;
+};
+
+bool AnyOrderScanner::line(LogLine &Out) {
+  Out = LogLine();
+  spaces();
+  if (!expect('{'))
+    return false;
+  spaces();
+  unsigned Seen = 0;
+  for (;;) {
+    std::string_view Key;
+    bool Escaped;
+    // An escaped key may spell a needed one: simdjson decides.
+    if (!string(Key, Escaped) || Escaped)
+      return false;
+    spaces();
+    if (!expect(':'))
+      return false;
+    spaces();
+    Field F = fieldOf(Key);
+    // A needed key twice: simdjson checks every one and keeps the last.
+    if (Seen & F)
+      return false;
+    Seen |= F;
+    bool Ok = false, IsNull = false, Integer = false;
+    switch (F) {
+    case Other:
+      Ok = value(1);
+      break;
+    case Event:
+      Ok = valueString(Out.Event, Escaped, Event) && !Escaped &&
+           !Out.Event.empty();
+      break;
+    case Time:
+      Ok = valueString(Out.Time, Escaped, Time) && !Escaped &&
+           isIsoTime(Out.Time);
+      break;
+    case Pid:
+      Ok = valueNumber(Integer, Out.Pid, Pid) && Integer;
+      break;
+    case Host:
+      Ok = plainStringOrNull(Out.Host, IsNull, Host);
+      break;
+    case Exe:
+      Ok = plainStringOrNull(Out.Exe, IsNull, Exe);
+      break;
+    case Job:
+      Ok = plainStringOrNull(Out.Job, IsNull, Job);
+      Out.HasJob = !IsNull;
+      break;
+    }
+    if (!Ok)
+      return false;
+    spaces();
+    if (!expect(',')) {
+      if (!expect('}'))
+        return false;
+      break;
+    }
+    spaces();
+  }
+  spaces();
+  constexpr unsigned Required = Event | Time | Pid;
+  return P == End && (Seen & Required) == Required;
+}
+
+} // namespace
+
+bool parseAnyOrderLogLine(const char *Data, size_t Length, LogLine &Out) {
+  if (!isTextWithoutControls(Data, Length))
+    return false;
+  AnyOrderScanner Scanner(Data, Length);
+  return Scanner.line(Out);
+}
+
+/// A line the scanner accepted, and its holes: a line that has its bytes
+/// but for what is in the holes (plain strings, numbers) is valid too.
+struct AnyOrderLogParser::Shape {
+  std::string Bytes; ///< The line, and EqualPaddedBlock bytes of padding.
+  size_t Length = 0; ///< 0: no line yet.
+  std::vector<Hole> Holes;
+};
+
+AnyOrderLogParser::AnyOrderLogParser()
+    : Shapes(std::make_unique<Shape[]>(ShapeCount)) {}
+AnyOrderLogParser::~AnyOrderLogParser() = default;
+
+namespace {
+
+/// Sets \p Out's field \p Of to \p Value, which a shape's hole holds,
+/// when it is good there (an event not empty, an ISO time).
+LLVM_ATTRIBUTE_ALWAYS_INLINE bool takeField(Field Of, std::string_view Value,
+                                            LogLine &Out) {
+  switch (Of) {
+  case Event:
+    if (Value.empty())
+      return false;
+    Out.Event = Value;
+    return true;
+  case Time:
+    if (!isIsoTime(Value))
+      return false;
+    Out.Time = Value;
+    return true;
+  case Host:
+    Out.Host = Value;
+    return true;
+  case Exe:
+    Out.Exe = Value;
+    return true;
+  case Job:
+    Out.Job = Value;
+    Out.HasJob = true;
+    return true;
+  default:
+    return true;
+  }
+}
+
+/// Takes the line of \p Length bytes at \p Data when it has \p S's
+/// shape: its bytes are \p S's line's but in holes, which hold unescaped
+/// strings (no control character, valid UTF-8) and numbers where \p S's
+/// line's do, and the needed fields in them are good. The bytes it shares
+/// with \p S's line were validated there: the bytes between two holes are
+/// compared 16 at a time, and each hole read on the line (a sequence of
+/// compares the same for every line of the shape, which the branch
+/// predictor learns). With \p UntilNewline, \p Length bytes are readable at \p
+/// Data, and the line is the one that a '\n' ends: \p LineLength is set to its
+/// length.
+bool fitsShape(const AnyOrderLogParser::Shape &S, const char *Data,
+               size_t Length, LogLine &Out, bool UntilNewline,
+               size_t &LineLength) {
+  const char *Ref = S.Bytes.data();
+  const char *End = Data + Length;
+  size_t RefAt = 0;
+  const char *At = Data;
+  Out = LogLine();
+  for (const Hole &H : S.Holes) {
+    size_t Same = H.Start - RefAt;
+    if (size_t(End - At) < Same || !equalPadded(Ref + RefAt, At, Same))
+      return false;
+    At += Same;
+    RefAt = H.End;
+    if (H.IsString) {
+      bool High = false;
+      const char *Close = findStringEnd(At, End, High);
+      if (!Close || *Close != '"' ||
+          (High && !simdjson::validate_utf8(At, Close - At)) ||
+          !takeField(H.Of, std::string_view(At, Close - At), Out))
+        return false;
+      At = Close;
+    } else {
+      bool Integer = false;
+      int64_t Value = 0;
+      if (!scanNumber(At, End, Integer, Value))
+        return false;
+      if (H.Of == Pid) {
+        if (!Integer)
+          return false;
+        Out.Pid = Value;
+      }
+    }
+  }
+  size_t Same = S.Length - RefAt;
+  if (size_t(End - At) < Same || !equalPadded(Ref + RefAt, At, Same))
+    return false;
+  At += Same;
+  if (UntilNewline ? At < End && *At == '\n' : At == End) {
+    LineLength = At - Data;
+    return true;
+  }
+  return false;
+}
+
+} // namespace
+
+bool AnyOrderLogParser::parse(const char *Data, size_t Length, LogLine &Out) {
+  for (unsigned I = 0; I < ShapeCount; ++I) {
+    unsigned Slot = (Last + I) % ShapeCount;
+    size_t LineLength;
+    if (Shapes[Slot].Length && fitsShape(Shapes[Slot], Data, Length, Out,
+                                         /*UntilNewline=*/false, LineLength)) {
+      Last = Slot;
+      return true;
+    }
+  }
+  if (!isTextWithoutControls(Data, Length))
+    return false;
+  Shape &S = Shapes[Next];
+  S.Holes.clear();
+  AnyOrderScanner Scanner(Data, Length, &S.Holes);
+  if (!Scanner.line(Out)) {
+    S.Length = 0;
+    return false;
+  }
+  if (Length > MaxShapeBytes) {
+    S.Length = 0;
+    return true;
+  }
+  S.Bytes.assign(Data, Length);
+  S.Bytes.append(EqualPaddedBlock, '\0');
+  S.Length = Length;
+  Known = true;
+  Last = Next;
+  Next = (Next + 1) % ShapeCount;
+  return true;
+}
+
+size_t AnyOrderLogParser::parseKnownShape(const char *Data, size_t Available,
+                                          LogLine &Out) {
+  for (unsigned I = 0; I < ShapeCount; ++I) {
+    unsigned Slot = (Last + I) % ShapeCount;
+    size_t LineLength;
+    if (Shapes[Slot].Length && fitsShape(Shapes[Slot], Data, Available, Out,
+                                         /*UntilNewline=*/true, LineLength)) {
+      Last = Slot;
+      return LineLength;
+    }
+  }
+  return 0;
 }
 
 static_assert(LogLinePadding >= simdjson::SIMDJSON_PADDING,

@@ -1,9 +1,10 @@
 //===- LogLine.h - The fields of one API usage log line --------*- C++ -*-===//
 //
-// Two parsers of one JSON line into the fields the report counts: a fast
-// one for the exact shape the runtime writes (runtime/sinks.cpp) and
-// simdjson's DOM parser for everything else. The fast one answers only when
-// it is sure; both give the same fields for every line it accepts
+// Parsers of one JSON line into the fields the report counts: a fast one
+// for the exact shape the runtime writes (runtime/sinks.cpp), one for any
+// key order and extra keys (a log collector's lines), and simdjson's DOM
+// parser for everything else. The fast ones answer only when they are
+// sure; they give the DOM parser's fields for every line they accept
 // (LogLineTest checks this on random and mutated lines).
 //
 //===----------------------------------------------------------------------===//
@@ -83,6 +84,53 @@ bool parseRuntimeLogLine(const char *Data, size_t Length, LogLine &Out);
 bool parseRuntimeLogHead(const char *Data, size_t Length, LogLine &Out,
                          size_t &TailOffset);
 bool parseRuntimeLogTail(const char *Data, size_t Length, LogLine &Out);
+
+/// Parses \p Length bytes at \p Data when they are one JSON object in
+/// any key order, as a log collector forwards the runtime's lines (spaces
+/// after ':' and ',', extra keys, nested objects and arrays): the whole
+/// line is validated as strictly as LogLineParser does (JSON's grammar,
+/// UTF-8, no control characters, escapes), unknown values are skipped, and
+/// event, time, pid, host, exe and job_id are taken. Returns false for
+/// anything it is not sure of, valid or not (a needed key twice or
+/// escaped, an escaped needed value, a number it does not range-check, a
+/// tab, deep nesting, a job id that is a number, a missing or bad needed
+/// field): then use LogLineParser, whose verdict stands. When it returns
+/// true, LogLineParser would accept the line with the same fields.
+/// \p Data must have LogLinePadding readable bytes after \p Length.
+bool parseAnyOrderLogLine(const char *Data, size_t Length, LogLine &Out);
+
+/// parseAnyOrderLogLine with a memory of the shapes of the last few lines
+/// it accepted: a line that differs from one of them only in the bytes of
+/// its unescaped strings and its numbers (a log collector's lines mostly
+/// do) is validated by comparing the bytes between them, and its needed
+/// fields checked; any other line is scanned, and its shape remembered.
+class AnyOrderLogParser {
+public:
+  AnyOrderLogParser();
+  ~AnyOrderLogParser();
+  /// As parseAnyOrderLogLine: false leaves the verdict to LogLineParser.
+  bool parse(const char *Data, size_t Length, LogLine &Out);
+
+  /// The length of the line at \p Data, which a '\n' ends, when it has
+  /// the shape of a line seen (its fields in \p Out); else 0, and the line
+  /// is for parse. \p Available bytes are readable at \p Data, and
+  /// LogLinePadding after them: the line's end is not looked for.
+  size_t parseKnownShape(const char *Data, size_t Available, LogLine &Out);
+
+  /// Whether a line was accepted: parseKnownShape may then answer.
+  bool knowsShapes() const { return Known; }
+
+  /// A line accepted, and where its strings and numbers are (LogLine.cpp).
+  struct Shape;
+
+private:
+  static constexpr unsigned ShapeCount = 4;
+  /// A longer line is scanned every time.
+  static constexpr size_t MaxShapeBytes = 4096;
+  std::unique_ptr<Shape[]> Shapes;
+  unsigned Next = 0, Last = 0;
+  bool Known = false;
+};
 
 /// A line's head, {"event":S,"time":S, and where its tail starts.
 struct LogHead {
