@@ -152,21 +152,30 @@ Expected<std::string> renderTUResultFile(const TUJob &Job, const TUIdentity &Id,
   File["diagnostics"] =
       replaceAll(Result.Diagnostics, Root + "/", (RootToken + "/").str());
   TUFacts Facts = Result.Facts;
+  // The hashes of the bytes the parse read (a file saved since is not what
+  // the facts describe); read now only if the parse did not record one.
+  std::map<std::string, uint64_t> Parsed;
+  for (const auto &[Path, Hash] : Result.Dependencies)
+    if (Hash)
+      Parsed[Path] = *Hash;
   json::Object Hashes;
   for (const std::string &Path : describedFiles(Facts)) {
     std::optional<StringRef> Relative = pathUnder(Path, Root);
-    ErrorOr<std::unique_ptr<MemoryBuffer>> Bytes =
-        std::make_error_code(std::errc::invalid_argument);
-    if (Relative)
-      Bytes = MemoryBuffer::getFile(Path, /*IsText=*/false,
-                                    /*RequiresNullTerminator=*/false);
-    if (!Bytes)
+    std::optional<uint64_t> Hash;
+    if (auto It = Parsed.find(Path); Relative && It != Parsed.end())
+      Hash = It->second;
+    else if (Relative)
+      if (ErrorOr<std::unique_ptr<MemoryBuffer>> Bytes =
+              MemoryBuffer::getFile(Path, /*IsText=*/false,
+                                    /*RequiresNullTerminator=*/false))
+        Hash = xxh3_64bits((*Bytes)->getBuffer());
+    if (!Hash)
       return createStringError(inconvertibleErrorCode(),
                                Path +
                                    ": error: cannot read a file the "
                                    "analysis of '" +
                                    Job.Source + "' describes");
-    Hashes[Relative->str()] = utohexstr(xxh3_64bits((*Bytes)->getBuffer()));
+    Hashes[Relative->str()] = utohexstr(*Hash);
   }
   mapPaths(Facts, [&](std::string &Path) {
     if (std::optional<StringRef> Relative = pathUnder(Path, Root))
