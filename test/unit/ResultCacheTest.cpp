@@ -441,9 +441,11 @@ TEST_F(ResultCacheTest, EntryWithoutHashesOrDependenciesIsAMiss) {
 
 TEST_F(ResultCacheTest, EntryWhoseBodyIsNotOnBracesIsAMiss) {
   ResultCache Cache((Dir + "/cache").str());
-  for (auto [Field, Value] : {std::pair<const char *, int64_t>{"lbrace", 3},
-                              {"rbrace", 1000},
-                              {"decl", 40}}) {
+  for (auto FieldAndValue : {std::pair<const char *, int64_t>{"lbrace", 3},
+                             {"rbrace", 1000},
+                             {"decl", 40}}) {
+    const char *Field = FieldAndValue.first;
+    int64_t Value = FieldAndValue.second;
     Cache.store("key", fullResult(), Rules);
     tamper("key", [&](llvm::json::Object &Entry) {
       (*firstCandidate(Entry).getObject("body"))[Field] = Value;

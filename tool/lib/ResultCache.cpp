@@ -183,7 +183,7 @@ std::optional<TUResult> ResultCache::lookup(StringRef Key, const RuleSet &Rules,
                                             bool Unselected) {
   SmallString<256> Path(Directory);
   sys::path::append(Path, Key + ".json");
-  auto Miss = [this](std::atomic<unsigned> &Cause) -> std::optional<TUResult> {
+  auto Miss = [](std::atomic<unsigned> &Cause) -> std::optional<TUResult> {
     ++Cause;
     return std::nullopt;
   };

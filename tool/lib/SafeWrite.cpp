@@ -330,7 +330,8 @@ Expected<ReplaceOutcome> replaceFileContents(StringRef Path, StringRef Before,
   Expected<std::pair<int, std::string>> Temporary = createTemporary(Path, 0600);
   if (!Temporary)
     return Temporary.takeError();
-  auto [TempFD, Name] = *Temporary;
+  int TempFD = Temporary->first;
+  std::string Name = Temporary->second;
   auto RemoveTemporary = make_scope_exit([&Name] { ::unlink(Name.c_str()); });
   // The same owner and mode before any byte is written: a 0600 file is never
   // readable by others, not even for a moment.

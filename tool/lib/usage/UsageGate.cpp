@@ -227,7 +227,9 @@ std::vector<UsageVerdict> judgeUsage(const UsageEvidence &Evidence,
     return V;
   };
   std::vector<UsageVerdict> Removals, Candidates;
-  for (const auto &[Event, Usage] : Evidence.Events) {
+  for (const auto &EventAndUsage : Evidence.Events) {
+    const std::string &Event = EventAndUsage.first;
+    const auto &Usage = EventAndUsage.second;
     if (Placed.count(Event))
       continue;
     bool Ours = !Usage.Rule.empty() ||

@@ -241,8 +241,9 @@ UsageReport buildReport(const std::vector<CatalogEvent> &Catalog,
     Row.Event = Event;
     Row.Counts = std::move(C);
     Row.Trend = Trend.trendOf(Row.Counts);
-    auto Layer = llvm::find_if(
-        Unplaced.Layers, [&](const EventLayer &L) { return L.matches(Event); });
+    auto Layer = llvm::find_if(Unplaced.Layers, [&](const EventLayer &L) {
+      return L.matches(Row.Event);
+    });
     StringRef Library = firstComponent(Event);
     if (Layer != Unplaced.Layers.end()) {
       Row.Status = EventStatus::Layer;
