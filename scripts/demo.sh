@@ -12,7 +12,7 @@ elapsed() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "(%.2f s)\n", b - a }'; 
 
 step "Installing dependencies and building apistamp"
 scripts/install-deps.sh
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo > /dev/null
+scripts/configure-build.sh build
 cmake --build build --target apistamp
 apistamp=$repo/build/bin/apistamp
 

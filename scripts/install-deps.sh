@@ -4,7 +4,7 @@
 set -euo pipefail
 
 # libgmock-dev: the unit tests include gmock/gmock.h, which libgtest-dev lacks.
-packages=(clang-19 clang-tools-19 clang-format-19 libclang-19-dev llvm-19-dev llvm-19-tools libyaml-cpp-dev
+packages=(clang-19 libclang-rt-19-dev clang-tools-19 clang-format-19 libclang-19-dev llvm-19-dev llvm-19-tools libyaml-cpp-dev
           libgtest-dev libgmock-dev googletest cmake ninja-build python3 g++ git
           libtorch-dev libbenchmark-dev pkgconf libjpeg-dev libpng-dev
           libavcodec-dev libavformat-dev libavutil-dev libswscale-dev
@@ -22,7 +22,8 @@ packages=(clang-19 clang-tools-19 clang-format-19 libclang-19-dev llvm-19-dev ll
 # SQLite, the jq comparison of the benchmark, the HTML page rendered headless);
 # time: /usr/bin/time, the peak RSS in bench/report/run.sh; python3-torch and
 # python3-torchvision: the c10 bridge's Python tests and the torchvision end
-# to end test (Debian's /usr/bin/python3 imports them).
+# to end test (Debian's /usr/bin/python3 imports them); libclang-rt-19-dev:
+# clang's sanitizer runtimes, for the tool's build under ASan and UBSan.
 
 missing=()
 for p in "${packages[@]}"; do

@@ -5,24 +5,36 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# Each section's wall time, printed before the summary: the whole run's
+# budget is 30 minutes on 2 cores, and this says where it goes.
+timings=()
+section_name="install dependencies and build"
+section_start=$SECONDS
+section() {
+  timings+=("$(printf '%6d s  %s' $((SECONDS - section_start)) "$section_name")")
+  section_name=$1
+  section_start=$SECONDS
+  echo "== $1"
+}
+
 scripts/install-deps.sh
 build=${APISTAMP_BUILD_DIR:-build}
-cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo > /dev/null
+scripts/configure-build.sh "$build"
 cmake --build "$build"
 
 results="$build/test-results"
 rm -rf "$results" && mkdir -p "$results"
 status=0
-echo "== format (clang-format-19 on tool/)"
+section "format (clang-format-19 on tool/)"
 scripts/check-format.sh "$results/format.xml" || status=1
-echo "== unit tests"
+section "unit tests"
 "$build/bin/apistampUnitTests" --gtest_output="xml:$results/unit.xml" --gtest_brief=1 || status=1
-echo "== lit tests"
+section "lit tests"
 "$build/bin/apistamp-lit" -sv "$build/test/lit" \
   --xunit-xml-output "$results/lit.xml" || status=1
 # The same tests on stored preambles: every TU's include prefix parsed once
 # (first pass) and loaded (second pass) must give the same results.
-echo "== lit tests on stored preambles (built, then used)"
+section "lit tests on stored preambles (built, then used)"
 preambles=$(mktemp -d)
 for pass in built used; do
   APISTAMP_PREAMBLE_STORE="$preambles" "$build/bin/apistamp-lit" -sv "$build/test/lit" \
@@ -31,18 +43,19 @@ done
 rm -rf "$preambles"
 # The same tests with every function body parsed (--no-skip-bodies): skipping
 # the bodies no rule can select must not change any result.
-echo "== lit tests, every function body parsed"
+section "lit tests, every function body parsed"
 APISTAMP_NO_SKIP_BODIES=1 "$build/bin/apistamp-lit" -sv "$build/test/lit" \
   --xunit-xml-output "$results/lit-no-skip-bodies.xml" || status=1
 # The tool itself under AddressSanitizer + UndefinedBehaviorSanitizer
 # ($build-tool-asan): its unit tests and its lit tests (but the installed
-# package's, which the plain build runs). LLVM's own signal handlers do the
-# crash isolation (handle_segv=0); leaks are not checked (clang's front end
-# frees some of its state only at exit).
-echo "== the tool under -fsanitize=address,undefined (unit and lit tests)"
+# package's, which the plain build runs). A debug build (assertions on),
+# unoptimised: a fifth of -O2's compile time under the sanitizers. LLVM's own
+# signal handlers do the crash isolation (handle_segv=0); leaks are not
+# checked (clang's front end frees some of its state only at exit).
+section "the tool under -fsanitize=address,undefined (unit and lit tests)"
 asan_tool="$build-tool-asan"
-if cmake -S . -B "$asan_tool" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-     -DAPISTAMP_TOOL_SANITIZER=address > /dev/null &&
+if scripts/configure-build.sh "$asan_tool" -DAPISTAMP_TOOL_SANITIZER=address \
+     -DCMAKE_BUILD_TYPE=Debug "-DCMAKE_C_FLAGS_DEBUG=-O0 -g1" "-DCMAKE_CXX_FLAGS_DEBUG=-O0 -g1" &&
    cmake --build "$asan_tool" --target apistamp apistampUnitTests; then
   export ASAN_OPTIONS=detect_leaks=0:handle_segv=0:handle_sigbus=0:handle_abort=0:handle_sigill=0:handle_sigfpe=0
   export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
@@ -58,23 +71,23 @@ fi
 # AddressSanitizer+UBSan (runtime-only builds in $build-tsan, $build-asan), the
 # test against the real c10, the c10 bridge's, and its checks (headers,
 # installed package).
-echo "== runtime tests"
+section "runtime tests"
 runtime/test/run-gtest.sh runtime "$results" "$build/bin/apistampRuntimeTests" || status=1
-echo "== runtime tests against the real c10 (libtorch-dev)"
+section "runtime tests against the real c10 (libtorch-dev)"
 runtime/test/run-gtest.sh runtime-c10 "$results" "$build/bin/apistampC10Tests" || status=1
 # The c10 bridge (libapistamp_c10bridge.so): linked and preloaded into
 # programs that use libtorch, preloaded into programs that do not; its Python
 # tests skip, with a message, if /usr/bin/python3 cannot import torch.
-echo "== the c10 bridge (libtorch-dev; LD_PRELOAD into C, C++ and Python)"
+section "the c10 bridge (libtorch-dev; LD_PRELOAD into C, C++ and Python)"
 runtime/test/run-gtest.sh runtime-c10-bridge "$results" "$build/bin/apistampC10BridgeTests" || status=1
-echo "== runtime checks (headers: g++/clang++, C++11-20, -fno-exceptions -fno-rtti; installed package; apistamp_instrument on an installed library)"
+section "runtime checks (headers: g++/clang++, C++11-20, -fno-exceptions -fno-rtti; installed package; apistamp_instrument on an installed library)"
 ctest --test-dir "$build/runtime" -L runtime-check -j2 --output-on-failure \
   --output-junit "$(cd "$results" && pwd)/runtime-checks.xml" > "$results/runtime-checks.log" 2>&1 \
   || { status=1; cat "$results/runtime-checks.log"; }
 grep -E "tests passed" "$results/runtime-checks.log" || true
 for sanitizer in thread address; do
   sanitized="$build-${sanitizer:0:1}san"
-  echo "== runtime tests under -fsanitize=$sanitizer ($sanitized)"
+  section "runtime tests under -fsanitize=$sanitizer ($sanitized)"
   program="$sanitized/bin/apistampRuntimeTests"
   cmake -S runtime -B "$sanitized" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DAPISTAMP_SANITIZER=$sanitizer > /dev/null && cmake --build "$sanitized" -j2 \
@@ -87,12 +100,12 @@ done
 # tmpfs), a kill -9 loop, a concurrent race on one header; every file whole.
 # The same for the preamble store: write faults, kill -9, 4 runs sharing it,
 # deleted mid-run, on a full tmpfs; every answer the cold one.
-echo "== fault injection (test/fault)"
+section "fault injection (test/fault)"
 python3 test/fault/fault_suite.py --apistamp "$build/bin/apistamp" \
   --shim "$build/lib/faultinject.so" --work "$build/fault" \
   --junit "$results/fault-injection.xml" || status=1
 # Hostile inputs (test/hostile): tampered cache entries and file names.
-echo "== hostile inputs (test/hostile)"
+section "hostile inputs (test/hostile)"
 python3 test/hostile/run-rules-corpus.py --apistamp "$build/bin/apistamp" \
   --junit "$results/hostile-rules.xml" || status=1
 python3 test/hostile/cache_and_names.py --apistamp "$build/bin/apistamp" \
@@ -100,13 +113,13 @@ python3 test/hostile/cache_and_names.py --apistamp "$build/bin/apistamp" \
 # apistamp report end to end (test/report): 8 ranks of one job (SLURM,
 # torchrun, APISTAMP_JOB_ID_ENV) are 1 job in the report; the HTML page in
 # headless chromium without network: it renders, sorts, loads nothing.
-echo "== report end to end (test/report)"
+section "report end to end (test/report)"
 python3 test/report/report_e2e.py --apistamp "$build/bin/apistamp" \
   --runtime-dir runtime --work "$build/report-e2e" \
   --junit "$results/report-e2e.xml" || status=1
 # The real project: instrument googletest, rebuild it with its samples and
 # tests against the runtime, run them, read the events (a few minutes).
-echo "== googletest round trip (test/realworld)"
+section "googletest round trip (test/realworld)"
 python3 test/realworld/googletest_roundtrip.py --apistamp "$build/bin/apistamp" \
   --runtime-include runtime/include --runtime-lib "$build/runtime/libapistamp_runtime.a" \
   --work "$build/realworld/googletest" --junit "$results/googletest-roundtrip.xml" || status=1
@@ -115,7 +128,7 @@ python3 test/realworld/googletest_roundtrip.py --apistamp "$build/bin/apistamp" 
 # policy, fix, their build with warnings as errors, their tests, report, and a
 # pre-commit session (skipped, with a message, without the fetched sources).
 for project in jsoncpp pugixml; do
-  echo "== $project adoption (test/realworld)"
+  section "$project adoption (test/realworld)"
   python3 test/realworld/${project}_adoption.py --apistamp "$build/bin/apistamp" \
     --runtime-include runtime/include --runtime-lib "$build/runtime/libapistamp_runtime.a" \
     --source-dir . --work "$build/realworld/$project" \
@@ -123,7 +136,7 @@ for project in jsoncpp pugixml; do
 done
 # The bundled torchvision policy against torchvision 0.14.1's hand-placed
 # calls (a few minutes; skipped, with a message, without the fetched source).
-echo "== torchvision policy (test/realworld)"
+section "torchvision policy (test/realworld)"
 python3 test/realworld/torchvision_policy.py --apistamp "$build/bin/apistamp" \
   --rules rules/torchvision.yaml --work "$build/realworld/torchvision" \
   --junit "$results/torchvision-policy.xml" || status=1
@@ -132,7 +145,7 @@ python3 test/realworld/torchvision_policy.py --apistamp "$build/bin/apistamp" \
 # torchvision's TUs, uninstrumented, give byte-identical JSON and text
 # without a store, building it and on it; a pre-commit edit on pugixml with
 # a warm store and cache gives the cold answer (about a minute and a half).
-echo "== stored preambles on real projects (test/realworld)"
+section "stored preambles on real projects (test/realworld)"
 python3 test/realworld/preamble_equivalence.py --apistamp "$build/bin/apistamp" \
   --rules rules/torchvision.yaml --realworld "$build/realworld" \
   --work "$build/realworld/preambles" \
@@ -141,7 +154,7 @@ python3 test/realworld/preamble_equivalence.py --apistamp "$build/bin/apistamp" 
 # build of one tu action per compile command and a merge equals check -p in
 # every format, reruns nothing, reruns exactly a touched header's TUs; tu's
 # results are the same bytes in another checkout (about a minute).
-echo "== tu actions under Ninja and merge on real projects (test/realworld)"
+section "tu actions under Ninja and merge on real projects (test/realworld)"
 python3 test/realworld/tu_merge.py --apistamp "$build/bin/apistamp" \
   --realworld "$build/realworld" --work "$build/realworld/tu-merge" \
   --junit "$results/tu-merge.xml" || status=1
@@ -150,7 +163,7 @@ python3 test/realworld/tu_merge.py --apistamp "$build/bin/apistamp" \
 # --expunge every action hits --disk_cache, then an HTTP/1.1 --remote_cache
 # on 127.0.0.1, and so does a checkout at another path (about 40 s; skipped,
 # and counted, without bazel).
-echo "== Bazel aspect, disk and remote cache, offline (test/bazel)"
+section "Bazel aspect, disk and remote cache, offline (test/bazel)"
 python3 test/bazel/bazel_test.py --apistamp "$build/bin/apistamp" \
   --junit "$results/bazel.xml" || status=1
 # The loop on the real system: torchvision's image library and two ops,
@@ -159,10 +172,12 @@ python3 test/bazel/bazel_test.py --apistamp "$build/bin/apistamp" \
 # bridge; the logs and `apistamp report -p` over them, the page in chromium
 # (a few minutes; skipped, with a message, without the fetched source or
 # python3-torch).
-echo "== torchvision end to end: real c10, Python, the bridge, report (test/realworld)"
+section "torchvision end to end: real c10, Python, the bridge, report (test/realworld)"
 python3 test/realworld/torchvision_e2e.py --apistamp "$build/bin/apistamp" \
   --rules rules/torchvision.yaml --bridge "$build/lib/libapistamp_c10bridge.so" \
   --work "$build/realworld/torchvision-e2e" \
   --junit "$results/torchvision-e2e.xml" || status=1
+section "time per section (total $((SECONDS / 60)) min $((SECONDS % 60)) s)"
+printf '%s\n' "${timings[@]}"
 python3 scripts/summarize-tests.py "$results"/*.xml || status=1
 exit $status
