@@ -79,6 +79,12 @@ bool wantsColor(ColorMode Mode, raw_ostream &Stream) {
          (Mode == ColorMode::Auto && Stream.has_colors());
 }
 
+/// The command whose output \p Opts's run prints: merge prints what check,
+/// diff (--diff) or fix (--fix) print.
+const CommandInfo &outputCommand(const Options &Opts) {
+  return commandInfo(Opts.RunMode == Mode::Merge ? Opts.MergeAs : Opts.RunMode);
+}
+
 /// Plans, analyses and runs the command on the result.
 int runOnProject(const Options &Opts, raw_ostream &Out, raw_ostream &Err) {
   Expected<AnalysedRun> Run = planAndAnalyse(Opts, Err);
@@ -86,8 +92,7 @@ int runOnProject(const Options &Opts, raw_ostream &Out, raw_ostream &Err) {
     Err << printableLines(toString(Run.takeError())) << "\n";
     return ExitBadUsage;
   }
-  const CommandInfo &Command = commandInfo(Opts.RunMode);
-  if (Command.ProposesEdits)
+  if (outputCommand(Opts).ProposesEdits)
     StageNotes(Err, Run->Display, Opts.Verbose)
         .publicHeaderEdits(Run->Result.PublicHeaderEdits);
   CommandContext Ctx{Opts,
@@ -100,7 +105,7 @@ int runOnProject(const Options &Opts, raw_ostream &Out, raw_ostream &Err) {
                      Run->Start,
                      summaryNotes(Run->Plan, Run->Result),
                      Run->Target ? &*Run->Target : nullptr};
-  return Command.Run(Ctx);
+  return commandInfo(Opts.RunMode).Run(Ctx);
 }
 
 } // namespace
@@ -120,6 +125,15 @@ PlanRequest planRequestFor(const Options &Opts) {
   Request.SkipUnselectableFiles =
       !commandInfo(Opts.RunMode).ReadsEveryNamedFile && !Opts.Unselected;
   return Request;
+}
+
+std::optional<Project> planOrPrintError(const Options &Opts, raw_ostream &Err) {
+  Expected<Project> Planned = planProject(planRequestFor(Opts));
+  if (!Planned) {
+    Err << printableLines(toString(Planned.takeError())) << "\n";
+    return std::nullopt;
+  }
+  return std::move(*Planned);
 }
 
 Expected<AnalysedRun> planAndAnalyse(const Options &Opts, raw_ostream &Err) {
@@ -190,9 +204,8 @@ int run(const Options &Opts, raw_ostream &Out, raw_ostream &Err) {
   if (!Command.Run)
     return Command.RunAlone(Opts, Out, Err);
   // Diagnostics are coloured; machine-readable output and diffs never are.
-  bool PrintsData = Command.PrintsData ||
-                    (Opts.RunMode == Mode::Merge && Opts.MergeAs == Mode::Diff);
-  bool TextOut = Opts.Format == OutputFormat::Text && !PrintsData;
+  bool TextOut =
+      Opts.Format == OutputFormat::Text && !outputCommand(Opts).PrintsData;
   std::optional<DiagnosticColorStream> ColoredOut, ColoredErr;
   if (TextOut && wantsColor(Opts.Color, Out)) {
     Out.enable_colors(true);

@@ -34,6 +34,11 @@ struct AnalysedRun {
 /// The plan's part of \p Opts.
 PlanRequest planRequestFor(const Options &Opts);
 
+/// Plans the TUs \p Opts asks for without analysing them (tu, ninja); a
+/// plan that fails is printed to \p Err and is std::nullopt (bad usage).
+std::optional<Project> planOrPrintError(const Options &Opts,
+                                        llvm::raw_ostream &Err);
+
 /// Plans and analyses the run \p Opts asks for (validated options); the
 /// notes between the stages go to \p Err. An error is bad usage (the plan
 /// failed); TUs that fail to parse are in the result.

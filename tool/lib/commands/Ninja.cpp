@@ -61,11 +61,9 @@ std::string resultName(const TUIdentity &Id) {
 
 int runNinja(const Options &Opts, raw_ostream &Out, raw_ostream &Err) {
   (void)Out;
-  Expected<Project> Planned = planProject(planRequestFor(Opts));
-  if (!Planned) {
-    Err << printableLines(toString(Planned.takeError())) << "\n";
+  std::optional<Project> Planned = planOrPrintError(Opts, Err);
+  if (!Planned)
     return ExitBadUsage;
-  }
   const Project &P = *Planned;
   if (P.BuildDir.empty() || !P.OthersUnplanned.empty()) {
     Err << "apistamp: error: ninja writes the actions of a compilation "
