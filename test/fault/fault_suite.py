@@ -166,6 +166,52 @@ class Suite:
         if temporaries(root):
             raise RuntimeError("temporaries left: %s" % temporaries(root))
 
+    def tu_fault(self, fault):
+        """A tu action whose result or depfile write fails: exit 1 and an
+        error naming the file, each file the one it replaces or the whole new
+        one, no temporary left; the next tu writes both."""
+        root = self.project("tu-" + fault.replace(":", "-"))
+        (root / "out").mkdir()
+        result, depfile = root / "out" / "a.apistamp", root / "out" / "a.d"
+
+        def tu(fault=None):
+            env = dict(os.environ)
+            if fault:
+                env.update(LD_PRELOAD=self.shim, APISTAMP_FAULT=fault,
+                           APISTAMP_FAULT_MATCH="out/.a.")
+            return subprocess.run(
+                [self.apistamp, "tu", "src/a.cpp", "-o", "out/a.apistamp",
+                 "--depfile", "out/a.d", "--", "-std=c++17"], cwd=root, env=env,
+                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+        first = tu()
+        if first.returncode != 0:
+            raise RuntimeError("tu failed without a fault: " + first.stderr)
+        whole = (result.read_bytes(), depfile.read_bytes())
+        # Other bytes before, so that the faulty run must write both.
+        previous = b"previous\n"
+        result.write_bytes(previous)
+        depfile.write_bytes(previous)
+        done = tu(fault)
+        now = (result.read_bytes(), depfile.read_bytes())
+        if any(n not in (previous, w) for n, w in zip(now, whole)):
+            raise RuntimeError("a file is neither the one before nor the new "
+                               "one: %r" % ([n[:100] for n in now],))
+        if temporaries(root / "out"):
+            raise RuntimeError("temporaries left: %s" % temporaries(root / "out"))
+        if fault in ("short", "eintr"):
+            if done.returncode != 0 or now != whole:
+                raise RuntimeError("short or interrupted writes must still "
+                                   "write: exit %d\n%s" % (done.returncode, done.stderr))
+        elif (done.returncode != 1 or "out/a.apistamp: error:" not in done.stderr
+              or now[0] != previous or "LLVM ERROR" in done.stderr):
+            raise RuntimeError("expected exit 1, the result as before and an "
+                               "error naming it; got exit %d, %r:\n%s"
+                               % (done.returncode, [n[:100] for n in now], done.stderr))
+        again = tu()
+        if again.returncode != 0 or (result.read_bytes(), depfile.read_bytes()) != whole:
+            raise RuntimeError("the tu after the fault did not write: " + again.stderr)
+
     def full_disk(self):
         mount = self.work / "tmpfs"
         mount.mkdir(parents=True, exist_ok=True)
@@ -745,6 +791,8 @@ def main():
     for fault in ["enospc", "eio:3", "fsync-eio", "rename-eio"]:
         steps.run("cache write: " + fault, lambda f=fault: suite.cache_fault(f))
         steps.run("export-fixes write: " + fault, lambda f=fault: suite.export_fault(f))
+    for fault in ["enospc", "eio:100", "short", "eintr", "fsync-eio", "rename-eio"]:
+        steps.run("tu result write: " + fault, lambda f=fault: suite.tu_fault(f))
     for command in ("check", "fix"):
         for fault in ["enospc", "eio:100", "short", "eintr", "fsync-eio", "rename-eio"]:
             steps.run("preamble store write, %s: %s" % (command, fault),

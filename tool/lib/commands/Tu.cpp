@@ -22,11 +22,9 @@ namespace apistamp {
 
 int runTu(const Options &Opts, raw_ostream &Out, raw_ostream &Err) {
   (void)Out;
-  Expected<Project> Planned = planProject(planRequestFor(Opts));
-  if (!Planned) {
-    Err << printableLines(toString(Planned.takeError())) << "\n";
+  std::optional<Project> Planned = planOrPrintError(Opts, Err);
+  if (!Planned)
     return ExitBadUsage;
-  }
   const Project &P = *Planned;
   std::string Source = canonicalPath(Opts.Sources.front());
   // A source the database does not list (a header, a new file) would get a
@@ -75,13 +73,13 @@ int runTu(const Options &Opts, raw_ostream &Out, raw_ostream &Err) {
   if (Error E = Unchanged ? Error::success()
                           : writeFileAtomically(Opts.TUOutput, *File)) {
     Err << Opts.TUOutput << ": error: " << toString(std::move(E)) << "\n";
-    return ExitBadUsage;
+    return ExitFindings; // As fix's file that could not be written.
   }
   if (!Opts.TUDepfile.empty())
     if (Error E = writeFileAtomically(
             Opts.TUDepfile, renderDepfile(Opts.TUOutput, Job, Result))) {
       Err << Opts.TUDepfile << ": error: " << toString(std::move(E)) << "\n";
-      return ExitBadUsage;
+      return ExitFindings;
     }
   // The failure is in the result, for merge to report; said here too.
   if (Result.ParseFailed)
