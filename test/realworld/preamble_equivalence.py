@@ -42,7 +42,7 @@ import subprocess
 import sys
 import time
 
-from realworld import Steps
+from realworld import Steps, adopted_copy, googletest_copy
 import googletest_roundtrip
 import jsoncpp_adoption
 import pugixml_adoption
@@ -69,25 +69,6 @@ class Tree:
     def __init__(self, name, src, args, files=(), subset=""):
         self.name, self.src, self.args = name, src, list(args)
         self.files, self.subset = [str(f) for f in files], subset
-
-
-def translated_database(database, old, new, out_dir):
-    """database's compile commands with the prefix old replaced by new in
-    every string, written to out_dir/compile_commands.json."""
-    text = pathlib.Path(database).read_text()
-    entries = json.loads(text)
-
-    def translate(value):
-        if isinstance(value, str):
-            return value.replace(str(old), str(new))
-        if isinstance(value, list):
-            return [translate(v) for v in value]
-        if isinstance(value, dict):
-            return {k: translate(v) for k, v in value.items()}
-        return value
-    out_dir.mkdir(parents=True, exist_ok=True)
-    (out_dir / "compile_commands.json").write_text(json.dumps(translate(entries), indent=1))
-    return len(entries)
 
 
 def run(apistamp, args, cwd, store=None):
@@ -148,28 +129,18 @@ def main():
     # --- the trees: each a fresh, uninstrumented copy -------------------
 
     def googletest():
-        database = realworld / "googletest/build/compile_commands.json"
-        if not database.exists() or not pathlib.Path("/usr/src/googletest/CMakeLists.txt").exists():
-            return "%s or /usr/src/googletest is missing (googletest_roundtrip.py makes it)" % database
-        src, build = work / "googletest/src", work / "googletest/build"
-        shutil.copytree("/usr/src/googletest", src)
-        (src / ".apistamp.yaml").write_text(googletest_roundtrip.RULES)
-        translated_database(database, realworld / "googletest/src", src, build)
-        translated_database(build / "compile_commands.json", realworld / "googletest/build",
-                            build, build)
+        made = googletest_copy(realworld, work / "googletest", googletest_roundtrip.RULES)
+        if isinstance(made, str):
+            return made
+        src, build = made
         return Tree("googletest", src, ["-p", str(build)], [src / f for f in GOOGLETEST_FILES],
                     "its library sources")
 
     def adopted(project):
-        database = realworld / project.name / "src/build/compile_commands.json"
-        if not database.exists() or not (pathlib.Path(project.source) / "CMakeLists.txt").exists():
-            return ("%s or %s is missing (%s_adoption.py makes it)"
-                    % (database, project.source, project.name))
-        src = work / project.name / "src"
-        shutil.copytree(project.source, src)
-        (src / ".apistamp.yaml").write_text(project.rules)  # compile_commands: build
-        translated_database(database, realworld / project.name / "src", src, src / "build")
-        return Tree(project.name, src, [])
+        made = adopted_copy(realworld, project, work / project.name)
+        if isinstance(made, str):
+            return made
+        return Tree(project.name, made[0], [])  # compile_commands: src/build
 
     def torchvision():
         source = pathlib.Path(args.torchvision_source)

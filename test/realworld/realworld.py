@@ -1,4 +1,9 @@
-"""Shared by the real-project tests: JUnit-recorded steps and a subprocess helper."""
+"""Shared by the real-project tests: JUnit-recorded steps, a subprocess
+helper, and uninstrumented copies of the trees the round trip and the
+adoption tests leave under build/realworld."""
+import json
+import pathlib
+import shutil
 import subprocess
 import time
 import xml.etree.ElementTree as ET
@@ -71,3 +76,56 @@ def sh(args, expect=0, stderr_to_stdout=True, **kwargs):
             " ".join(map(str, args)), completed.returncode, expect,
             completed.stdout[-3000:] + (completed.stderr or "")[-3000:]))
     return completed.stdout
+
+
+def translated_database(database, old, new, out_dir):
+    """database's compile commands with the prefix old replaced by new in
+    every string, written to out_dir/compile_commands.json."""
+    entries = json.loads(pathlib.Path(database).read_text())
+
+    def translate(value):
+        if isinstance(value, str):
+            return value.replace(str(old), str(new))
+        if isinstance(value, list):
+            return [translate(v) for v in value]
+        if isinstance(value, dict):
+            return {k: translate(v) for k, v in value.items()}
+        return value
+    out_dir.mkdir(parents=True, exist_ok=True)
+    (out_dir / "compile_commands.json").write_text(json.dumps(translate(entries), indent=1))
+    return len(entries)
+
+
+def googletest_copy(realworld, where, rules):
+    """/usr/src/googletest copied to where/src with rules, and the database
+    googletest_roundtrip.py left under realworld translated to it (in
+    where/build): (src, build), or why it cannot be made."""
+    database = realworld / "googletest/build/compile_commands.json"
+    if not database.exists() or not pathlib.Path("/usr/src/googletest/CMakeLists.txt").exists():
+        return "%s or /usr/src/googletest is missing (googletest_roundtrip.py makes it)" % database
+    src, build = where / "src", where / "build"
+    shutil.copytree("/usr/src/googletest", src)
+    (src / ".apistamp.yaml").write_text(rules)
+    translated_database(database, realworld / "googletest/src", src, build)
+    translated_database(build / "compile_commands.json", realworld / "googletest/build",
+                        build, build)
+    return src, build
+
+
+def adopted_copy(realworld, project, where, build_name="build"):
+    """An adoption test's project (jsoncpp_adoption.Jsoncpp(), ...) copied
+    uninstrumented to where/src with its rules, and the database its test
+    left under realworld translated to it (in src/build_name): (src,
+    build), or why it cannot be made."""
+    database = realworld / project.name / "src/build/compile_commands.json"
+    if not database.exists() or not (pathlib.Path(project.source) / "CMakeLists.txt").exists():
+        return "%s or %s is missing (%s_adoption.py makes it)" % (
+            database, project.source, project.name)
+    src = where / "src"
+    shutil.copytree(project.source, src)
+    (src / ".apistamp.yaml").write_text(project.rules)
+    build = src / build_name
+    translated_database(database, realworld / project.name / "src/build", build, build)
+    translated_database(build / "compile_commands.json", realworld / project.name / "src",
+                        src, build)
+    return src, build

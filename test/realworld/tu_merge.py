@@ -27,11 +27,11 @@ import subprocess
 import sys
 import time
 
-from realworld import Steps
+from realworld import Steps, adopted_copy, googletest_copy
 import googletest_roundtrip
 import jsoncpp_adoption
 import pugixml_adoption
-from preamble_equivalence import SCRUBBED, same, translated_database
+from preamble_equivalence import SCRUBBED, same
 
 ENV = {k: v for k, v in os.environ.items() if k not in SCRUBBED}
 
@@ -81,31 +81,10 @@ def main():
         return 0
 
     def googletest(where):
-        database = realworld / "googletest/build/compile_commands.json"
-        if not database.exists() or not pathlib.Path("/usr/src/googletest").is_dir():
-            return "%s or /usr/src/googletest is missing (googletest_roundtrip.py makes it)" \
-                % database
-        src, build = where / "src", where / "build"
-        shutil.copytree("/usr/src/googletest", src)
-        (src / ".apistamp.yaml").write_text(googletest_roundtrip.RULES)
-        translated_database(database, realworld / "googletest/src", src, build)
-        translated_database(build / "compile_commands.json", realworld / "googletest/build",
-                            build, build)
-        return src, build
+        return googletest_copy(realworld, where, googletest_roundtrip.RULES)
 
     def adopted(project, where, build_name="build"):
-        database = realworld / project.name / "src/build/compile_commands.json"
-        if not database.exists() or not (pathlib.Path(project.source) / "CMakeLists.txt").exists():
-            return "%s or %s is missing (%s_adoption.py makes it)" % (
-                database, project.source, project.name)
-        src = where / "src"
-        shutil.copytree(project.source, src)
-        (src / ".apistamp.yaml").write_text(project.rules)
-        build = src / build_name
-        translated_database(database, realworld / project.name / "src/build", build, build)
-        translated_database(build / "compile_commands.json", realworld / project.name / "src",
-                            src, build)
-        return src, build
+        return adopted_copy(realworld, project, where, build_name)
 
     def at_scale(name, src, build):
         """The Ninja file's build equals check -p; a rerun does nothing."""
