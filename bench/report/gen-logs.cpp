@@ -27,13 +27,19 @@
 //        "train-4000007-3", "labels": {"team": "vision"}}, "stream":
 //        "stderr", "job_id": "...", "host": "...", "event": "...",
 //        "time": "...", "pid": N, "exe": "...", "rank": N}
+//   --shape reordered: the collector's key order and spaces, without its
+//     fields ("job_id", "host", "event", "time", "pid", "exe", "rank");
+//   --shape timestamp: reordered, and the collector's "@timestamp" and
+//     "stream" first (no nested object): with reordered, these show where
+//     the collector's cost comes from;
 //   --order shuffled: every line in a random file at a random place, so
 //     that nothing of a job's ranks or a process's lines is together (a
 //     collector merging many streams); the generator's order otherwise.
 //
 //   c++ -O2 -std=c++17 -o gen-logs gen-logs.cpp
 //   gen-logs OUT_DIR [--bytes N] [--files N] [--events N] [--jobs N]
-//            [--days N] [--seed N] [--shape runtime|collector]
+//            [--days N] [--seed N]
+//            [--shape runtime|collector|reordered|timestamp]
 //            [--order generator|shuffled]
 //
 // Prints the number of lines and bytes written.
@@ -118,20 +124,28 @@ struct Process {
 int main(int Argc, char **Argv) {
   if (Argc < 2) {
     std::fprintf(stderr, "usage: gen-logs OUT_DIR [--bytes N] [--files N] "
-                         "[--events N] [--jobs N] [--days N] [--seed N]\n");
+                         "[--events N] [--jobs N] [--days N] [--seed N] "
+                         "[--shape S] [--order O]\n");
     return 2;
   }
   std::string Dir = Argv[1];
   uint64_t Bytes = 1100ull << 20;
   unsigned Files = 8, Events = 500, Jobs = 50000, Days = 14, Hosts = 2000;
   uint64_t Seed = 1;
-  bool Collector = false, Shuffled = false;
+  // The collector's key order and spaces; its "@timestamp" and "stream";
+  // its nested "kubernetes" object.
+  bool Reordered = false, Stamped = false, Nested = false, Shuffled = false;
   for (int I = 2; I + 1 < Argc; I += 2) {
     std::string Flag = Argv[I];
     uint64_t V = std::strtoull(Argv[I + 1], nullptr, 10);
     std::string Value = Argv[I + 1];
-    if (Flag == "--shape" && (Value == "runtime" || Value == "collector"))
-      Collector = Value == "collector";
+    if (Flag == "--shape" &&
+        (Value == "runtime" || Value == "collector" || Value == "reordered" ||
+         Value == "timestamp")) {
+      Reordered = Value != "runtime";
+      Stamped = Value == "collector" || Value == "timestamp";
+      Nested = Value == "collector";
+    }
     else if (Flag == "--order" && (Value == "generator" || Value == "shuffled"))
       Shuffled = Value == "shuffled";
     else if (Flag == "--bytes")
@@ -246,16 +260,23 @@ int main(int Argc, char **Argv) {
         double U = R.unit();
         int64_t Now = ProcStart + int64_t(U * U * U * double(Duration));
         Line.clear();
-        if (Collector) {
+        if (Reordered) {
           std::string Time;
           appendTime(Time, Now);
-          char Head[160];
-          std::snprintf(Head, sizeof(Head),
-                        "{\"@timestamp\": %s, \"kubernetes\": {\"namespace\": "
-                        "\"ml\", \"pod\": \"train-%u-%u\", \"labels\": "
-                        "{\"team\": \"vision\"}}, \"stream\": \"stderr\", ",
-                        Time.c_str(), J, P);
-          Line += Head;
+          Line += "{";
+          if (Stamped)
+            Line += "\"@timestamp\": " + Time + ", ";
+          if (Nested) {
+            char Pod[128];
+            std::snprintf(Pod, sizeof(Pod),
+                          "\"kubernetes\": {\"namespace\": \"ml\", \"pod\": "
+                          "\"train-%u-%u\", \"labels\": {\"team\": "
+                          "\"vision\"}}, ",
+                          J, P);
+            Line += Pod;
+          }
+          if (Stamped)
+            Line += "\"stream\": \"stderr\", ";
           Line += "\"job_id\": ";
           Line += Scheduled ? JobId : std::string("null");
           char Host[48];

@@ -8,43 +8,52 @@
 # shared, and wall time moves with the other tenants.
 #
 #   bench/report/shapes.sh [--apistamp build/bin/apistamp] [--data DIR]
-#                          [--bytes 600000000] [--runs 5]
+#                          [--bytes 600000000] [--runs 5] [VARIANT...]
 #
-# Generates (once) the four sets under DATA (default
+# A VARIANT is SHAPE-ORDER: a gen-logs --shape (runtime, collector, or the
+# collector's lighter forms reordered and timestamp) and --order
+# (generator, shuffled); by default runtime-generator collector-generator
+# runtime-shuffled collector-shuffled. The first is the one the others are
+# compared with. Generates (once) each set under DATA (default
 # /tmp/apistamp-report-shapes), then runs `apistamp report --catalog
 # catalog.json --format=json -j1` and `-j2` over each, interleaved, RUNS
-# times, with the files in the page cache; checks that the four reports are
+# times, with the files in the page cache; checks that the reports are
 # byte for byte the same; prints a Markdown table: medians, and each
-# shape's CPU time over the runtime's in the generator's order.
+# variant's CPU time over the first's.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 apistamp=$here/../../build/bin/apistamp
 data=/tmp/apistamp-report-shapes
 bytes=600000000
 runs=5
+variants=()
 while (($#)); do
   case $1 in
     --apistamp) apistamp=$2; shift 2 ;;
     --data) data=$2; shift 2 ;;
     --bytes) bytes=$2; shift 2 ;;
     --runs) runs=$2; shift 2 ;;
-    *) echo "shapes.sh: unknown argument $1" >&2; exit 2 ;;
+    -*) echo "shapes.sh: unknown argument $1" >&2; exit 2 ;;
+    *-generator|*-shuffled) variants+=("$1"); shift ;;
+    *) echo "shapes.sh: $1 is not SHAPE-ORDER" >&2; exit 2 ;;
   esac
 done
+((${#variants[@]})) || variants=(runtime-generator collector-generator runtime-shuffled collector-shuffled)
 apistamp=$(cd "$(dirname "$apistamp")" && pwd)/$(basename "$apistamp")
 [[ -x /usr/bin/time ]] || { echo "shapes.sh: /usr/bin/time missing (apt-get install time)" >&2; exit 1; }
-variants=(runtime-generator collector-generator runtime-shuffled collector-shuffled)
 mkdir -p "$data"
 if [[ ! -f $data/.bytes-$bytes ]]; then
-  rm -rf "$data"/runtime-* "$data"/collector-* "$data"/.bytes-*
-  ${CXX:-c++} -O2 -std=c++17 -o "$data/gen-logs" "$here/gen-logs.cpp"
-  for v in "${variants[@]}"; do
-    mkdir -p "$data/$v"
-    echo "generating $v: $("$data/gen-logs" "$data/$v" --bytes "$bytes" \
-      --shape "${v%-*}" --order "${v#*-}")" >&2
-  done
+  rm -rf "$data"/*-generator "$data"/*-shuffled "$data"/.bytes-* "$data/gen-logs"
   touch "$data/.bytes-$bytes"
 fi
+for v in "${variants[@]}"; do
+  [[ -f $data/$v/catalog.json ]] && continue # gen-logs writes it last
+  [[ -x $data/gen-logs ]] || ${CXX:-c++} -O2 -std=c++17 -o "$data/gen-logs" "$here/gen-logs.cpp"
+  rm -rf "${data:?}/$v"
+  mkdir -p "$data/$v"
+  echo "generating $v: $("$data/gen-logs" "$data/$v" --bytes "$bytes" \
+    --shape "${v%-*}" --order "${v#*-}")" >&2
+done
 results=$(mktemp -d)
 trap 'rm -rf "$results"' EXIT
 measure() { # measure NAME DIR COMMAND...: appends "seconds KB cpu-seconds"
@@ -65,8 +74,8 @@ for ((i = 0; i < runs; ++i)); do
   done
 done
 for v in "${variants[@]:1}"; do
-  cmp -s "$results/out-runtime-generator-j1" "$results/out-$v-j1" \
-    || { echo "shapes.sh: the report of $v differs from the runtime's" >&2; exit 1; }
+  cmp -s "$results/out-${variants[0]}-j1" "$results/out-$v-j1" \
+    || { echo "shapes.sh: the report of $v differs from ${variants[0]}'s" >&2; exit 1; }
 done
 python3 - "$results" "$data" "$load_before" "$(cut -d' ' -f1-3 /proc/loadavg)" "${variants[@]}" <<'PY'
 import os, statistics, sys
@@ -74,8 +83,8 @@ d, data, before, after, *variants = sys.argv[1:]
 def rows(name):
     return [tuple(map(float, l.split())) for l in open(f"{d}/{name}")]
 base = {}
-print(f"load average {before} before, {after} after; the four reports are byte for byte the same\n")
-print("| lines | -j | bytes | CPU (user+sys): median [min–max] | × runtime, generator's order | wall: median | peak RSS |")
+print(f"load average {before} before, {after} after; the reports are byte for byte the same\n")
+print(f"| lines | -j | bytes | CPU (user+sys): median [min–max] | × {variants[0]} | wall: median | peak RSS |")
 print("|---|---|---|---|---|---|---|")
 for v in variants:
     size = sum(os.path.getsize(os.path.join(data, v, f)) for f in os.listdir(os.path.join(data, v)) if f.endswith(".jsonl"))

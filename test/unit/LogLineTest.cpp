@@ -3,7 +3,9 @@
 #include "usage/LogLine.h"
 #include "gmock/gmock.h"
 #include <algorithm>
+#include <map>
 #include <random>
+#include <tuple>
 #include <vector>
 
 using namespace apistamp;
@@ -225,8 +227,10 @@ void expectSameFields(const LogLine &Fast, const LogLine &Slow,
 /// Compares \p Any (whose shapes persist from line to line) and the scan
 /// alone with the validating parser on \p Line: whenever they accept, the
 /// validating parser accepts with the same fields, and the shapes accept
-/// exactly what the scan does. Returns whether they accepted.
-bool anyOrderAgrees(AnyOrderLogParser &Any, const std::string &Line) {
+/// exactly what the scan does; with \p AsKnown, parseKnownShape too.
+/// Returns whether they accepted.
+bool anyOrderAgrees(AnyOrderLogParser &Any, const std::string &Line,
+                    bool AsKnown = true) {
   PaddedLine P(Line);
   LogLine Shaped, Scanned, Slow;
   bool ShapedOk = Any.parse(P.data(), P.Length, Shaped);
@@ -244,9 +248,14 @@ bool anyOrderAgrees(AnyOrderLogParser &Any, const std::string &Line) {
   // its length; any other is left to parse. A line is a known shape's
   // only when parse takes it.
   for (const char *Next : {"\n{\"x\": 1}\n", "\r\n", "\n", " \n", "x"}) {
+    if (!AsKnown)
+      break;
     PaddedLine Lines(Line + Next);
     LogLine Known;
-    size_t Length = Any.parseKnownShape(Lines.data(), Lines.Length, Known);
+    ProcessKeys *Keys;
+    size_t Length =
+        Any.parseKnownShape(Lines.data(), Lines.Length, Known, Keys);
+    Any.forgetLines(); // Lines is gone after this step.
     if (!Length)
       continue;
     EXPECT_EQ(Length, Line.size()) << Line;
@@ -349,14 +358,16 @@ TEST(LogLineTest, CollectorLinesInAnyOrderTakeTheAnyOrderPath) {
   PaddedLine Buffer(Lines);
   size_t At = 0, Taken = 0;
   while (At < Buffer.Length) {
+    ProcessKeys *Keys;
     size_t Length =
-        Any.parseKnownShape(Buffer.data() + At, Buffer.Length - At, Out);
+        Any.parseKnownShape(Buffer.data() + At, Buffer.Length - At, Out, Keys);
     ASSERT_NE(Length, 0u) << Lines.substr(At);
     EXPECT_EQ(Buffer.data()[At + Length], '\n');
     At += Length + 1;
     ++Taken;
   }
   EXPECT_EQ(Taken, 3u);
+  Any.forgetLines();
 }
 
 TEST(LogLineTest, LinesTheAnyOrderPathLeavesToSimdjson) {
@@ -470,6 +481,8 @@ TEST(LogLineTest, ShapesRefuseWhatTheScanRefuses) {
   }
 }
 
+std::string mutated(std::mt19937 &Random, std::string Line, unsigned Mutations);
+
 /// A collector's line of one of a few processes, its members shuffled or
 /// not, its values sometimes others, sometimes mutated as randomLine does.
 std::string randomCollectorLine(std::mt19937 &Random) {
@@ -490,10 +503,14 @@ std::string randomCollectorLine(std::mt19937 &Random) {
                   {Keys[Random() % std::size(Keys)],
                    randomValue(Random, "\"2026-11-23\"", Random() % 2)});
   }
-  std::string Line = M.line();
+  return mutated(Random, M.line(), Random() % 3);
+}
+
+/// \p Line with \p Mutations bytes replaced, removed or inserted, or cut.
+std::string mutated(std::mt19937 &Random, std::string Line,
+                    unsigned Mutations) {
   static const char Specials[] = "\"\\{}[],: \t\x01\x7f\x80\xff"
                                  "0a-.eEu";
-  unsigned Mutations = Random() % 3;
   for (unsigned I = 0; I < Mutations && !Line.empty(); ++I) {
     size_t At = Random() % Line.size();
     char Byte = Specials[Random() % (sizeof(Specials) - 1)];
@@ -513,6 +530,108 @@ std::string randomCollectorLine(std::mt19937 &Random) {
     }
   }
   return Line;
+}
+
+/// A collector's line of process \p Process: its times
+/// and event random (of other lengths, sometimes not plain or not valid),
+/// its process's members the same on every line of it but for a rare
+/// mutation; \p Rank the tail's last value (processes of one rank share
+/// the tail that chooses the line a line follows).
+std::string followedLine(std::mt19937 &Random, unsigned Process,
+                         unsigned Rank) {
+  Members M = collectorMembers(Process);
+  static const char *Events[] = {"\"a\"",
+                                 "\"caffe2.models.nms.420\"",
+                                 "\"at.cuda.view.307\"",
+                                 "\"torch.nn.conv2d.12345678901234567890\"",
+                                 "\"lib.\xe6\x97\xa5\"",
+                                 "\"a\\\"b\"",
+                                 "\"\"",
+                                 "\"x\x01\"",
+                                 "\"\xc3(\"",
+                                 "null",
+                                 "\"\xf0\x9f\x98\x80.e\""};
+  static const char *Times[] = {"\"2026-11-13T14:47:18.035804Z\"",
+                                "\"2026-11-13T14:47:19.5Z\"",
+                                "\"2026-11-14\"",
+                                "\"2026-11-13T14:47:18.035804Z\"",
+                                "\"yesterday\"",
+                                "\"2026-11-13T14:47:2\\u0030Z\""};
+  // Mostly good values: the rare others exercise the refusals.
+  auto Pick = [&](const auto &Values) {
+    return Random() % 8 ? Values[Random() % 4]
+                        : Values[Random() % std::size(Values)];
+  };
+  M.List[0].second = Pick(Times);
+  M.List[5].second = Pick(Events);
+  M.List[6].second = Pick(Times);
+  M.List[9].second = std::to_string(Rank);
+  if (Random() % 64 == 0)
+    M.List[7].second = Random() % 2 ? "1.5" : "-12";
+  return mutated(Random, M.line(), Random() % 32 == 0);
+}
+
+TEST(LogLineTest, FollowedLinesAgreeWithTheValidatingParser) {
+  // Lines one after the other in a buffer, read as LineReader reads them:
+  // parseKnownShape where it answers, else parse. Runs of a few processes
+  // (each line mostly follows its process's last one), then of many that
+  // share their tails (it mostly does not), then a few again.
+  std::mt19937 Random(20261125);
+  std::string Text;
+  for (unsigned Run = 0; Run < 3; ++Run) {
+    unsigned Processes = Run == 1 ? 200 : 5;
+    for (unsigned I = 0; I < 30000; ++I) {
+      unsigned Process = Random() % Processes;
+      Text += followedLine(Random, Process, Process % 5) + "\n";
+    }
+  }
+  PaddedLine Buffer(Text);
+  AnyOrderLogParser Any;
+  // What each kept keys were hashed from: the host, exe, pid and job_id.
+  using Identity =
+      std::tuple<std::string, std::string, int64_t, std::string, bool>;
+  std::map<const ProcessKeys *, Identity> Kept;
+  unsigned Known = 0, Followed = 0, Lines = 0;
+  for (size_t At = 0; At < Buffer.Length; ++Lines) {
+    // A window's end: the lines before may be gone.
+    if (Lines % 7000 == 0)
+      Any.forgetLines();
+    const char *Line = Buffer.data() + At;
+    LogLine Fast, Slow;
+    ProcessKeys *Keys = nullptr;
+    size_t Length =
+        Any.knowsShapes()
+            ? Any.parseKnownShape(Line, Buffer.Length - At, Fast, Keys)
+            : 0;
+    size_t End = Text.find('\n', At);
+    std::string Own = Text.substr(At, End - At);
+    if (!Length) {
+      anyOrderAgrees(Any, Own, /*AsKnown=*/false);
+      At = End + 1;
+      continue;
+    }
+    ++Known;
+    EXPECT_EQ(Length, Own.size()) << Own;
+    EXPECT_EQ(slow(Own, Slow), LogLineError::None) << Own;
+    expectSameFields(Fast, Slow, Own);
+    LogLine Scanned;
+    PaddedLine P(Own);
+    EXPECT_TRUE(parseAnyOrderLogLine(P.data(), P.Length, Scanned)) << Own;
+    Identity Of{std::string(Slow.Host), std::string(Slow.Exe), Slow.Pid,
+                std::string(Slow.Job), Slow.HasJob};
+    if (Keys && Keys->Known) {
+      ++Followed;
+      EXPECT_EQ(Kept[Keys], Of) << Own;
+    } else if (Keys) {
+      Kept[Keys] = Of;
+      Keys->Known = true;
+    }
+    At += Length + 1;
+  }
+  // Every path was taken: the shapes, and lines following their process's.
+  EXPECT_GT(Known, Lines / 2);
+  EXPECT_GT(Followed, Lines / 4);
+  EXPECT_LT(Followed, Known);
 }
 
 TEST(LogLineTest, AnyOrderAndValidatingParsersAgreeOnRandomAndMutatedLines) {

@@ -7,6 +7,8 @@
 namespace apistamp {
 
 void LineReader::consume(const char *Data, size_t Size) {
+  // The lines of the last bytes consumed may be gone.
+  Counts.AnyOrder.forgetLines();
   const char *End = Data + Size;
   const char *Line = Data;
   if (Skipping) {
@@ -73,12 +75,22 @@ const char *LineReader::countCachedLine(const char *Line, const char *End) {
 
 const char *LineReader::countShapedLine(const char *Line, const char *End) {
   LogLine Fields;
-  size_t Length = Counts.AnyOrder.parseKnownShape(Line, End - Line, Fields);
+  ProcessKeys *Kept;
+  size_t Length =
+      Counts.AnyOrder.parseKnownShape(Line, End - Line, Fields, Kept);
   if (!Length)
     return nullptr;
   ++LineNumber;
   ++Counts.Lines;
-  countAnyOrderLine(Fields);
+  // The process of the line this one followed: its keys are this one's.
+  if (Kept && Kept->Known) {
+    countAnyOrderLine(Fields, {Kept->Host, Kept->Process, Kept->Job});
+  } else {
+    LineKeys Keys = LineKeys::of(Fields);
+    if (Kept)
+      *Kept = {Keys.Host, Keys.Process, Keys.Job, /*Known=*/true};
+    countAnyOrderLine(Fields, Keys);
+  }
   return Line + Length + 1;
 }
 
@@ -126,7 +138,7 @@ void LineReader::parse(const char *Data, size_t Length, size_t Capacity,
   // validated and taken by a scanner that leaves what it is unsure of to
   // the DOM parser.
   if (Counts.AnyOrder.parse(Data, Length, Fields))
-    return countAnyOrderLine(Fields);
+    return countAnyOrderLine(Fields, LineKeys::of(Fields));
   LogLineError Error = Counts.Slow.parse(Data, Length, Capacity, Fields);
   if (Error == LogLineError::NotJson && LastLine) {
     malformed("not JSON (a truncated last line, without a newline: a "

@@ -119,9 +119,8 @@ private:
   const char *countShapedLine(const char *Line, const char *End);
 
   /// Counts a valid line that AnyOrderLogParser took, whose fields are in
-  /// a padded line.
-  void countAnyOrderLine(const LogLine &Fields) {
-    LineKeys Keys = LineKeys::of(Fields);
+  /// a padded line and whose keys are \p Keys.
+  void countAnyOrderLine(const LogLine &Fields, const LineKeys &Keys) {
     // The cache compares the event's name whole; an event not in it is
     // looked up once the line is known to count.
     LocalEvent *Event = Counts.cachedEvent(Fields.Event);

@@ -303,6 +303,23 @@ const char *findQuoteOrBackslash(const char *From, const char *End) {
 #endif
 }
 
+#if defined(__SSE2__)
+/// A bit for each of 64 bytes: the bits of the sign of \p Block (0 to 3,
+/// the bytes 16 * Block to 16 * Block + 15), block by block.
+template <typename BlockFn>
+LLVM_ATTRIBUTE_ALWAYS_INLINE uint64_t bits64(BlockFn Block) {
+  uint64_t Bits = 0;
+  for (int I = 0; I < 4; ++I)
+    Bits |= uint64_t(unsigned(_mm_movemask_epi8(Block(I)))) << (16 * I);
+  return Bits;
+}
+
+/// The 16 bytes at \p At.
+LLVM_ATTRIBUTE_ALWAYS_INLINE __m128i load16(const char *At) {
+  return _mm_loadu_si128(reinterpret_cast<const __m128i *>(At));
+}
+#endif
+
 /// The first '"', '\\' or control character at or after \p From, before
 /// \p End, or null; \p High set when a byte >= 0x80 comes before it.
 /// Reads up to 15 bytes past \p End.
@@ -313,7 +330,7 @@ findStringEnd(const char *From, const char *End, bool &High) {
   const __m128i Quote = _mm_set1_epi8('"'), Backslash = _mm_set1_epi8('\\'),
                 Space = _mm_set1_epi8(0x20);
   for (; From < End; From += 16) {
-    __m128i Bytes = _mm_loadu_si128(reinterpret_cast<const __m128i *>(From));
+    __m128i Bytes = load16(From);
     // Signed: bytes >= 0x80 are below 0x20 too; their sign bits tell them.
     unsigned Signs = unsigned(_mm_movemask_epi8(Bytes));
     unsigned Special =
@@ -690,11 +707,52 @@ struct AnyOrderLogParser::Shape {
   std::string Bytes; ///< The line, and EqualPaddedBlock bytes of padding.
   size_t Length = 0; ///< 0: no line yet.
   std::vector<Hole> Holes;
+  uint32_t Serial = 0; ///< Changes whenever Holes does; 0: none.
+  /// The hole of each needed field (Event, Time, Pid, Host, Exe, Job, by
+  /// the bit that Field sets), or NoHole: null, or more holes than a line
+  /// followed has.
+  uint8_t FieldHoles[6];
+  static constexpr uint8_t NoHole = 0xFF;
+};
+
+namespace {
+
+/// The holes of a line that parseKnownShape follows: a shape with more is
+/// not followed.
+constexpr size_t MaxFollowHoles = 16;
+/// The bytes before a line's newline that choose what line it follows.
+constexpr size_t FollowKeyBytes = 32;
+
+} // namespace
+
+/// A line of a shape that parseKnownShape took, in a buffer still
+/// readable (Generation), where its holes are, and its keys: the next line
+/// that ends in the same bytes is compared with it.
+struct AnyOrderLogParser::Follow {
+  const char *Line = nullptr;
+  uint32_t Length = 0;     ///< Without the newline.
+  uint32_t Generation = 0; ///< The parser's when it was stored; 0: empty.
+  uint32_t Slot = 0;       ///< The shape's slot,
+  uint32_t Serial = 0;     ///< and its serial then.
+  int64_t Pid = 0;
+  ProcessKeys Keys;
+  /// Where each of the shape's holes starts and ends on the line.
+  uint16_t Starts[MaxFollowHoles], Ends[MaxFollowHoles];
 };
 
 AnyOrderLogParser::AnyOrderLogParser()
-    : Shapes(std::make_unique<Shape[]>(ShapeCount)) {}
+    : Shapes(std::make_unique<Shape[]>(ShapeCount)),
+      Follows(std::make_unique<Follow[]>(size_t(1) << FollowBits)) {}
 AnyOrderLogParser::~AnyOrderLogParser() = default;
+
+void AnyOrderLogParser::forgetLines() {
+  if (++Generation)
+    return;
+  // Wrapped around: no entry may claim a generation to come.
+  for (size_t I = 0; I < (size_t(1) << FollowBits); ++I)
+    Follows[I].Generation = 0;
+  Generation = 1;
+}
 
 namespace {
 
@@ -728,6 +786,34 @@ LLVM_ATTRIBUTE_ALWAYS_INLINE bool takeField(Field Of, std::string_view Value,
   }
 }
 
+/// Reads the value that fills hole \p H at \p At, on a line that ends
+/// before \p End: a string's bytes up to its closing quote (no escape, no
+/// control character, valid UTF-8) or a number in JSON's grammar, and
+/// takes it into \p Out when it is a needed field that is good. Returns
+/// where it ends (a string's closing quote), or null.
+LLVM_ATTRIBUTE_ALWAYS_INLINE const char *
+readHole(const Hole &H, const char *At, const char *End, LogLine &Out) {
+  if (H.IsString) {
+    bool High = false;
+    const char *Close = findStringEnd(At, End, High);
+    if (!Close || *Close != '"' ||
+        (High && !simdjson::validate_utf8(At, Close - At)) ||
+        !takeField(H.Of, std::string_view(At, Close - At), Out))
+      return nullptr;
+    return Close;
+  }
+  bool Integer = false;
+  int64_t Value = 0;
+  if (!scanNumber(At, End, Integer, Value))
+    return nullptr;
+  if (H.Of == Pid) {
+    if (!Integer)
+      return nullptr;
+    Out.Pid = Value;
+  }
+  return At;
+}
+
 /// Takes the line of \p Length bytes at \p Data when it has \p S's
 /// shape: its bytes are \p S's line's but in holes, which hold unescaped
 /// strings (no control character, valid UTF-8) and numbers where \p S's
@@ -735,12 +821,14 @@ LLVM_ATTRIBUTE_ALWAYS_INLINE bool takeField(Field Of, std::string_view Value,
 /// with \p S's line were validated there: the bytes between two holes are
 /// compared 16 at a time, and each hole read on the line (a sequence of
 /// compares the same for every line of the shape, which the branch
-/// predictor learns). With \p UntilNewline, \p Length bytes are readable at \p
-/// Data, and the line is the one that a '\n' ends: \p LineLength is set to its
-/// length.
+/// predictor learns). With \p UntilNewline, \p Length bytes are readable
+/// at \p Data, and the line is the one that a '\n' ends: \p LineLength is
+/// set to its length. \p Starts and \p Ends, when given, get where the
+/// holes are on the line.
 bool fitsShape(const AnyOrderLogParser::Shape &S, const char *Data,
                size_t Length, LogLine &Out, bool UntilNewline,
-               size_t &LineLength) {
+               size_t &LineLength, uint16_t *Starts = nullptr,
+               uint16_t *Ends = nullptr) {
   const char *Ref = S.Bytes.data();
   const char *End = Data + Length;
   size_t RefAt = 0;
@@ -752,25 +840,14 @@ bool fitsShape(const AnyOrderLogParser::Shape &S, const char *Data,
       return false;
     At += Same;
     RefAt = H.End;
-    if (H.IsString) {
-      bool High = false;
-      const char *Close = findStringEnd(At, End, High);
-      if (!Close || *Close != '"' ||
-          (High && !simdjson::validate_utf8(At, Close - At)) ||
-          !takeField(H.Of, std::string_view(At, Close - At), Out))
-        return false;
-      At = Close;
-    } else {
-      bool Integer = false;
-      int64_t Value = 0;
-      if (!scanNumber(At, End, Integer, Value))
-        return false;
-      if (H.Of == Pid) {
-        if (!Integer)
-          return false;
-        Out.Pid = Value;
-      }
+    const char *Stop = readHole(H, At, End, Out);
+    if (!Stop)
+      return false;
+    if (Starts) {
+      *Starts++ = uint16_t(At - Data);
+      *Ends++ = uint16_t(Stop - Data);
     }
+    At = Stop;
   }
   size_t Same = S.Length - RefAt;
   if (size_t(End - At) < Same || !equalPadded(Ref + RefAt, At, Same))
@@ -781,6 +858,115 @@ bool fitsShape(const AnyOrderLogParser::Shape &S, const char *Data,
     return true;
   }
   return false;
+}
+
+/// How many bytes \p A and \p B share from their start, at most
+/// \p Length. Reads 64 bytes at a time: up to 63 past \p Length at both.
+LLVM_ATTRIBUTE_ALWAYS_INLINE size_t sharedPrefix(const char *A, const char *B,
+                                                 size_t Length) {
+#if defined(__SSE2__)
+  for (size_t I = 0; I < Length; I += 64) {
+    uint64_t Same = bits64([&](int Block) {
+      size_t At = I + 16 * Block;
+      return _mm_cmpeq_epi8(load16(A + At), load16(B + At));
+    });
+    if (~Same)
+      return std::min(I + __builtin_ctzll(~Same), Length);
+  }
+  return Length;
+#else
+  size_t I = 0;
+  while (I < Length && A[I] == B[I])
+    ++I;
+  return I;
+#endif
+}
+
+/// Takes the line of \p Length bytes at \p Data when it has the shape of
+/// \p F's line, \p S: its bytes are \p F's line's but in holes, which are
+/// read where the two lines differ (readHole), and taken as \p F's line's
+/// where they do not (the same bytes and the byte after them). \p F then
+/// follows the line; \p SameProcess is set when the holes of its host,
+/// exe, pid and job_id were \p F's line's. On false, \p F is left half
+/// updated.
+bool followLine(AnyOrderLogParser::Follow &F, const AnyOrderLogParser::Shape &S,
+                const char *Data, size_t Length, LogLine &Out,
+                bool &SameProcess) {
+  const char *Ref = F.Line;
+  const Hole *Holes = S.Holes.data();
+  size_t Count = S.Holes.size(), RefAt = 0, At = 0, K = 0;
+  unsigned Read = 0; // The needed fields read on the line.
+  Out = LogLine();
+  for (;;) {
+    size_t Equal = sharedPrefix(Ref + RefAt, Data + At,
+                                std::min(F.Length - RefAt, Length - At));
+    RefAt += Equal;
+    At += Equal;
+    // The holes up to the first difference, their ends included, hold the
+    // same values at the same distance from it.
+    ptrdiff_t Shift = ptrdiff_t(At) - ptrdiff_t(RefAt);
+    for (; K < Count && F.Ends[K] < RefAt; ++K) {
+      F.Starts[K] = uint16_t(F.Starts[K] + Shift);
+      F.Ends[K] = uint16_t(F.Ends[K] + Shift);
+    }
+    if (RefAt == F.Length)
+      break;
+    // A difference in the bytes between holes, or where the line ended.
+    if (K == Count || RefAt < F.Starts[K])
+      return false;
+    const char *Start = Data + (F.Starts[K] + Shift);
+    const char *Stop = readHole(Holes[K], Start, Data + Length, Out);
+    if (!Stop)
+      return false;
+    Read |= Holes[K].Of;
+    RefAt = F.Ends[K];
+    At = Stop - Data;
+    F.Starts[K] = uint16_t(Start - Data);
+    F.Ends[K] = uint16_t(At);
+    ++K;
+  }
+  if (At != Length)
+    return false;
+  // The needed fields not read are the same bytes as the last line's.
+  auto Value = [&](Field Of) {
+    unsigned H = S.FieldHoles[__builtin_ctz(Of)];
+    return H == AnyOrderLogParser::Shape::NoHole
+               ? std::string_view()
+               : std::string_view(Data + F.Starts[H], F.Ends[H] - F.Starts[H]);
+  };
+  if (!(Read & Event))
+    Out.Event = Value(Event);
+  if (!(Read & Time))
+    Out.Time = Value(Time);
+  if (!(Read & Host))
+    Out.Host = Value(Host);
+  if (!(Read & Exe))
+    Out.Exe = Value(Exe);
+  if (!(Read & Job)) {
+    Out.Job = Value(Job);
+    Out.HasJob =
+        S.FieldHoles[__builtin_ctz(Job)] != AnyOrderLogParser::Shape::NoHole;
+  }
+  if (!(Read & Pid))
+    Out.Pid = F.Pid;
+  SameProcess = !(Read & (Pid | Host | Exe | Job));
+  F.Line = Data;
+  F.Length = uint32_t(Length);
+  F.Pid = Out.Pid;
+  return true;
+}
+
+/// The slot of the line followed by the one whose newline is at
+/// \p Newline, by the FollowKeyBytes before it.
+size_t followSlot(const char *Newline, unsigned Bits) {
+  const char *Key = Newline - FollowKeyBytes;
+  uint64_t Words[4];
+  std::memcpy(Words, Key, sizeof Words);
+  uint64_t Mixed = Words[0] ^ ((Words[1] << 17) | (Words[1] >> 47)) ^
+                   ((Words[2] << 31) | (Words[2] >> 33)) ^
+                   ((Words[3] << 47) | (Words[3] >> 17));
+  Mixed *= 0x9E3779B97F4A7C15ULL;
+  return size_t((Mixed ^ (Mixed >> 29)) * 0xBF58476D1CE4E5B9ULL >> (64 - Bits));
 }
 
 } // namespace
@@ -799,6 +985,7 @@ bool AnyOrderLogParser::parse(const char *Data, size_t Length, LogLine &Out) {
     return false;
   Shape &S = Shapes[Next];
   S.Holes.clear();
+  S.Serial = 0;
   AnyOrderScanner Scanner(Data, Length, &S.Holes);
   if (!Scanner.line(Out)) {
     S.Length = 0;
@@ -811,6 +998,12 @@ bool AnyOrderLogParser::parse(const char *Data, size_t Length, LogLine &Out) {
   S.Bytes.assign(Data, Length);
   S.Bytes.append(EqualPaddedBlock, '\0');
   S.Length = Length;
+  std::fill(std::begin(S.FieldHoles), std::end(S.FieldHoles), Shape::NoHole);
+  if (S.Holes.size() <= MaxFollowHoles)
+    for (size_t H = 0; H < S.Holes.size(); ++H)
+      if (S.Holes[H].Of != Other)
+        S.FieldHoles[__builtin_ctz(S.Holes[H].Of)] = uint8_t(H);
+  S.Serial = ++Serials ? Serials : ++Serials;
   Known = true;
   Last = Next;
   Next = (Next + 1) % ShapeCount;
@@ -818,16 +1011,73 @@ bool AnyOrderLogParser::parse(const char *Data, size_t Length, LogLine &Out) {
 }
 
 size_t AnyOrderLogParser::parseKnownShape(const char *Data, size_t Available,
-                                          LogLine &Out) {
+                                          LogLine &Out, ProcessKeys *&Keys) {
+  Keys = nullptr;
+  // Lines mostly of other processes than the lines they would follow (an
+  // arbitrary order): the shapes alone, but for a line in ProbeEvery.
+  if (FollowScore == 0 && ++Probes % ProbeEvery != 0) {
+    for (unsigned I = 0; I < ShapeCount; ++I) {
+      unsigned Slot = (Last + I) % ShapeCount;
+      size_t Length;
+      if (Shapes[Slot].Length && fitsShape(Shapes[Slot], Data, Available, Out,
+                                           /*UntilNewline=*/true, Length)) {
+        Last = Slot;
+        return Length;
+      }
+    }
+    return 0;
+  }
+  const char *Newline =
+      static_cast<const char *>(std::memchr(Data, '\n', Available));
+  if (!Newline)
+    return 0;
+  size_t Length = Newline - Data;
+  if (Length > MaxShapeBytes)
+    return 0; // No shape is that long.
+  Follow *F = Length >= FollowKeyBytes
+                  ? &Follows[followSlot(Newline, FollowBits)]
+                  : nullptr;
+  if (F && F->Generation == Generation && Shapes[F->Slot].Serial == F->Serial) {
+    bool SameProcess;
+    if (followLine(*F, Shapes[F->Slot], Data, Length, Out, SameProcess)) {
+      F->Keys.Known &= SameProcess;
+      Keys = &F->Keys;
+      Last = F->Slot;
+      FollowScore = SameProcess ? std::min(FollowScore + 1, MaxFollowScore)
+                                : FollowScore - std::min(FollowScore, 2u);
+      return Length;
+    }
+    F->Generation = 0; // Half updated.
+    FollowScore -= std::min(FollowScore, 2u);
+  }
   for (unsigned I = 0; I < ShapeCount; ++I) {
     unsigned Slot = (Last + I) % ShapeCount;
+    const Shape &S = Shapes[Slot];
+    if (!S.Length)
+      continue;
+    bool Followed = F && S.Holes.size() <= MaxFollowHoles;
     size_t LineLength;
-    if (Shapes[Slot].Length && fitsShape(Shapes[Slot], Data, Available, Out,
-                                         /*UntilNewline=*/true, LineLength)) {
-      Last = Slot;
-      return LineLength;
+    if (!fitsShape(S, Data, Length, Out, /*UntilNewline=*/false, LineLength,
+                   Followed ? F->Starts : nullptr,
+                   Followed ? F->Ends : nullptr))
+      continue;
+    Last = Slot;
+    if (Followed) {
+      F->Line = Data;
+      F->Length = uint32_t(Length);
+      F->Generation = Generation;
+      F->Slot = Slot;
+      F->Serial = S.Serial;
+      F->Pid = Out.Pid;
+      F->Keys = ProcessKeys();
+      Keys = &F->Keys;
+    } else if (F) {
+      F->Generation = 0;
     }
+    return Length;
   }
+  if (F)
+    F->Generation = 0; // fitsShape may have written holes there.
   return 0;
 }
 

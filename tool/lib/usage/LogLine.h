@@ -99,11 +99,27 @@ bool parseRuntimeLogTail(const char *Data, size_t Length, LogLine &Out);
 /// \p Data must have LogLinePadding readable bytes after \p Length.
 bool parseAnyOrderLogLine(const char *Data, size_t Length, LogLine &Out);
 
+/// The hashes a reader derives from a line's host, exe, pid and job_id,
+/// kept with the last line of a process that AnyOrderLogParser follows.
+struct ProcessKeys {
+  uint64_t Host = 0, Process = 0, Job = 0;
+  /// Set by the reader once it has hashed a line's fields into them; the
+  /// parser clears it when the line it keeps them with is of another
+  /// process.
+  bool Known = false;
+};
+
 /// parseAnyOrderLogLine with a memory of the shapes of the last few lines
 /// it accepted: a line that differs from one of them only in the bytes of
 /// its unescaped strings and its numbers (a log collector's lines mostly
 /// do) is validated by comparing the bytes between them, and its needed
 /// fields checked; any other line is scanned, and its shape remembered.
+///
+/// Where lines follow each other in a buffer (parseKnownShape), a line is
+/// compared with the last line of the same shape that ended in the same
+/// bytes (mostly the same process's: a collector's lines end with the
+/// runtime's tail), by pointer: only the holes whose bytes differ (the
+/// times and the event) are read, the rest is one compare.
 class AnyOrderLogParser {
 public:
   AnyOrderLogParser();
@@ -114,21 +130,43 @@ public:
   /// The length of the line at \p Data, which a '\n' ends, when it has
   /// the shape of a line seen (its fields in \p Out); else 0, and the line
   /// is for parse. \p Available bytes are readable at \p Data, and
-  /// LogLinePadding after them: the line's end is not looked for.
-  size_t parseKnownShape(const char *Data, size_t Available, LogLine &Out);
+  /// LogLinePadding after them. \p Keys is set to the keys kept with the
+  /// line now followed (null when none are): Known when this line's host,
+  /// exe, pid and job_id are those they were hashed from. The line must
+  /// stay readable until forgetLines().
+  size_t parseKnownShape(const char *Data, size_t Available, LogLine &Out,
+                         ProcessKeys *&Keys);
+
+  /// The lines given to parseKnownShape may be gone (a buffer reused or
+  /// unmapped): none is compared with any more.
+  void forgetLines();
 
   /// Whether a line was accepted: parseKnownShape may then answer.
   bool knowsShapes() const { return Known; }
 
   /// A line accepted, and where its strings and numbers are (LogLine.cpp).
   struct Shape;
+  /// A line parseKnownShape took, where its holes are, and its keys.
+  struct Follow;
 
 private:
   static constexpr unsigned ShapeCount = 4;
   /// A longer line is scanned every time.
   static constexpr size_t MaxShapeBytes = 4096;
+  /// log2 of the lines followed.
+  static constexpr unsigned FollowBits = 10;
   std::unique_ptr<Shape[]> Shapes;
+  std::unique_ptr<Follow[]> Follows;
   unsigned Next = 0, Last = 0;
+  /// The shapes stored so far (a shape's serial tells a line followed
+  /// whether its slot still holds it), and the buffers forgotten.
+  uint32_t Serials = 0, Generation = 1;
+  /// Up one for a line that followed its process's last line, down 2 for
+  /// one that did not: at 0 (lines in an arbitrary order, of another
+  /// process than the line they would follow), only a line in ProbeEvery
+  /// is followed, the others read with the shapes alone.
+  unsigned FollowScore = MaxFollowScore, Probes = 0;
+  static constexpr unsigned MaxFollowScore = 64, ProbeEvery = 64;
   bool Known = false;
 };
 
