@@ -49,12 +49,6 @@ ApiStampInfo = provider(
 
 _CXX_EXTENSIONS = ["cc", "cpp", "cxx", "c++", "C", "cp", "CPP"]
 
-# Flags of GCC's toolchain configuration that clang's driver rejects.
-_GCC_ONLY_FLAGS = [
-    "-fno-canonical-system-headers",
-    "-fstack-usage",
-]
-
 # ---------------------------------------------------------------------------
 # The apistamp binary as a repository: apistamp_tool
 
@@ -148,7 +142,9 @@ def _compile_flags(ctx, target):
         action_name = ACTION_NAMES.cpp_compile,
         variables = variables,
     )
-    return cc_toolchain.compiler_executable, [f for f in flags if f not in _GCC_ONLY_FLAGS]
+    # GCC's flags that clang's driver rejects (-fno-canonical-system-headers)
+    # apistamp drops itself, as it does from any database.
+    return cc_toolchain.compiler_executable, flags
 
 def _apistamp_aspect_impl(target, ctx):
     if CcInfo not in target:

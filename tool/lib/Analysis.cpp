@@ -9,6 +9,7 @@
 #include "apistamp/Analysis.h"
 #include "AbsenceRecorder.h"
 #include "BodySkipper.h"
+#include "ForeignArguments.h"
 #include "Preamble.h"
 #include "SiteCollector.h"
 #include "SourceRecorders.h"
@@ -290,14 +291,16 @@ private:
   std::vector<std::string> &Files;
 };
 
-/// The front end's adjustments of a compile command: no output files and no
-/// plugins (a compilation database is untrusted input), our resource
-/// directory, headers as C++ headers, no warnings.
+/// The front end's adjustments of a compile command: no option clang does
+/// not know (GCC's), no output files and no plugins (a compilation database
+/// is untrusted input), our resource directory, headers as C++ headers, no
+/// warnings.
 ArgumentsAdjuster frontendAdjuster() {
   // First: LibTooling's adjusters read "-MF" or "-o" without their
   // context, and would take "-Xclang -o -Xclang F" apart.
   return combineAdjusters(
-      dropWritingAndLoadingArguments(),
+      combineAdjusters(dropOptionsClangDoesNotKnow(),
+                       dropWritingAndLoadingArguments()),
       combineAdjusters(
           combineAdjusters(getClangStripOutputAdjuster(),
                            getClangStripDependencyFileAdjuster()),
