@@ -971,16 +971,29 @@ size_t followSlot(const char *Newline, unsigned Bits) {
 
 } // namespace
 
-bool AnyOrderLogParser::parse(const char *Data, size_t Length, LogLine &Out) {
+unsigned AnyOrderLogParser::fittingShape(const char *Data, size_t Length,
+                                         LogLine &Out, bool UntilNewline,
+                                         size_t &LineLength, uint16_t *Starts,
+                                         uint16_t *Ends) {
   for (unsigned I = 0; I < ShapeCount; ++I) {
     unsigned Slot = (Last + I) % ShapeCount;
-    size_t LineLength;
-    if (Shapes[Slot].Length && fitsShape(Shapes[Slot], Data, Length, Out,
-                                         /*UntilNewline=*/false, LineLength)) {
+    const Shape &S = Shapes[Slot];
+    bool Located = Starts && S.Holes.size() <= MaxFollowHoles;
+    if (S.Length &&
+        fitsShape(S, Data, Length, Out, UntilNewline, LineLength,
+                  Located ? Starts : nullptr, Located ? Ends : nullptr)) {
       Last = Slot;
-      return true;
+      return Slot;
     }
   }
+  return ShapeCount;
+}
+
+bool AnyOrderLogParser::parse(const char *Data, size_t Length, LogLine &Out) {
+  size_t LineLength;
+  if (fittingShape(Data, Length, Out, /*UntilNewline=*/false, LineLength) !=
+      ShapeCount)
+    return true;
   if (!isTextWithoutControls(Data, Length))
     return false;
   Shape &S = Shapes[Next];
@@ -1016,16 +1029,11 @@ size_t AnyOrderLogParser::parseKnownShape(const char *Data, size_t Available,
   // Lines mostly of other processes than the lines they would follow (an
   // arbitrary order): the shapes alone, but for a line in ProbeEvery.
   if (FollowScore == 0 && ++Probes % ProbeEvery != 0) {
-    for (unsigned I = 0; I < ShapeCount; ++I) {
-      unsigned Slot = (Last + I) % ShapeCount;
-      size_t Length;
-      if (Shapes[Slot].Length && fitsShape(Shapes[Slot], Data, Available, Out,
-                                           /*UntilNewline=*/true, Length)) {
-        Last = Slot;
-        return Length;
-      }
-    }
-    return 0;
+    size_t Length;
+    return fittingShape(Data, Available, Out, /*UntilNewline=*/true, Length) !=
+                   ShapeCount
+               ? Length
+               : 0;
   }
   const char *Newline =
       static_cast<const char *>(std::memchr(Data, '\n', Available));
@@ -1050,19 +1058,13 @@ size_t AnyOrderLogParser::parseKnownShape(const char *Data, size_t Available,
     F->Generation = 0; // Half updated.
     FollowScore -= std::min(FollowScore, 2u);
   }
-  for (unsigned I = 0; I < ShapeCount; ++I) {
-    unsigned Slot = (Last + I) % ShapeCount;
+  size_t LineLength;
+  unsigned Slot =
+      fittingShape(Data, Length, Out, /*UntilNewline=*/false, LineLength,
+                   F ? F->Starts : nullptr, F ? F->Ends : nullptr);
+  if (Slot != ShapeCount) {
     const Shape &S = Shapes[Slot];
-    if (!S.Length)
-      continue;
-    bool Followed = F && S.Holes.size() <= MaxFollowHoles;
-    size_t LineLength;
-    if (!fitsShape(S, Data, Length, Out, /*UntilNewline=*/false, LineLength,
-                   Followed ? F->Starts : nullptr,
-                   Followed ? F->Ends : nullptr))
-      continue;
-    Last = Slot;
-    if (Followed) {
+    if (F && S.Holes.size() <= MaxFollowHoles) {
       F->Line = Data;
       F->Length = uint32_t(Length);
       F->Generation = Generation;

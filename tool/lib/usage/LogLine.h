@@ -150,6 +150,14 @@ public:
   struct Follow;
 
 private:
+  /// The slot of the first shape, from the one that fitted last, that the
+  /// line at \p Data fits (fitsShape in LogLine.cpp: \p UntilNewline,
+  /// \p LineLength, and where its holes are in \p Starts and \p Ends when
+  /// given and it has MaxFollowHoles or fewer); ShapeCount if none does.
+  unsigned fittingShape(const char *Data, size_t Length, LogLine &Out,
+                        bool UntilNewline, size_t &LineLength,
+                        uint16_t *Starts = nullptr, uint16_t *Ends = nullptr);
+
   static constexpr unsigned ShapeCount = 4;
   /// A longer line is scanned every time.
   static constexpr size_t MaxShapeBytes = 4096;
