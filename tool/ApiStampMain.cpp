@@ -507,7 +507,8 @@ int main(int argc, const char **argv) {
           "args>]\n"
           "  apistamp merge [options] [--diff | --fix] <result-or-dir>...\n\n"
           "Exit codes: 0 clean or done, 1 check found something, verify a "
-          "mismatch, fix could not write a file or (with --fail-on-change) "
+          "mismatch, fix or tu could not write a file, fix (with "
+          "--fail-on-change) "
           "changed one, 2 bad usage or bad rules file, 3 a source failed to "
           "parse.\n",
           &ErrorStream)) {

@@ -62,7 +62,8 @@ enum ExitCode : int {
   ExitClean = 0,       ///< Clean, or the requested change was made.
   ExitFindings = 1,    ///< check found something missing or wrong, or
                        ///< verify a mismatch, or fix --fail-on-change
-                       ///< changed a file.
+                       ///< changed a file, or fix or tu could not write
+                       ///< one.
   ExitBadUsage = 2,    ///< Bad command line or bad rules file.
   ExitParseFailed = 3, ///< A source failed to parse.
 };
