@@ -11,13 +11,17 @@
 //     /tmp/apistamp-report-shapes/runtime-generator/usage-00.jsonl \
 //     /tmp/apistamp-report-shapes/collector-generator/usage-00.jsonl
 //
-// Each file is one benchmark, named by its directory; items/s is lines/s.
+// Each file is two benchmarks, named by its directory: read/ (LineReader,
+// counted) and any-order/ (AnyOrderLogParser alone, nothing counted, as
+// LineReader calls it: what a line not of the runtime's shape costs to
+// read). items/s is lines/s.
 //
 //===----------------------------------------------------------------------===//
 
 #include "usage/LineReader.h"
 #include "usage/LogMapping.h"
 #include <benchmark/benchmark.h>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <iterator>
@@ -75,6 +79,46 @@ void readLog(benchmark::State &State, const Log &L) {
       benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
 
+/// The any-order parser alone over the same lines, as LineReader gives
+/// them to it (parseKnownShape where it answers, else parse), nothing
+/// counted: what a line in another shape than the runtime's costs to read.
+void parseAnyOrder(benchmark::State &State, const Log &L) {
+  uint64_t Lines = 0, Events = 0;
+  for (auto _ : State) {
+    AnyOrderLogParser Parser;
+    const char *At = L.Bytes.data(), *End = At + L.Size;
+    const char *WindowEnd = At + LogMapping::WindowBytes;
+    Lines = 0;
+    while (At < End) {
+      if (At >= WindowEnd) {
+        Parser.forgetLines();
+        WindowEnd += LogMapping::WindowBytes;
+      }
+      LogLine Fields;
+      ProcessKeys *Keys;
+      size_t Length = Parser.knowsShapes()
+                          ? Parser.parseKnownShape(At, End - At, Fields, Keys)
+                          : 0;
+      if (!Length) {
+        Length =
+            static_cast<const char *>(std::memchr(At, '\n', End - At)) - At;
+        if (!Parser.parse(At, Length, Fields)) {
+          State.SkipWithError("a line the any-order parser does not take");
+          return;
+        }
+      }
+      Events += Fields.Event.size();
+      At += Length + 1;
+      ++Lines;
+    }
+  }
+  benchmark::DoNotOptimize(Events);
+  State.SetItemsProcessed(int64_t(State.iterations() * Lines));
+  State.counters["s/line"] = benchmark::Counter(
+      double(State.iterations() * Lines),
+      benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+}
+
 } // namespace
 
 int main(int Argc, char **Argv) {
@@ -97,7 +141,11 @@ int main(int Argc, char **Argv) {
       size_t Before = Name.rfind('/', Slash - 1);
       Name = Name.substr(Before == std::string::npos ? 0 : Before + 1);
     }
-    benchmark::RegisterBenchmark(Name.c_str(), readLog, std::cref(Logs[I]))
+    benchmark::RegisterBenchmark(("read/" + Name).c_str(), readLog,
+                                 std::cref(Logs[I]))
+        ->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark(("any-order/" + Name).c_str(), parseAnyOrder,
+                                 std::cref(Logs[I]))
         ->Unit(benchmark::kMillisecond);
   }
   benchmark::RunSpecifiedBenchmarks();

@@ -3,6 +3,7 @@
 #include "LogLine.h"
 #include "llvm/Support/Compiler.h"
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <simdjson.h>
 #include <vector>
@@ -354,6 +355,90 @@ findStringEnd(const char *From, const char *End, bool &High) {
   }
   return nullptr;
 #endif
+}
+
+/// isIsoTime on a time with 15 readable bytes after it, 16 bytes at once.
+LLVM_ATTRIBUTE_ALWAYS_INLINE bool isIsoTimePadded(std::string_view Time) {
+#if defined(__SSE2__)
+  if (Time.size() < 10)
+    return false;
+  __m128i Bytes = load16(Time.data());
+  // Digits are the bytes that, less '0', are below 10 (signed: from -128).
+  __m128i Shifted = _mm_sub_epi8(Bytes, _mm_set1_epi8(char('0' - 128)));
+  unsigned Digits = unsigned(_mm_movemask_epi8(
+      _mm_cmplt_epi8(Shifted, _mm_set1_epi8(char(-128 + 10)))));
+  unsigned Dashes =
+      unsigned(_mm_movemask_epi8(_mm_cmpeq_epi8(Bytes, _mm_set1_epi8('-'))));
+  constexpr unsigned DigitsAt = 0x36F, DashesAt = 0x90; // YYYY-MM-DD
+  return (Digits & DigitsAt) == DigitsAt && (Dashes & DashesAt) == DashesAt &&
+         (Time.size() == 10 || Time[10] == 'T');
+#else
+  return isIsoTime(Time);
+#endif
+}
+
+/// True when the \p Length bytes at \p A and \p B are the same, 32 at a
+/// time. Reads up to 31 bytes past \p Length at both.
+LLVM_ATTRIBUTE_ALWAYS_INLINE bool equalRun(const char *A, const char *B,
+                                           size_t Length) {
+#if defined(__SSE2__)
+  auto Same32 = [&](size_t At) {
+    return _mm_and_si128(
+        _mm_cmpeq_epi8(load16(A + At), load16(B + At)),
+        _mm_cmpeq_epi8(load16(A + At + 16), load16(B + At + 16)));
+  };
+  size_t I = 0;
+  for (; I + 64 <= Length; I += 64)
+    if (unsigned(_mm_movemask_epi8(_mm_and_si128(Same32(I), Same32(I + 32)))) !=
+        0xFFFFu)
+      return false;
+  if (I + 32 <= Length) {
+    if (unsigned(_mm_movemask_epi8(Same32(I))) != 0xFFFFu)
+      return false;
+    I += 32;
+  }
+  if (I == Length)
+    return true;
+  uint32_t Same = unsigned(_mm_movemask_epi8(
+                      _mm_cmpeq_epi8(load16(A + I), load16(B + I)))) |
+                  (unsigned(_mm_movemask_epi8(
+                       _mm_cmpeq_epi8(load16(A + I + 16), load16(B + I + 16))))
+                   << 16);
+  uint32_t Kept = (uint32_t(1) << (Length - I)) - 1; // Length - I < 32.
+  return (~Same & Kept) == 0;
+#else
+  return std::memcmp(A, B, Length) == 0;
+#endif
+}
+
+/// The closing quote of a string at \p From that is likely \p Expected
+/// bytes long (a time's, a process's event's), when its bytes are plain:
+/// no '"', '\\' or control character, and valid UTF-8; else as
+/// findStringEnd, on a line that ends before \p End. Reads up to 31 bytes
+/// past \p From + \p Expected, and 15 past \p End.
+LLVM_ATTRIBUTE_ALWAYS_INLINE const char *findExpectedStringEnd(const char *From,
+                                                               const char *End,
+                                                               size_t Expected,
+                                                               bool &High) {
+#if defined(__SSE2__)
+  if (Expected < 32 && From + Expected < End && From[Expected] == '"') {
+    const __m128i Quote = _mm_set1_epi8('"'), Backslash = _mm_set1_epi8('\\'),
+                  Space = _mm_set1_epi8(0x20);
+    auto Special = [&](__m128i Bytes) {
+      // Signed: a byte >= 0x80 is below 0x20 too, and tells High.
+      return unsigned(_mm_movemask_epi8(
+          _mm_or_si128(_mm_cmplt_epi8(Bytes, Space),
+                       _mm_or_si128(_mm_cmpeq_epi8(Bytes, Quote),
+                                    _mm_cmpeq_epi8(Bytes, Backslash)))));
+    };
+    uint32_t Any = Special(load16(From)) | (Special(load16(From + 16)) << 16);
+    if ((Any & ((uint32_t(1) << Expected) - 1)) == 0) {
+      High = false;
+      return From + Expected;
+    }
+  }
+#endif
+  return findStringEnd(From, End, High);
 }
 
 /// A number in JSON's grammar at \p P, which it moves past it: an integer
@@ -713,6 +798,9 @@ struct AnyOrderLogParser::Shape {
   /// followed has.
   uint8_t FieldHoles[6];
   static constexpr uint8_t NoHole = 0xFF;
+  /// The holes seen to differ between two lines of a process, a bit each
+  /// (the times, the event): a template's holes.
+  uint32_t ProcessVarying = 0;
 };
 
 namespace {
@@ -738,6 +826,26 @@ struct AnyOrderLogParser::Follow {
   ProcessKeys Keys;
   /// Where each of the shape's holes starts and ends on the line.
   uint16_t Starts[MaxFollowHoles], Ends[MaxFollowHoles];
+
+  /// The process's template: the last line that fitted it (or Line), in
+  /// the same buffer, and where its holes that differ from line to line
+  /// are (Varying of them; 0: no template). The bytes between those holes
+  /// are the process's: a line that has them, and a string or a number
+  /// in each of those holes, is valid (as fitsShape's lines are).
+  const char *TemplateLine = nullptr;
+  uint32_t TemplateLength = 0, Varying = 0;
+  uint16_t VaryingStarts[MaxFollowHoles], VaryingEnds[MaxFollowHoles];
+  /// What each varying hole holds (Hole's IsString and Of).
+  bool VaryingIsString[MaxFollowHoles];
+  uint8_t VaryingOf[MaxFollowHoles];
+  /// Where the host, exe and job_id are on a line that fits: after the
+  /// varying hole After - 1 ends (the line's start for 0), Offset bytes
+  /// on; Length 0 when the line has none (null).
+  struct Constant {
+    uint8_t After = 0;
+    uint16_t Offset = 0, Length = 0;
+  } ConstantHost, ConstantExe, ConstantJob;
+  bool HasJob = false;
 };
 
 AnyOrderLogParser::AnyOrderLogParser()
@@ -760,42 +868,40 @@ namespace {
 /// when it is good there (an event not empty, an ISO time).
 LLVM_ATTRIBUTE_ALWAYS_INLINE bool takeField(Field Of, std::string_view Value,
                                             LogLine &Out) {
-  switch (Of) {
-  case Event:
-    if (Value.empty())
-      return false;
-    Out.Event = Value;
+  // Tests, not a switch: its jump table's indirect branch costs more.
+  if (Of == Other)
     return true;
-  case Time:
-    if (!isIsoTime(Value))
-      return false;
+  if (Of == Time) {
     Out.Time = Value;
-    return true;
-  case Host:
+    return isIsoTimePadded(Value);
+  }
+  if (Of == Event) {
+    Out.Event = Value;
+    return !Value.empty();
+  }
+  if (Of == Host)
     Out.Host = Value;
-    return true;
-  case Exe:
+  else if (Of == Exe)
     Out.Exe = Value;
-    return true;
-  case Job:
+  else if (Of == Job) {
     Out.Job = Value;
     Out.HasJob = true;
-    return true;
-  default:
-    return true;
   }
+  return true;
 }
 
 /// Reads the value that fills hole \p H at \p At, on a line that ends
 /// before \p End: a string's bytes up to its closing quote (no escape, no
 /// control character, valid UTF-8) or a number in JSON's grammar, and
 /// takes it into \p Out when it is a needed field that is good. Returns
-/// where it ends (a string's closing quote), or null.
-LLVM_ATTRIBUTE_ALWAYS_INLINE const char *
-readHole(const Hole &H, const char *At, const char *End, LogLine &Out) {
+/// where it ends (a string's closing quote), or null. A string is likely
+/// \p Expected bytes long.
+LLVM_ATTRIBUTE_ALWAYS_INLINE const char *readHole(const Hole &H, const char *At,
+                                                  const char *End, LogLine &Out,
+                                                  size_t Expected = SIZE_MAX) {
   if (H.IsString) {
     bool High = false;
-    const char *Close = findStringEnd(At, End, High);
+    const char *Close = findExpectedStringEnd(At, End, Expected, High);
     if (!Close || *Close != '"' ||
         (High && !simdjson::validate_utf8(At, Close - At)) ||
         !takeField(H.Of, std::string_view(At, Close - At), Out))
@@ -891,11 +997,12 @@ LLVM_ATTRIBUTE_ALWAYS_INLINE size_t sharedPrefix(const char *A, const char *B,
 /// updated.
 bool followLine(AnyOrderLogParser::Follow &F, const AnyOrderLogParser::Shape &S,
                 const char *Data, size_t Length, LogLine &Out,
-                bool &SameProcess) {
+                bool &SameProcess, uint32_t &Differed) {
   const char *Ref = F.Line;
   const Hole *Holes = S.Holes.data();
   size_t Count = S.Holes.size(), RefAt = 0, At = 0, K = 0;
   unsigned Read = 0; // The needed fields read on the line.
+  Differed = 0;
   Out = LogLine();
   for (;;) {
     size_t Equal = sharedPrefix(Ref + RefAt, Data + At,
@@ -919,6 +1026,7 @@ bool followLine(AnyOrderLogParser::Follow &F, const AnyOrderLogParser::Shape &S,
     if (!Stop)
       return false;
     Read |= Holes[K].Of;
+    Differed |= uint32_t(1) << K;
     RefAt = F.Ends[K];
     At = Stop - Data;
     F.Starts[K] = uint16_t(Start - Data);
@@ -956,16 +1064,106 @@ bool followLine(AnyOrderLogParser::Follow &F, const AnyOrderLogParser::Shape &S,
   return true;
 }
 
+/// Takes the line of \p Length bytes at \p Data when it fits \p F's
+/// template: the bytes between its varying holes are those of the line
+/// that fitted last, the holes hold unescaped strings (no control
+/// character, valid UTF-8) and numbers where that line's do, the event
+/// and the time are good. The host, exe and job_id are then at the places
+/// the template says, the pid is F's; the line is the one that fits next.
+LLVM_ATTRIBUTE_ALWAYS_INLINE bool fitsTemplate(AnyOrderLogParser::Follow &F,
+                                               const char *Data, size_t Length,
+                                               LogLine &Out) {
+  const char *Ref = F.TemplateLine;
+  const char *End = Data + Length;
+  size_t RefAt = 0, At = 0;
+  uint16_t Starts[MaxFollowHoles], Ends[MaxFollowHoles];
+  Out = LogLine();
+  for (uint32_t K = 0; K < F.Varying; ++K) {
+    size_t Run = F.VaryingStarts[K] - RefAt;
+    if (At + Run > Length || !equalRun(Ref + RefAt, Data + At, Run))
+      return false;
+    At += Run;
+    Hole H{0, 0, F.VaryingIsString[K], Field(F.VaryingOf[K])};
+    const char *Stop =
+        readHole(H, Data + At, End, Out, F.VaryingEnds[K] - F.VaryingStarts[K]);
+    if (!Stop)
+      return false;
+    Starts[K] = uint16_t(At);
+    Ends[K] = uint16_t(Stop - Data);
+    At = Ends[K];
+    RefAt = F.VaryingEnds[K];
+  }
+  size_t Run = F.TemplateLength - RefAt;
+  if (At + Run != Length || !equalRun(Ref + RefAt, Data + At, Run))
+    return false;
+  auto Value = [&](const AnyOrderLogParser::Follow::Constant &C) {
+    size_t From = (C.After ? Ends[C.After - 1] : 0) + C.Offset;
+    return std::string_view(Data + From, C.Length);
+  };
+  Out.Host = Value(F.ConstantHost);
+  Out.Exe = Value(F.ConstantExe);
+  Out.Job = Value(F.ConstantJob);
+  Out.HasJob = F.HasJob;
+  Out.Pid = F.Pid;
+  F.TemplateLine = Data;
+  F.TemplateLength = uint32_t(Length);
+  std::copy_n(Starts, F.Varying, F.VaryingStarts);
+  std::copy_n(Ends, F.Varying, F.VaryingEnds);
+  return true;
+}
+
+/// Makes \p F's template of the line of \p Length bytes at \p Data, which
+/// \p F now follows (of shape \p S): the holes \p Differing (none of host,
+/// exe, pid and job_id), the event and the time vary, the other bytes are
+/// the process's. No template is made of a shape whose event or time is
+/// not followed (more than MaxFollowHoles holes).
+void makeTemplate(AnyOrderLogParser::Follow &F,
+                  const AnyOrderLogParser::Shape &S, const char *Data,
+                  size_t Length, uint32_t Differing, const LogLine &Out) {
+  F.Varying = 0;
+  uint8_t EventHole = S.FieldHoles[__builtin_ctz(Event)],
+          TimeHole = S.FieldHoles[__builtin_ctz(Time)];
+  if (EventHole == AnyOrderLogParser::Shape::NoHole ||
+      TimeHole == AnyOrderLogParser::Shape::NoHole)
+    return;
+  uint32_t VaryingHoles =
+      Differing | (uint32_t(1) << EventHole) | (uint32_t(1) << TimeHole);
+  uint32_t Count = 0;
+  F.ConstantHost = F.ConstantExe = F.ConstantJob = {};
+  for (size_t H = 0; H < S.Holes.size(); ++H) {
+    if (VaryingHoles & (uint32_t(1) << H)) {
+      F.VaryingStarts[Count] = F.Starts[H];
+      F.VaryingEnds[Count] = F.Ends[H];
+      F.VaryingIsString[Count] = S.Holes[H].IsString;
+      F.VaryingOf[Count] = uint8_t(S.Holes[H].Of);
+      ++Count;
+      continue;
+    }
+    Field Of = S.Holes[H].Of;
+    if (Of != Host && Of != Exe && Of != Job)
+      continue;
+    AnyOrderLogParser::Follow::Constant &C = Of == Host  ? F.ConstantHost
+                                             : Of == Exe ? F.ConstantExe
+                                                         : F.ConstantJob;
+    C.After = uint8_t(Count);
+    C.Offset = uint16_t(F.Starts[H] - (Count ? F.VaryingEnds[Count - 1] : 0));
+    C.Length = uint16_t(F.Ends[H] - F.Starts[H]);
+  }
+  F.HasJob = Out.HasJob;
+  F.TemplateLine = Data;
+  F.TemplateLength = uint32_t(Length);
+  F.Varying = Count;
+}
+
 /// The slot of the line followed by the one whose newline is at
 /// \p Newline, by the FollowKeyBytes before it.
 size_t followSlot(const char *Newline, unsigned Bits) {
   const char *Key = Newline - FollowKeyBytes;
-  uint64_t Words[4];
+  uint64_t Words[FollowKeyBytes / 8];
   std::memcpy(Words, Key, sizeof Words);
-  uint64_t Mixed = Words[0] ^ ((Words[1] << 17) | (Words[1] >> 47)) ^
-                   ((Words[2] << 31) | (Words[2] >> 33)) ^
-                   ((Words[3] << 47) | (Words[3] >> 17));
-  Mixed *= 0x9E3779B97F4A7C15ULL;
+  uint64_t Mixed = 0;
+  for (size_t I = 0; I < FollowKeyBytes / 8; ++I)
+    Mixed = (Mixed ^ Words[I]) * 0x9E3779B97F4A7C15ULL;
   return size_t((Mixed ^ (Mixed >> 29)) * 0xBF58476D1CE4E5B9ULL >> (64 - Bits));
 }
 
@@ -999,6 +1197,7 @@ bool AnyOrderLogParser::parse(const char *Data, size_t Length, LogLine &Out) {
   Shape &S = Shapes[Next];
   S.Holes.clear();
   S.Serial = 0;
+  S.ProcessVarying = 0;
   AnyOrderScanner Scanner(Data, Length, &S.Holes);
   if (!Scanner.line(Out)) {
     S.Length = 0;
@@ -1042,17 +1241,33 @@ size_t AnyOrderLogParser::parseKnownShape(const char *Data, size_t Available,
   size_t Length = Newline - Data;
   if (Length > MaxShapeBytes)
     return 0; // No shape is that long.
-  Follow *F = Length >= FollowKeyBytes
-                  ? &Follows[followSlot(Newline, FollowBits)]
-                  : nullptr;
+  size_t Index = Length >= FollowKeyBytes ? followSlot(Newline, FollowBits)
+                                          : size_t(1) << FollowBits;
+  Follow *F = Index >> FollowBits ? nullptr : &Follows[Index];
   if (F && F->Generation == Generation && Shapes[F->Slot].Serial == F->Serial) {
+    if (F->Varying && fitsTemplate(*F, Data, Length, Out)) {
+      Keys = &F->Keys;
+      Last = F->Slot;
+      FollowScore = std::min(FollowScore + 1, MaxFollowScore);
+      return Length;
+    }
     bool SameProcess;
-    if (followLine(*F, Shapes[F->Slot], Data, Length, Out, SameProcess)) {
+    uint32_t Differed;
+    if (followLine(*F, Shapes[F->Slot], Data, Length, Out, SameProcess,
+                   Differed)) {
       F->Keys.Known &= SameProcess;
       Keys = &F->Keys;
       Last = F->Slot;
       FollowScore = SameProcess ? std::min(FollowScore + 1, MaxFollowScore)
                                 : FollowScore - std::min(FollowScore, 2u);
+      // The template of the line's process: the holes that differ between a
+      // process's lines are those that did since the line before, when it was
+      // of the same process, and those that did in other processes' lines.
+      Shape &S = Shapes[F->Slot];
+      if (SameProcess)
+        S.ProcessVarying |= Differed;
+      makeTemplate(*F, S, Data, Length,
+                   (SameProcess ? Differed : 0) | S.ProcessVarying, Out);
       return Length;
     }
     F->Generation = 0; // Half updated.
@@ -1072,6 +1287,7 @@ size_t AnyOrderLogParser::parseKnownShape(const char *Data, size_t Available,
       F->Serial = S.Serial;
       F->Pid = Out.Pid;
       F->Keys = ProcessKeys();
+      F->Varying = 0;
       Keys = &F->Keys;
     } else if (F) {
       F->Generation = 0;

@@ -120,6 +120,17 @@ struct ProcessKeys {
 /// bytes (mostly the same process's: a collector's lines end with the
 /// runtime's tail), by pointer: only the holes whose bytes differ (the
 /// times and the event) are read, the rest is one compare.
+///
+/// A line followed makes a template of its process's lines: the holes
+/// that differ between two lines of a process (those that differed from
+/// the line before when it was the same process's, those that did in
+/// other processes' lines of the shape, the event and the time) and the
+/// bytes between them. The next line that ends in the same bytes is
+/// compared with the last line that fitted the template first: the runs
+/// between those holes at known lengths, the few holes read; host, exe,
+/// pid, job_id and their keys are the process's. Only a line that does
+/// not fit is followed hole by hole. The template is the line in the
+/// buffer, not a copy: its bytes are in the cache already.
 class AnyOrderLogParser {
 public:
   AnyOrderLogParser();
