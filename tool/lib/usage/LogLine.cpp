@@ -377,8 +377,12 @@ LLVM_ATTRIBUTE_ALWAYS_INLINE bool isIsoTimePadded(std::string_view Time) {
 #endif
 }
 
-/// True when the \p Length bytes at \p A and \p B are the same, 32 at a
-/// time. Reads up to 31 bytes past \p Length at both.
+/// True when the \p Length bytes at \p A and \p B are the same, 64 at a
+/// time, stopping at the first block that differs. Reads up to 31 bytes
+/// past \p Length at both: for a template's runs between two lines of a
+/// buffer with LogLinePadding after it. equalPadded, for the short compares
+/// of names and tails that have EqualPaddedBlock bytes of padding, reads
+/// 15 past: with it, a collector line took about 5 ns more.
 LLVM_ATTRIBUTE_ALWAYS_INLINE bool equalRun(const char *A, const char *B,
                                            size_t Length) {
 #if defined(__SSE2__)
@@ -868,26 +872,26 @@ namespace {
 /// when it is good there (an event not empty, an ISO time).
 LLVM_ATTRIBUTE_ALWAYS_INLINE bool takeField(Field Of, std::string_view Value,
                                             LogLine &Out) {
-  // Tests, not a switch: its jump table's indirect branch costs more.
-  if (Of == Other)
-    return true;
-  if (Of == Time) {
-    Out.Time = Value;
-    return isIsoTimePadded(Value);
-  }
-  if (Of == Event) {
+  switch (Of) {
+  case Event:
     Out.Event = Value;
     return !Value.empty();
-  }
-  if (Of == Host)
+  case Time:
+    Out.Time = Value;
+    return isIsoTimePadded(Value);
+  case Host:
     Out.Host = Value;
-  else if (Of == Exe)
+    return true;
+  case Exe:
     Out.Exe = Value;
-  else if (Of == Job) {
+    return true;
+  case Job:
     Out.Job = Value;
     Out.HasJob = true;
+    return true;
+  default:
+    return true;
   }
-  return true;
 }
 
 /// Reads the value that fills hole \p H at \p At, on a line that ends
@@ -1119,7 +1123,7 @@ LLVM_ATTRIBUTE_ALWAYS_INLINE bool fitsTemplate(AnyOrderLogParser::Follow &F,
 /// not followed (more than MaxFollowHoles holes).
 void makeTemplate(AnyOrderLogParser::Follow &F,
                   const AnyOrderLogParser::Shape &S, const char *Data,
-                  size_t Length, uint32_t Differing, const LogLine &Out) {
+                  size_t Length, uint32_t Differing) {
   F.Varying = 0;
   uint8_t EventHole = S.FieldHoles[__builtin_ctz(Event)],
           TimeHole = S.FieldHoles[__builtin_ctz(Time)];
@@ -1149,7 +1153,9 @@ void makeTemplate(AnyOrderLogParser::Follow &F,
     C.Offset = uint16_t(F.Starts[H] - (Count ? F.VaryingEnds[Count - 1] : 0));
     C.Length = uint16_t(F.Ends[H] - F.Starts[H]);
   }
-  F.HasJob = Out.HasJob;
+  // A job_id that is not null is a hole (a string).
+  F.HasJob =
+      S.FieldHoles[__builtin_ctz(Job)] != AnyOrderLogParser::Shape::NoHole;
   F.TemplateLine = Data;
   F.TemplateLength = uint32_t(Length);
   F.Varying = Count;
@@ -1241,9 +1247,9 @@ size_t AnyOrderLogParser::parseKnownShape(const char *Data, size_t Available,
   size_t Length = Newline - Data;
   if (Length > MaxShapeBytes)
     return 0; // No shape is that long.
-  size_t Index = Length >= FollowKeyBytes ? followSlot(Newline, FollowBits)
-                                          : size_t(1) << FollowBits;
-  Follow *F = Index >> FollowBits ? nullptr : &Follows[Index];
+  Follow *F = Length >= FollowKeyBytes
+                  ? &Follows[followSlot(Newline, FollowBits)]
+                  : nullptr;
   if (F && F->Generation == Generation && Shapes[F->Slot].Serial == F->Serial) {
     if (F->Varying && fitsTemplate(*F, Data, Length, Out)) {
       Keys = &F->Keys;
@@ -1267,7 +1273,7 @@ size_t AnyOrderLogParser::parseKnownShape(const char *Data, size_t Available,
       if (SameProcess)
         S.ProcessVarying |= Differed;
       makeTemplate(*F, S, Data, Length,
-                   (SameProcess ? Differed : 0) | S.ProcessVarying, Out);
+                   (SameProcess ? Differed : 0) | S.ProcessVarying);
       return Length;
     }
     F->Generation = 0; // Half updated.
