@@ -1,8 +1,10 @@
 //===- LogLine.cpp - The fields of one API usage log line -----------------===//
 
 #include "LogLine.h"
+#include "llvm/ADT/bit.h"
 #include "llvm/Support/Compiler.h"
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <simdjson.h>
@@ -796,7 +798,6 @@ struct AnyOrderLogParser::Shape {
   std::string Bytes; ///< The line, and EqualPaddedBlock bytes of padding.
   size_t Length = 0; ///< 0: no line yet.
   std::vector<Hole> Holes;
-  uint32_t Serial = 0; ///< Changes whenever Holes does; 0: none.
   /// The hole of each needed field (Event, Time, Pid, Host, Exe, Job, by
   /// the bit that Field sets), or NoHole: null, or more holes than a line
   /// followed has.
@@ -814,34 +815,36 @@ namespace {
 constexpr size_t MaxFollowHoles = 16;
 /// The bytes before a line's newline that choose what line it follows.
 constexpr size_t FollowKeyBytes = 32;
+/// The varying holes of a template: a process whose lines differ in more
+/// is followed hole by hole.
+constexpr size_t MaxTemplateHoles = 4;
 
 } // namespace
 
 /// A line of a shape that parseKnownShape took, in a buffer still
 /// readable (Generation), where its holes are, and its keys: the next line
-/// that ends in the same bytes is compared with it.
-struct AnyOrderLogParser::Follow {
-  const char *Line = nullptr;
-  uint32_t Length = 0;     ///< Without the newline.
-  uint32_t Generation = 0; ///< The parser's when it was stored; 0: empty.
-  uint32_t Slot = 0;       ///< The shape's slot,
-  uint32_t Serial = 0;     ///< and its serial then.
-  int64_t Pid = 0;
-  ProcessKeys Keys;
-  /// Where each of the shape's holes starts and ends on the line.
-  uint16_t Starts[MaxFollowHoles], Ends[MaxFollowHoles];
+/// that ends in the same bytes is compared with it. What a line that fits
+/// the template reads is in the first cache line.
+struct alignas(64) AnyOrderLogParser::Follow {
+  /// The parser's generation when it was stored (0: empty): the lines and
+  /// the shape in its slot then.
+  uint32_t Generation = 0;
+  uint32_t Slot = 0; ///< The shape's slot.
 
-  /// The process's template: the last line that fitted it (or Line), in
-  /// the same buffer, and where its holes that differ from line to line
-  /// are (Varying of them; 0: no template). The bytes between those holes
-  /// are the process's: a line that has them, and a string or a number
-  /// in each of those holes, is valid (as fitsShape's lines are).
+  /// The process's template: the line it was made of, in the same
+  /// buffer, and where its holes that differ from line to line are
+  /// (Varying of them; 0: no template). The bytes between those holes are
+  /// the process's: a line that has them, and a string or a number in each
+  /// of those holes, is valid (as fitsShape's lines are).
   const char *TemplateLine = nullptr;
-  uint32_t TemplateLength = 0, Varying = 0;
-  uint16_t VaryingStarts[MaxFollowHoles], VaryingEnds[MaxFollowHoles];
-  /// What each varying hole holds (Hole's IsString and Of).
-  bool VaryingIsString[MaxFollowHoles];
-  uint8_t VaryingOf[MaxFollowHoles];
+  uint32_t TemplateLength = 0;
+  uint8_t Varying = 0;
+  /// The varying holes of the event and the time.
+  uint8_t EventHole = 0, TimeHole = 0;
+  bool HasJob = false;
+  uint16_t VaryingStarts[MaxTemplateHoles], VaryingEnds[MaxTemplateHoles];
+  /// Whether each varying hole holds a string (else a number).
+  bool VaryingIsString[MaxTemplateHoles];
   /// Where the host, exe and job_id are on a line that fits: after the
   /// varying hole After - 1 ends (the line's start for 0), Offset bytes
   /// on; Length 0 when the line has none (null).
@@ -849,11 +852,20 @@ struct AnyOrderLogParser::Follow {
     uint8_t After = 0;
     uint16_t Offset = 0, Length = 0;
   } ConstantHost, ConstantExe, ConstantJob;
-  bool HasJob = false;
+
+  int64_t Pid = 0;
+  ProcessKeys Keys;
+  const char *Line = nullptr;
+  uint32_t Length = 0; ///< Without the newline.
+  /// Where each of the shape's holes starts and ends on the line.
+  uint16_t Starts[MaxFollowHoles], Ends[MaxFollowHoles];
 };
 
+static_assert(offsetof(AnyOrderLogParser::Follow, Pid) <= 64,
+              "a template's fields fill the first cache line");
+
 AnyOrderLogParser::AnyOrderLogParser()
-    : Shapes(std::make_unique<Shape[]>(ShapeCount)),
+    : Shapes(std::make_unique<Shape[]>(ShapeCount + 1)),
       Follows(std::make_unique<Follow[]>(size_t(1) << FollowBits)) {}
 AnyOrderLogParser::~AnyOrderLogParser() = default;
 
@@ -1068,37 +1080,87 @@ bool followLine(AnyOrderLogParser::Follow &F, const AnyOrderLogParser::Shape &S,
   return true;
 }
 
+/// The closing quote of the string at \p From, on a line that ends
+/// before \p End, when its bytes are plain (no '"', '\\' or control
+/// character, valid UTF-8): up to 64 bytes are looked at once, a longer or
+/// non-ASCII string as findStringEnd does. Reads up to 63 bytes past
+/// \p From, and 15 past \p End.
+LLVM_ATTRIBUTE_ALWAYS_INLINE const char *readPlainString(const char *From,
+                                                         const char *End) {
+#if defined(__SSE2__)
+  const __m128i Quote = _mm_set1_epi8('"'), Backslash = _mm_set1_epi8('\\'),
+                Space = _mm_set1_epi8(0x20);
+  // Signed: a byte >= 0x80 is below 0x20 too, and is left to the slow path.
+  auto Special = [&](const char *At) {
+    __m128i Bytes = load16(At);
+    return unsigned(_mm_movemask_epi8(
+        _mm_or_si128(_mm_cmplt_epi8(Bytes, Space),
+                     _mm_or_si128(_mm_cmpeq_epi8(Bytes, Quote),
+                                  _mm_cmpeq_epi8(Bytes, Backslash)))));
+  };
+  for (const char *Block = From; Block < From + 64; Block += 32) {
+    uint32_t Found = Special(Block) | (Special(Block + 16) << 16);
+    if (Found) {
+      const char *At = Block + __builtin_ctz(Found);
+      if (*At == '"')
+        return At < End ? At : nullptr;
+      break;
+    }
+  }
+#endif
+  bool High = false;
+  const char *Close = findStringEnd(From, End, High);
+  if (!Close || *Close != '"' ||
+      (High && !simdjson::validate_utf8(From, Close - From)))
+    return nullptr;
+  return Close;
+}
+
 /// Takes the line of \p Length bytes at \p Data when it fits \p F's
-/// template: the bytes between its varying holes are those of the line
-/// that fitted last, the holes hold unescaped strings (no control
+/// template of \p N varying holes: the bytes between those holes are the
+/// template line's, the holes hold unescaped strings (no control
 /// character, valid UTF-8) and numbers where that line's do, the event
 /// and the time are good. The host, exe and job_id are then at the places
-/// the template says, the pid is F's; the line is the one that fits next.
+/// the template says, the pid is F's. The runs between holes and where
+/// the line's holes end stay in registers: \p N is a constant.
+template <unsigned N>
 LLVM_ATTRIBUTE_ALWAYS_INLINE bool fitsTemplate(AnyOrderLogParser::Follow &F,
                                                const char *Data, size_t Length,
                                                LogLine &Out) {
   const char *Ref = F.TemplateLine;
   const char *End = Data + Length;
   size_t RefAt = 0, At = 0;
-  uint16_t Starts[MaxFollowHoles], Ends[MaxFollowHoles];
-  Out = LogLine();
-  for (uint32_t K = 0; K < F.Varying; ++K) {
+  size_t Starts[N], Ends[N];
+  for (unsigned K = 0; K < N; ++K) {
     size_t Run = F.VaryingStarts[K] - RefAt;
     if (At + Run > Length || !equalRun(Ref + RefAt, Data + At, Run))
       return false;
     At += Run;
-    Hole H{0, 0, F.VaryingIsString[K], Field(F.VaryingOf[K])};
-    const char *Stop =
-        readHole(H, Data + At, End, Out, F.VaryingEnds[K] - F.VaryingStarts[K]);
+    Starts[K] = At;
+    const char *Stop;
+    if (F.VaryingIsString[K]) {
+      Stop = readPlainString(Data + At, End);
+    } else {
+      Stop = Data + At;
+      bool Integer;
+      int64_t Value;
+      if (!scanNumber(Stop, End, Integer, Value))
+        Stop = nullptr;
+    }
     if (!Stop)
       return false;
-    Starts[K] = uint16_t(At);
-    Ends[K] = uint16_t(Stop - Data);
-    At = Ends[K];
+    At = Ends[K] = size_t(Stop - Data);
     RefAt = F.VaryingEnds[K];
   }
   size_t Run = F.TemplateLength - RefAt;
   if (At + Run != Length || !equalRun(Ref + RefAt, Data + At, Run))
+    return false;
+  auto HoleAt = [&](unsigned K) {
+    return std::string_view(Data + Starts[K], Ends[K] - Starts[K]);
+  };
+  Out.Event = HoleAt(F.EventHole);
+  Out.Time = HoleAt(F.TimeHole);
+  if (Out.Event.empty() || !isIsoTimePadded(Out.Time))
     return false;
   auto Value = [&](const AnyOrderLogParser::Follow::Constant &C) {
     size_t From = (C.After ? Ends[C.After - 1] : 0) + C.Offset;
@@ -1109,11 +1171,22 @@ LLVM_ATTRIBUTE_ALWAYS_INLINE bool fitsTemplate(AnyOrderLogParser::Follow &F,
   Out.Job = Value(F.ConstantJob);
   Out.HasJob = F.HasJob;
   Out.Pid = F.Pid;
-  F.TemplateLine = Data;
-  F.TemplateLength = uint32_t(Length);
-  std::copy_n(Starts, F.Varying, F.VaryingStarts);
-  std::copy_n(Ends, F.Varying, F.VaryingEnds);
   return true;
+}
+
+/// fitsTemplate with the template's count of varying holes made constant.
+bool fitsAnyTemplate(AnyOrderLogParser::Follow &F, const char *Data,
+                     size_t Length, LogLine &Out) {
+  switch (F.Varying) {
+  case 2:
+    return fitsTemplate<2>(F, Data, Length, Out);
+  case 3:
+    return fitsTemplate<3>(F, Data, Length, Out);
+  case 4:
+    return fitsTemplate<4>(F, Data, Length, Out);
+  default:
+    return false; // None (0), or more than are worth a template.
+  }
 }
 
 /// Makes \p F's template of the line of \p Length bytes at \p Data, which
@@ -1136,10 +1209,15 @@ void makeTemplate(AnyOrderLogParser::Follow &F,
   F.ConstantHost = F.ConstantExe = F.ConstantJob = {};
   for (size_t H = 0; H < S.Holes.size(); ++H) {
     if (VaryingHoles & (uint32_t(1) << H)) {
+      if (Count == MaxTemplateHoles)
+        return; // No template: F.Varying is 0.
+      if (H == EventHole)
+        F.EventHole = uint8_t(Count);
+      if (H == TimeHole)
+        F.TimeHole = uint8_t(Count);
       F.VaryingStarts[Count] = F.Starts[H];
       F.VaryingEnds[Count] = F.Ends[H];
       F.VaryingIsString[Count] = S.Holes[H].IsString;
-      F.VaryingOf[Count] = uint8_t(S.Holes[H].Of);
       ++Count;
       continue;
     }
@@ -1158,19 +1236,19 @@ void makeTemplate(AnyOrderLogParser::Follow &F,
       S.FieldHoles[__builtin_ctz(Job)] != AnyOrderLogParser::Shape::NoHole;
   F.TemplateLine = Data;
   F.TemplateLength = uint32_t(Length);
-  F.Varying = Count;
+  F.Varying = uint8_t(Count);
 }
 
 /// The slot of the line followed by the one whose newline is at
-/// \p Newline, by the FollowKeyBytes before it.
+/// \p Newline, by the FollowKeyBytes before it: one multiply, its high
+/// bits, on the words folded (a short chain: each line waits for it).
 size_t followSlot(const char *Newline, unsigned Bits) {
   const char *Key = Newline - FollowKeyBytes;
   uint64_t Words[FollowKeyBytes / 8];
   std::memcpy(Words, Key, sizeof Words);
-  uint64_t Mixed = 0;
-  for (size_t I = 0; I < FollowKeyBytes / 8; ++I)
-    Mixed = (Mixed ^ Words[I]) * 0x9E3779B97F4A7C15ULL;
-  return size_t((Mixed ^ (Mixed >> 29)) * 0xBF58476D1CE4E5B9ULL >> (64 - Bits));
+  uint64_t Folded = (Words[0] ^ llvm::rotl(Words[1], 21)) ^
+                    (llvm::rotl(Words[2], 42) ^ llvm::rotl(Words[3], 11));
+  return size_t((Folded * 0x9E3779B97F4A7C15ULL) >> (64 - Bits));
 }
 
 } // namespace
@@ -1200,19 +1278,20 @@ bool AnyOrderLogParser::parse(const char *Data, size_t Length, LogLine &Out) {
     return true;
   if (!isTextWithoutControls(Data, Length))
     return false;
-  Shape &S = Shapes[Next];
-  S.Holes.clear();
-  S.Serial = 0;
-  S.ProcessVarying = 0;
-  AnyOrderScanner Scanner(Data, Length, &S.Holes);
-  if (!Scanner.line(Out)) {
-    S.Length = 0;
+  // A line not taken leaves the shapes, and the lines that follow them, as
+  // they are.
+  std::vector<Hole> &Scanned = Shapes[ShapeCount].Holes;
+  Scanned.clear();
+  AnyOrderScanner Scanner(Data, Length, &Scanned);
+  if (!Scanner.line(Out))
     return false;
-  }
-  if (Length > MaxShapeBytes) {
-    S.Length = 0;
+  if (Length > MaxShapeBytes)
     return true;
-  }
+  Shape &S = Shapes[Next];
+  // No line followed is of the shape in the slot any more.
+  forgetLines();
+  S.Holes.swap(Scanned);
+  S.ProcessVarying = 0;
   S.Bytes.assign(Data, Length);
   S.Bytes.append(EqualPaddedBlock, '\0');
   S.Length = Length;
@@ -1221,11 +1300,21 @@ bool AnyOrderLogParser::parse(const char *Data, size_t Length, LogLine &Out) {
     for (size_t H = 0; H < S.Holes.size(); ++H)
       if (S.Holes[H].Of != Other)
         S.FieldHoles[__builtin_ctz(S.Holes[H].Of)] = uint8_t(H);
-  S.Serial = ++Serials ? Serials : ++Serials;
   Known = true;
   Last = Next;
   Next = (Next + 1) % ShapeCount;
   return true;
+}
+
+bool AnyOrderLogParser::isCurrent(const Follow &F) const {
+  return F.Generation == Generation;
+}
+
+size_t AnyOrderLogParser::fitted(Follow &F, size_t Length, ProcessKeys *&Keys) {
+  Keys = &F.Keys;
+  Last = F.Slot;
+  FollowScore = std::min(FollowScore + 1, MaxFollowScore);
+  return Length;
 }
 
 size_t AnyOrderLogParser::parseKnownShape(const char *Data, size_t Available,
@@ -1250,13 +1339,9 @@ size_t AnyOrderLogParser::parseKnownShape(const char *Data, size_t Available,
   Follow *F = Length >= FollowKeyBytes
                   ? &Follows[followSlot(Newline, FollowBits)]
                   : nullptr;
-  if (F && F->Generation == Generation && Shapes[F->Slot].Serial == F->Serial) {
-    if (F->Varying && fitsTemplate(*F, Data, Length, Out)) {
-      Keys = &F->Keys;
-      Last = F->Slot;
-      FollowScore = std::min(FollowScore + 1, MaxFollowScore);
-      return Length;
-    }
+  if (F && isCurrent(*F)) {
+    if (fitsAnyTemplate(*F, Data, Length, Out))
+      return fitted(*F, Length, Keys);
     bool SameProcess;
     uint32_t Differed;
     if (followLine(*F, Shapes[F->Slot], Data, Length, Out, SameProcess,
@@ -1290,7 +1375,6 @@ size_t AnyOrderLogParser::parseKnownShape(const char *Data, size_t Available,
       F->Length = uint32_t(Length);
       F->Generation = Generation;
       F->Slot = Slot;
-      F->Serial = S.Serial;
       F->Pid = Out.Pid;
       F->Keys = ProcessKeys();
       F->Varying = 0;

@@ -125,12 +125,13 @@ struct ProcessKeys {
 /// that differ between two lines of a process (those that differed from
 /// the line before when it was the same process's, those that did in
 /// other processes' lines of the shape, the event and the time) and the
-/// bytes between them. The next line that ends in the same bytes is
-/// compared with the last line that fitted the template first: the runs
+/// bytes between them (at most four such holes). The next line that ends
+/// in the same bytes is compared with the template's line first: the runs
 /// between those holes at known lengths, the few holes read; host, exe,
 /// pid, job_id and their keys are the process's. Only a line that does
 /// not fit is followed hole by hole. The template is the line in the
-/// buffer, not a copy: its bytes are in the cache already.
+/// buffer, not a copy: its bytes are in the cache already. A new shape
+/// makes every line followed stale (forgetLines), as a new buffer does.
 class AnyOrderLogParser {
 public:
   AnyOrderLogParser();
@@ -169,17 +170,23 @@ private:
                         bool UntilNewline, size_t &LineLength,
                         uint16_t *Starts = nullptr, uint16_t *Ends = nullptr);
 
+  /// Whether \p F follows a line still readable, of a shape still kept.
+  bool isCurrent(const Follow &F) const;
+  /// Takes a line of \p Length bytes that fitted \p F's template.
+  size_t fitted(Follow &F, size_t Length, ProcessKeys *&Keys);
+
   static constexpr unsigned ShapeCount = 4;
   /// A longer line is scanned every time.
   static constexpr size_t MaxShapeBytes = 4096;
   /// log2 of the lines followed.
   static constexpr unsigned FollowBits = 10;
+  /// ShapeCount shapes, then the line parse scans before it is one.
   std::unique_ptr<Shape[]> Shapes;
   std::unique_ptr<Follow[]> Follows;
   unsigned Next = 0, Last = 0;
-  /// The shapes stored so far (a shape's serial tells a line followed
-  /// whether its slot still holds it), and the buffers forgotten.
-  uint32_t Serials = 0, Generation = 1;
+  /// The buffers forgotten and the shapes replaced: a line followed is of
+  /// this generation, else gone.
+  uint32_t Generation = 1;
   /// Up one for a line that followed its process's last line, down 2 for
   /// one that did not: at 0 (lines in an arbitrary order, of another
   /// process than the line they would follow), only a line in ProbeEvery
