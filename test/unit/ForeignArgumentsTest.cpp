@@ -18,6 +18,28 @@ TEST(ForeignArgumentsTest, OptionsOnlyGccKnowsAreDropped) {
             (Args{"/usr/bin/g++", "-std=c++17", "-Iinclude", "-c", "a.cpp"}));
 }
 
+TEST(ForeignArgumentsTest, GccOptionsTakeTheirSeparateValueWithThem) {
+  // clang's driver rejects -imultiarch, -aux-info and -wrapper and reads
+  // -dumpbase-ext as a flag: each value was left behind as an input file.
+  EXPECT_EQ(adjusted({"gcc", "-imultiarch", "x86_64-linux-gnu", "-aux-info",
+                      "protos.h", "-dumpbase-ext", ".c", "-wrapper",
+                      "valgrind,-q", "-auxbase", "a", "-auxbase-strip", "a.o",
+                      "-c", "a.cpp"}),
+            (Args{"gcc", "-c", "a.cpp"}));
+  // The joined form is one unknown argument; its neighbour stays.
+  EXPECT_EQ(adjusted({"gcc", "-aux-info=protos.h", "-c", "a.cpp"}),
+            (Args{"gcc", "-c", "a.cpp"}));
+}
+
+TEST(ForeignArgumentsTest, ASpellingThatIsAnotherOptionsValueStays) {
+  // "-wrapper" as the output file's name, and the source as the last
+  // argument after such an option with no value: only options are dropped.
+  Args Output = {"gcc", "-c", "a.cpp", "-o", "-wrapper"};
+  EXPECT_EQ(adjusted(Output), Output);
+  EXPECT_EQ(adjusted({"gcc", "-c", "a.cpp", "-imultiarch"}),
+            (Args{"gcc", "-c", "a.cpp"}));
+}
+
 TEST(ForeignArgumentsTest, OptionsClangKnowsOrIgnoresAreKept) {
   // -fpermissive and -fno-semantic-interposition clang accepts; unknown
   // warnings are warnings; -Wl, and -Xclang are its own.

@@ -3,6 +3,7 @@
 #include "ForeignArguments.h"
 #include "clang/Driver/Driver.h"
 #include "clang/Driver/Options.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Option/ArgList.h"
 #include "llvm/Option/OptTable.h"
 #include "llvm/Option/Option.h"
@@ -11,6 +12,22 @@ using namespace llvm;
 namespace options = clang::driver::options;
 
 namespace apistamp {
+
+namespace {
+
+/// GCC's options whose value is the next argument and that clang's driver
+/// does not read so: it rejects them, or (-dumpbase-ext) reads them as an
+/// option of its own without a value. Their value would be left behind as
+/// an input file ("no such file or directory").
+constexpr StringLiteral GccOptionsWithSeparateValue[] = {
+    "-aux-info",     "-auxbase",    "-auxbase-strip",
+    "-dumpbase-ext", "-imultiarch", "-wrapper"};
+
+bool takesSeparateValueInGcc(StringRef Spelling) {
+  return llvm::is_contained(GccOptionsWithSeparateValue, Spelling);
+}
+
+} // namespace
 
 clang::tooling::ArgumentsAdjuster dropOptionsClangDoesNotKnow() {
   return [](const clang::tooling::CommandLineArguments &Args,
@@ -27,12 +44,23 @@ clang::tooling::ArgumentsAdjuster dropOptionsClangDoesNotKnow() {
     opt::InputArgList Parsed = clang::driver::getDriverOptTable().ParseArgs(
         ArrayRef(Argv).drop_front(), MissingIndex, MissingCount,
         llvm::opt::Visibility(options::ClangOption));
-    std::vector<bool> Unknown(Args.size(), false);
-    for (const opt::Arg *A : Parsed.filtered(options::OPT_UNKNOWN))
-      Unknown[A->getIndex() + 1] = true;
+    // Indices into Args: the driver's start after the program's name.
+    std::vector<bool> Dropped(Args.size(), false), Starts(Args.size(), false),
+        Input(Args.size(), false);
+    for (const opt::Arg *A : Parsed) {
+      Starts[A->getIndex() + 1] = true;
+      if (A->getOption().matches(options::OPT_UNKNOWN))
+        Dropped[A->getIndex() + 1] = true;
+      else if (A->getOption().matches(options::OPT_INPUT))
+        Input[A->getIndex() + 1] = true;
+    }
+    // GCC's option and its value, which the driver took for an input.
+    for (size_t I = 1; I + 1 < Args.size(); ++I)
+      if (Starts[I] && Input[I + 1] && takesSeparateValueInGcc(Args[I]))
+        Dropped[I] = Dropped[I + 1] = true;
     clang::tooling::CommandLineArguments Kept;
     for (size_t I = 0; I < Args.size(); ++I)
-      if (!Unknown[I])
+      if (!Dropped[I])
         Kept.push_back(Args[I]);
     return Kept;
   };

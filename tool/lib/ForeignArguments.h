@@ -6,7 +6,9 @@
 // GCC toolchain adds; -fconcepts-diagnostics-depth=N,
 // -fno-var-tracking-assignments, -flto-partition=...), and clang's driver
 // makes each an error: the TU failed to parse. None of them changes how
-// clang would read the code, so they are dropped.
+// clang would read the code, so they are dropped; of those whose value is
+// the next argument (-imultiarch TRIPLE, -aux-info FILE, ...), the value
+// with them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,8 +20,10 @@
 namespace apistamp {
 
 /// Drops every option of a compile command that clang's driver does not
-/// know (its unknown-argument error), keeping the rest in order. Commands
-/// for clang-cl are left alone.
+/// know (its unknown-argument error), and the value of GCC's options that
+/// take the next argument as theirs when clang's driver would take it for
+/// an input file, keeping the rest in order. Commands for clang-cl are left
+/// alone.
 clang::tooling::ArgumentsAdjuster dropOptionsClangDoesNotKnow();
 
 } // namespace apistamp
