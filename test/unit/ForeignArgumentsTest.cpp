@@ -19,13 +19,19 @@ TEST(ForeignArgumentsTest, OptionsOnlyGccKnowsAreDropped) {
 }
 
 TEST(ForeignArgumentsTest, GccOptionsTakeTheirSeparateValueWithThem) {
-  // clang's driver rejects -imultiarch, -aux-info and -wrapper and reads
-  // -dumpbase-ext as a flag: each value was left behind as an input file.
+  // clang's driver rejects -imultiarch, -aux-info, -wrapper and the long
+  // forms, and reads -dumpbase and -dumpbase-ext as flags: each value was
+  // left behind as an input file.
   EXPECT_EQ(adjusted({"gcc", "-imultiarch", "x86_64-linux-gnu", "-aux-info",
                       "protos.h", "-dumpbase-ext", ".c", "-wrapper",
                       "valgrind,-q", "-auxbase", "a", "-auxbase-strip", "a.o",
-                      "-c", "a.cpp"}),
+                      "-dumpbase", "a.cpp", "--dumpbase", "a.cpp",
+                      "--dumpbase-ext", ".cpp", "--dumpdir", "out/", "--dump",
+                      "a", "-c", "a.cpp"}),
             (Args{"gcc", "-c", "a.cpp"}));
+  // -dumpdir clang reads with its value: both stay.
+  Args DumpDir = {"gcc", "-dumpdir", "out/", "-c", "a.cpp"};
+  EXPECT_EQ(adjusted(DumpDir), DumpDir);
   // The joined form is one unknown argument; its neighbour stays.
   EXPECT_EQ(adjusted({"gcc", "-aux-info=protos.h", "-c", "a.cpp"}),
             (Args{"gcc", "-c", "a.cpp"}));

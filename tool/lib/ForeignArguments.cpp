@@ -16,11 +16,13 @@ namespace apistamp {
 namespace {
 
 /// GCC's options whose value is the next argument and that clang's driver
-/// does not read so: it rejects them, or (-dumpbase-ext) reads them as an
-/// option of its own without a value. Their value would be left behind as
-/// an input file ("no such file or directory").
+/// does not read so: it rejects them, or (-dumpbase, -dumpbase-ext) reads
+/// them as an option of its own without a value. Their value would be left
+/// behind as an input file ("no such file or directory"). GCC's driver
+/// takes all but -imultiarch and -auxbase(-strip), which are its cc1's.
 constexpr StringLiteral GccOptionsWithSeparateValue[] = {
-    "-aux-info",     "-auxbase",    "-auxbase-strip",
+    "--dump",        "--dumpbase",  "--dumpbase-ext", "--dumpdir",
+    "-aux-info",     "-auxbase",    "-auxbase-strip", "-dumpbase",
     "-dumpbase-ext", "-imultiarch", "-wrapper"};
 
 bool takesSeparateValueInGcc(StringRef Spelling) {
