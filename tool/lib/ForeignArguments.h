@@ -6,9 +6,10 @@
 // GCC toolchain adds; -fconcepts-diagnostics-depth=N,
 // -fno-var-tracking-assignments, -flto-partition=...), and clang's driver
 // makes each an error: the TU failed to parse. None of them changes how
-// clang would read the code, so they are dropped; of those whose value is
-// the next argument (-imultiarch TRIPLE, -aux-info FILE, ...), the value
-// with them.
+// clang would read the code, so they are dropped. GCC's options whose value
+// is the next argument (-aux-info FILE, -dumpbase NAME, ...) clang's driver
+// rejects or reads as flags: they are dropped with that value, which it
+// would take for an input file.
 //
 //===----------------------------------------------------------------------===//
 
