@@ -19,11 +19,28 @@ namespace {
 /// does not read so: it rejects them, or (-dumpbase, -dumpbase-ext) reads
 /// them as an option of its own without a value. Their value would be left
 /// behind as an input file ("no such file or directory"). GCC's driver
-/// takes all but -imultiarch and -auxbase(-strip), which are its cc1's.
+/// takes all but -imultiarch and -auxbase(-strip), which are its cc1's;
+/// -Hd, -Hf, -Xf (D's) and -J, -fintrinsic-modules-path (Fortran's) it
+/// takes with their value in a C++ command too, and ignores.
+/// ForeignArgumentsTest checks the installed GCC's `--help=separate`
+/// against this list.
 constexpr StringLiteral GccOptionsWithSeparateValue[] = {
-    "--dump",        "--dumpbase",  "--dumpbase-ext", "--dumpdir",
-    "-aux-info",     "-auxbase",    "-auxbase-strip", "-dumpbase",
-    "-dumpbase-ext", "-imultiarch", "-wrapper"};
+    "--dump",
+    "--dumpbase",
+    "--dumpbase-ext",
+    "--dumpdir",
+    "-Hd",
+    "-Hf",
+    "-J",
+    "-Xf",
+    "-aux-info",
+    "-auxbase",
+    "-auxbase-strip",
+    "-dumpbase",
+    "-dumpbase-ext",
+    "-fintrinsic-modules-path",
+    "-imultiarch",
+    "-wrapper"};
 
 bool takesSeparateValueInGcc(StringRef Spelling) {
   return llvm::is_contained(GccOptionsWithSeparateValue, Spelling);
