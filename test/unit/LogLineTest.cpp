@@ -569,8 +569,11 @@ std::string followedLine(std::mt19937 &Random, unsigned Process,
   return mutated(Random, M.line(), Random() % 32 == 0);
 }
 
-TEST(LogLineTest, FollowedLinesAgreeWithTheValidatingParser) {
-  // Lines one after the other in a buffer, read as LineReader reads them:
+/// Reads random followed lines one after the other in a buffer, as
+/// LineReader reads them, with templates fitted as two segments or not,
+/// and checks every line taken against the validating parser; returns the
+/// lines taken as segments.
+uint64_t expectFollowedLinesAgree(bool Segments) {
   // parseKnownShape where it answers, else parse. Runs of a few processes
   // (each line mostly follows its process's last one), then of many that
   // share their tails (it mostly does not), then a few again.
@@ -585,6 +588,7 @@ TEST(LogLineTest, FollowedLinesAgreeWithTheValidatingParser) {
   }
   PaddedLine Buffer(Text);
   AnyOrderLogParser Any;
+  Any.fitSegments(Segments);
   // Kept keys are hashed here from what the reader hashes them from: the
   // host, exe, pid and job_id (a parser may copy them).
   auto Hashes = [](const LogLine &L) {
@@ -635,6 +639,100 @@ TEST(LogLineTest, FollowedLinesAgreeWithTheValidatingParser) {
   EXPECT_GT(Known, Lines / 2);
   EXPECT_GT(Followed, Lines / 4);
   EXPECT_LT(Followed, Known);
+  return Any.segmentFits();
+}
+
+TEST(LogLineTest, FollowedLinesAgreeWithTheValidatingParser) {
+  EXPECT_EQ(expectFollowedLinesAgree(/*Segments=*/false), 0u);
+}
+
+TEST(LogLineTest, FollowedLinesAgreeWithTheValidatingParserAsSegments) {
+  if (!AnyOrderLogParser::cpuFitsSegments())
+    GTEST_SKIP() << "no AVX2 here: templates are fitted run by run";
+  // Most lines of the runs of few processes fit their template as two
+  // segments; the others (a time or event of another length, a byte not
+  // plain, a mutation) are left to the run-by-run fit or the shapes.
+  EXPECT_GT(expectFollowedLinesAgree(/*Segments=*/true), 2000u);
+}
+
+TEST(LogLineTest, SegmentsTakeOnlyPlainHolesOfTheTemplatesLength) {
+  if (!AnyOrderLogParser::cpuFitsSegments())
+    GTEST_SKIP() << "no AVX2 here: templates are fitted run by run";
+  // One process's lines: its template's @timestamp, event and time vary.
+  // Plain lines differ from it in those holes only; each line of the
+  // others follows three plain ones.
+  auto Line = [](const std::string &Stamp, const std::string &Event) {
+    return "{\"@timestamp\": \"" + Stamp +
+           "\", \"kubernetes\": {\"pod\": \"train-0-1\"}, \"job_id\": "
+           "\"j1\", \"host\": \"node01\", \"event\": \"" +
+           Event +
+           "\", \"time\": \"2026-11-13T14:47:18.035804Z\", \"pid\": "
+           "42, \"exe\": \"/bin/app\"}";
+  };
+  // An event is read as a string, not compared: any length, and UTF-8.
+  const char *Events[] = {"a.b", "torch.nn.conv2d.1234", "x", "caffe2.models",
+                          "lib.\xe6\x97\xa5"};
+  std::vector<std::string> Others = {
+      Line("2026-11-13T14:47:2\"035804Z", "q"),  // Not JSON.
+      Line("2026-11-13T14:47:2\\/035804Z", "q"), // An escape.
+      Line("2026-11-13T14:47:2\xc3\xa9"
+           "035804Z",
+           "q"),                                     // Not ASCII.
+      Line("2026-11-13T14:47:22.0358Z", "q"),        // Another length.
+      Line("2026-11-13T14:47:23.035804Z", "a\\\"b"), // An escape in it.
+      Line("2026-11-13T14:47:24.035804Z", "")};      // No event.
+  std::vector<std::pair<std::string, bool>> Lines;   // A line, and if plain.
+  auto AddPlain = [&] {
+    unsigned N = unsigned(Lines.size());
+    Lines.push_back(
+        {Line("2026-11-13T14:47:" + std::to_string(10 + N % 50) + ".035804Z",
+              Events[N % std::size(Events)]),
+         true});
+  };
+  for (int I = 0; I < 4; ++I)
+    AddPlain();
+  for (const std::string &Other : Others) {
+    Lines.push_back({Other, false});
+    AddPlain();
+    AddPlain();
+    AddPlain();
+  }
+  std::string Text;
+  for (const auto &[L, IsPlain] : Lines)
+    Text += L + "\n";
+  PaddedLine Buffer(Text);
+  AnyOrderLogParser Any;
+  unsigned OthersAfterSegments = 0;
+  bool LastAsSegments = false;
+  for (size_t At = 0, I = 0; I < Lines.size(); ++I) {
+    const auto &[L, IsPlain] = Lines[I];
+    LogLine Fast, Slow;
+    ProcessKeys *Keys = nullptr;
+    uint64_t Before = Any.segmentFits();
+    size_t Length = Any.knowsShapes()
+                        ? Any.parseKnownShape(Buffer.data() + At,
+                                              Buffer.Length - At, Fast, Keys)
+                        : 0;
+    bool AsSegments = Any.segmentFits() != Before;
+    if (Length) {
+      EXPECT_EQ(Length, L.size()) << L;
+      EXPECT_EQ(slow(L, Slow), LogLineError::None) << L;
+      expectSameFields(Fast, Slow, L);
+    } else {
+      anyOrderAgrees(Any, L, /*AsKnown=*/false);
+    }
+    if (!IsPlain) {
+      EXPECT_FALSE(AsSegments) << L;
+      OthersAfterSegments += LastAsSegments;
+    } else if (I >= 3 && Lines[I - 1].second && Lines[I - 2].second) {
+      // Two plain lines made the template, or fitted it.
+      EXPECT_TRUE(AsSegments) << I << ": " << L;
+    }
+    LastAsSegments = AsSegments;
+    At += L.size() + 1;
+  }
+  // Every other line met a template that the line before it fitted.
+  EXPECT_EQ(OthersAfterSegments, std::size(Others));
 }
 
 TEST(LogLineTest, AnyOrderAndValidatingParsersAgreeOnRandomAndMutatedLines) {

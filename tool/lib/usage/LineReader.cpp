@@ -21,13 +21,22 @@ void LineReader::consume(const char *Data, size_t Size) {
   }
   while (Line < End) {
     if (Form == LogForm::JsonLines && Carry.empty()) {
-      if (const char *Next = countCachedLine(Line, End)) {
-        Line = Next;
-        continue;
-      }
-      if (Counts.AnyOrder.knowsShapes())
+      // A collector's lines come together: after the shapes' path took a
+      // line, it is tried first, and the runtime's path after it.
+      if (LastShaped)
         if (const char *Next = countShapedLine(Line, End)) {
           Line = Next;
+          continue;
+        }
+      if (const char *Next = countCachedLine(Line, End)) {
+        Line = Next;
+        LastShaped = false;
+        continue;
+      }
+      if (!LastShaped && Counts.AnyOrder.knowsShapes())
+        if (const char *Next = countShapedLine(Line, End)) {
+          Line = Next;
+          LastShaped = true;
           continue;
         }
     }

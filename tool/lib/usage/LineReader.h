@@ -200,6 +200,8 @@ private:
       Counts.count(Event, Time, Keys);
   }
 
+  /// The last line on a fast path took the shapes' (a collector's line).
+  bool LastShaped = false;
   ThreadCounts &Counts;
   LogFileProblems &Problems;
   const LogWindow &Window;

@@ -12,8 +12,34 @@
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
+// A template fitted as two segments, 32 bytes at a time, where the CPU has
+// AVX2 and BMI2 (chosen when the parser is made; run by run otherwise).
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+#define APISTAMP_AVX2_SEGMENTS 1
+#define APISTAMP_TARGET_AVX2 __attribute__((target("avx2,bmi,bmi2")))
+#include <immintrin.h>
+#else
+#define APISTAMP_AVX2_SEGMENTS 0
+#endif
 
 namespace apistamp {
+
+namespace {
+
+/// Whether this CPU fits templates as segments (fitsSegments).
+bool cpuFitsSegments() {
+#if APISTAMP_AVX2_SEGMENTS
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi") &&
+         __builtin_cpu_supports("bmi2");
+#else
+  return false;
+#endif
+}
+
+const bool CpuFitsSegments = cpuFitsSegments();
+
+} // namespace
 
 const char *describe(LogLineError Error) {
   switch (Error) {
@@ -818,6 +844,9 @@ constexpr size_t FollowKeyBytes = 32;
 /// The varying holes of a template: a process whose lines differ in more
 /// is followed hole by hole.
 constexpr size_t MaxTemplateHoles = 4;
+/// The 64-byte blocks of a segment that fitsSegments compares: a template
+/// with a longer one is fitted run by run.
+constexpr size_t SegmentBlocks = 6;
 
 } // namespace
 
@@ -859,6 +888,25 @@ struct alignas(64) AnyOrderLogParser::Follow {
   uint32_t Length = 0; ///< Without the newline.
   /// Where each of the shape's holes starts and ends on the line.
   uint16_t Starts[MaxFollowHoles], Ends[MaxFollowHoles];
+
+  /// The template as two segments, the bytes before the event and those
+  /// after it (fitsSegments): a line whose other varying holes (strings)
+  /// are as long as on the template line is the template line's bytes but
+  /// in those holes, which are plain. Usable when the template has them.
+  struct Segments {
+    /// The event's start and its closing quote on the template line.
+    uint16_t EventStart = 0, EventEnd = 0;
+    /// Where the time, host, exe and job_id are on a line that fits: from
+    /// its start, or (AfterEvent) from the event's closing quote.
+    struct Place {
+      uint16_t At = 0, Length = 0;
+      bool AfterEvent = false;
+    } Time, Host, Exe, Job;
+    /// A bit for each byte of a segment that a varying hole holds, 64 a
+    /// word: those bytes may differ from the template line's.
+    uint64_t Holes[2][SegmentBlocks];
+    bool Usable = false;
+  } Split;
 };
 
 static_assert(offsetof(AnyOrderLogParser::Follow, Pid) <= 64,
@@ -866,7 +914,14 @@ static_assert(offsetof(AnyOrderLogParser::Follow, Pid) <= 64,
 
 AnyOrderLogParser::AnyOrderLogParser()
     : Shapes(std::make_unique<Shape[]>(ShapeCount + 1)),
-      Follows(std::make_unique<Follow[]>(size_t(1) << FollowBits)) {}
+      Follows(std::make_unique<Follow[]>(size_t(1) << FollowBits)),
+      Segmented(CpuFitsSegments) {}
+
+void AnyOrderLogParser::fitSegments(bool Use) {
+  Segmented = Use && CpuFitsSegments;
+}
+
+bool AnyOrderLogParser::cpuFitsSegments() { return CpuFitsSegments; }
 AnyOrderLogParser::~AnyOrderLogParser() = default;
 
 void AnyOrderLogParser::forgetLines() {
@@ -1081,6 +1136,20 @@ bool followLine(AnyOrderLogParser::Follow &F, const AnyOrderLogParser::Shape &S,
 }
 
 /// The closing quote of the string at \p From, on a line that ends
+/// before \p End, when it has no escape or control character and is
+/// valid UTF-8 (findStringEnd): readPlainString's way for a string that is
+/// long or not ASCII.
+LLVM_ATTRIBUTE_ALWAYS_INLINE const char *readStringSlowly(const char *From,
+                                                          const char *End) {
+  bool High = false;
+  const char *Close = findStringEnd(From, End, High);
+  if (!Close || *Close != '"' ||
+      (High && !simdjson::validate_utf8(From, Close - From)))
+    return nullptr;
+  return Close;
+}
+
+/// The closing quote of the string at \p From, on a line that ends
 /// before \p End, when its bytes are plain (no '"', '\\' or control
 /// character, valid UTF-8): up to 64 bytes are looked at once, a longer or
 /// non-ASCII string as findStringEnd does. Reads up to 63 bytes past
@@ -1108,12 +1177,7 @@ LLVM_ATTRIBUTE_ALWAYS_INLINE const char *readPlainString(const char *From,
     }
   }
 #endif
-  bool High = false;
-  const char *Close = findStringEnd(From, End, High);
-  if (!Close || *Close != '"' ||
-      (High && !simdjson::validate_utf8(From, Close - From)))
-    return nullptr;
-  return Close;
+  return readStringSlowly(From, End);
 }
 
 /// Takes the line of \p Length bytes at \p Data when it fits \p F's
@@ -1189,6 +1253,149 @@ bool fitsAnyTemplate(AnyOrderLogParser::Follow &F, const char *Data,
   }
 }
 
+#if APISTAMP_AVX2_SEGMENTS
+/// A bit for each of the 32 bytes at \p At that is a '"', '\\', control
+/// character or >= 0x80 (signed: below 0x20 too).
+APISTAMP_TARGET_AVX2 inline uint32_t notPlain32(__m256i Bytes) {
+  return uint32_t(_mm256_movemask_epi8(_mm256_or_si256(
+      _mm256_cmpgt_epi8(_mm256_set1_epi8(0x20), Bytes),
+      _mm256_or_si256(_mm256_cmpeq_epi8(Bytes, _mm256_set1_epi8('"')),
+                      _mm256_cmpeq_epi8(Bytes, _mm256_set1_epi8('\\'))))));
+}
+
+APISTAMP_TARGET_AVX2 inline __m256i load32(const char *At) {
+  return _mm256_loadu_si256(reinterpret_cast<const __m256i *>(At));
+}
+
+/// True when the \p Length bytes at \p Line are \p Ref's but where
+/// \p Holes' bits are set, and the bytes under those bits are plain
+/// (notPlain32). Reads up to 63 bytes past \p Length at both.
+APISTAMP_TARGET_AVX2 inline bool equalButHoles(const char *Ref,
+                                               const char *Line, size_t Length,
+                                               const uint64_t *Holes) {
+  uint64_t Bad = 0;
+  size_t At = 0;
+  auto Masked = [&](uint64_t Hole, uint64_t Kept) APISTAMP_TARGET_AVX2 {
+    __m256i Low = load32(Line + At), High = load32(Line + At + 32);
+    uint64_t Same = uint32_t(_mm256_movemask_epi8(
+                        _mm256_cmpeq_epi8(Low, load32(Ref + At)))) |
+                    uint64_t(uint32_t(_mm256_movemask_epi8(
+                        _mm256_cmpeq_epi8(High, load32(Ref + At + 32)))))
+                        << 32;
+    uint64_t Bits = ~Same & ~Hole;
+    if (Hole)
+      Bits |= (notPlain32(Low) | uint64_t(notPlain32(High)) << 32) & Hole;
+    Bad |= Bits & Kept;
+  };
+  for (; At + 64 <= Length; At += 64) {
+    uint64_t Hole = Holes[At / 64];
+    if (Hole) {
+      Masked(Hole, ~uint64_t(0));
+      continue;
+    }
+    __m256i Same = _mm256_and_si256(
+        _mm256_cmpeq_epi8(load32(Line + At), load32(Ref + At)),
+        _mm256_cmpeq_epi8(load32(Line + At + 32), load32(Ref + At + 32)));
+    Bad |= ~uint32_t(_mm256_movemask_epi8(Same));
+  }
+  if (At < Length)
+    Masked(Holes[At / 64], _bzhi_u64(~uint64_t(0), unsigned(Length - At)));
+  return Bad == 0;
+}
+
+/// The closing quote of the plain string at \p From (readPlainString), 32
+/// bytes at a time.
+APISTAMP_TARGET_AVX2 inline const char *readPlainString32(const char *From,
+                                                          const char *End) {
+  for (const char *Block = From; Block < From + 64; Block += 32)
+    if (uint32_t Found = notPlain32(load32(Block))) {
+      const char *At = Block + _tzcnt_u32(Found);
+      if (*At == '"')
+        return At < End ? At : nullptr;
+      break;
+    }
+  return readStringSlowly(From, End);
+}
+
+/// Takes the line of \p Length bytes at \p Data when it fits \p F's
+/// template as fitsTemplate would and its varying holes other than the
+/// event are as long as on the template line: the bytes before the event,
+/// the event, the bytes after it. False for any other line, which
+/// fitsTemplate may still take.
+APISTAMP_TARGET_AVX2 bool fitsSegments(const AnyOrderLogParser::Follow &F,
+                                       const char *Data, size_t Length,
+                                       LogLine &Out) {
+  const AnyOrderLogParser::Follow::Segments &S = F.Split;
+  const char *Ref = F.TemplateLine;
+  size_t After = F.TemplateLength - S.EventEnd; // From the closing quote.
+  if (S.EventStart + After >= Length ||
+      !equalButHoles(Ref, Data, S.EventStart, S.Holes[0]))
+    return false;
+  const char *Event = Data + S.EventStart;
+  const char *Close = readPlainString32(Event, Data + Length);
+  if (!Close || Close == Event || size_t(Close - Data) + After != Length ||
+      !equalButHoles(Ref + S.EventEnd, Close, After, S.Holes[1]))
+    return false;
+  auto Value = [&](const AnyOrderLogParser::Follow::Segments::Place &P) {
+    return std::string_view((P.AfterEvent ? Close : Data) + P.At, P.Length);
+  };
+  Out.Time = Value(S.Time);
+  if (!isIsoTimePadded(Out.Time))
+    return false;
+  Out.Event = std::string_view(Event, Close - Event);
+  Out.Host = Value(S.Host);
+  Out.Exe = Value(S.Exe);
+  Out.Job = Value(S.Job);
+  Out.HasJob = F.HasJob;
+  Out.Pid = F.Pid;
+  return true;
+}
+#endif
+
+/// Sets \p F's Split for its template: the event's place, and the bytes
+/// of the other varying holes, when they are strings and each segment has
+/// SegmentBlocks blocks or fewer.
+void makeSegments(AnyOrderLogParser::Follow &F) {
+  AnyOrderLogParser::Follow::Segments &Split = F.Split;
+  Split.Usable = false;
+  size_t EventStart = F.VaryingStarts[F.EventHole],
+         EventEnd = F.VaryingEnds[F.EventHole];
+  if (EventStart > 64 * SegmentBlocks ||
+      F.TemplateLength - EventEnd > 64 * SegmentBlocks)
+    return;
+  std::fill(&Split.Holes[0][0], &Split.Holes[0][0] + 2 * SegmentBlocks, 0);
+  for (unsigned K = 0; K < F.Varying; ++K) {
+    if (K == F.EventHole)
+      continue;
+    if (!F.VaryingIsString[K])
+      return;
+    bool AfterEvent = K > F.EventHole;
+    size_t From = AfterEvent ? EventEnd : 0;
+    for (size_t At = F.VaryingStarts[K] - From; At < F.VaryingEnds[K] - From;
+         ++At)
+      Split.Holes[AfterEvent][At / 64] |= uint64_t(1) << (At % 64);
+  }
+  auto Place = [&](size_t Start, size_t Length) {
+    bool AfterEvent = Start > EventStart;
+    return AnyOrderLogParser::Follow::Segments::Place{
+        uint16_t(Start - (AfterEvent ? EventEnd : 0)), uint16_t(Length),
+        AfterEvent};
+  };
+  Split.Time = Place(F.VaryingStarts[F.TimeHole],
+                     F.VaryingEnds[F.TimeHole] - F.VaryingStarts[F.TimeHole]);
+  // The host, exe and job_id do not vary: they are at the template's places.
+  auto Constant = [&](const AnyOrderLogParser::Follow::Constant &C) {
+    return Place((C.After ? F.VaryingEnds[C.After - 1] : 0) + C.Offset,
+                 C.Length);
+  };
+  Split.Host = Constant(F.ConstantHost);
+  Split.Exe = Constant(F.ConstantExe);
+  Split.Job = Constant(F.ConstantJob);
+  Split.EventStart = uint16_t(EventStart);
+  Split.EventEnd = uint16_t(EventEnd);
+  Split.Usable = true;
+}
+
 /// Makes \p F's template of the line of \p Length bytes at \p Data, which
 /// \p F now follows (of shape \p S): the holes \p Differing (none of host,
 /// exe, pid and job_id), the event and the time vary, the other bytes are
@@ -1237,6 +1444,7 @@ void makeTemplate(AnyOrderLogParser::Follow &F,
   F.TemplateLine = Data;
   F.TemplateLength = uint32_t(Length);
   F.Varying = uint8_t(Count);
+  makeSegments(F);
 }
 
 /// The slot of the line followed by the one whose newline is at
@@ -1340,6 +1548,13 @@ size_t AnyOrderLogParser::parseKnownShape(const char *Data, size_t Available,
                   ? &Follows[followSlot(Newline, FollowBits)]
                   : nullptr;
   if (F && isCurrent(*F)) {
+#if APISTAMP_AVX2_SEGMENTS
+    if (Segmented && F->Varying && F->Split.Usable &&
+        fitsSegments(*F, Data, Length, Out)) {
+      ++SegmentFits;
+      return fitted(*F, Length, Keys);
+    }
+#endif
     if (fitsAnyTemplate(*F, Data, Length, Out))
       return fitted(*F, Length, Keys);
     bool SameProcess;

@@ -153,6 +153,14 @@ public:
   /// unmapped): none is compared with any more.
   void forgetLines();
 
+  /// Whether a template is fitted as two segments, 32 bytes at a time,
+  /// where the CPU has AVX2 (the default), or run by run: tests run both.
+  void fitSegments(bool Use);
+  /// Whether this CPU can fit segments (AVX2, BMI1 and BMI2).
+  static bool cpuFitsSegments();
+  /// The lines taken as two segments so far (for tests).
+  uint64_t segmentFits() const { return SegmentFits; }
+
   /// Whether a line was accepted: parseKnownShape may then answer.
   bool knowsShapes() const { return Known; }
 
@@ -194,6 +202,8 @@ private:
   unsigned FollowScore = MaxFollowScore, Probes = 0;
   static constexpr unsigned MaxFollowScore = 64, ProbeEvery = 64;
   bool Known = false;
+  bool Segmented = false;
+  uint64_t SegmentFits = 0;
 };
 
 /// A line's head, {"event":S,"time":S, and where its tail starts.
