@@ -33,7 +33,7 @@ def main():
         name, sep, path = spec.partition("=")
         if not sep or not os.access(path, os.X_OK):
             sys.exit(f"compare-binaries.py: {spec} is not NAME=EXECUTABLE")
-        binaries.append((name, path))
+        binaries.append((name, os.path.abspath(path)))
     sets = args.sets.split(",")
     logs = {}
     for s in sets:
