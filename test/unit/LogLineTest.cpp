@@ -655,18 +655,22 @@ TEST(LogLineTest, FollowedLinesAgreeWithTheValidatingParserAsSegments) {
   EXPECT_GT(expectFollowedLinesAgree(/*Segments=*/true), 2000u);
 }
 
-TEST(LogLineTest, SegmentsTakeOnlyPlainHolesOfTheTemplatesLength) {
-  if (!AnyOrderLogParser::cpuFitsSegments())
-    GTEST_SKIP() << "no AVX2 here: templates are fitted run by run";
-  // One process's lines: its template's @timestamp, event and time vary.
-  // Plain lines differ from it in those holes only; each line of the
-  // others follows three plain ones.
-  auto Line = [](const std::string &Stamp, const std::string &Event) {
-    return "{\"@timestamp\": \"" + Stamp +
+/// Checks that the lines of one process whose template's @timestamp,
+/// event and time vary are taken as segments when they differ from it in
+/// those holes only, and refused otherwise; \p Pad, when not empty, is
+/// the value of a member before @timestamp and of one between the event
+/// and the time, to move their holes.
+void expectSegmentsTakeOnlyPlainHoles(const std::string &Pad) {
+  SCOPED_TRACE("pad of " + std::to_string(Pad.size()) + " bytes");
+  // Each line of the others follows three plain ones.
+  auto Line = [&](const std::string &Stamp, const std::string &Event) {
+    std::string Before = Pad.empty() ? "" : "\"a\": \"" + Pad + "\", ";
+    std::string After = Pad.empty() ? "" : ", \"b\": \"" + Pad + "\"";
+    return "{" + Before + "\"@timestamp\": \"" + Stamp +
            "\", \"kubernetes\": {\"pod\": \"train-0-1\"}, \"job_id\": "
            "\"j1\", \"host\": \"node01\", \"event\": \"" +
-           Event +
-           "\", \"time\": \"2026-11-13T14:47:18.035804Z\", \"pid\": "
+           Event + "\"" + After +
+           ", \"time\": \"2026-11-13T14:47:18.035804Z\", \"pid\": "
            "42, \"exe\": \"/bin/app\"}";
   };
   // An event is read as a string, not compared: any length, and UTF-8.
@@ -733,6 +737,16 @@ TEST(LogLineTest, SegmentsTakeOnlyPlainHolesOfTheTemplatesLength) {
   }
   // Every other line met a template that the line before it fitted.
   EXPECT_EQ(OthersAfterSegments, std::size(Others));
+}
+
+TEST(LogLineTest, SegmentsTakeOnlyPlainHolesOfTheTemplatesLength) {
+  if (!AnyOrderLogParser::cpuFitsSegments())
+    GTEST_SKIP() << "no AVX2 here: templates are fitted run by run";
+  expectSegmentsTakeOnlyPlainHoles("");
+  // The @timestamp's and the time's holes across a 64-byte word of their
+  // segments' masks (the first at bytes 62-88, the second at 58-84 after
+  // the event's closing quote).
+  expectSegmentsTakeOnlyPlainHoles(std::string(37, 'p'));
 }
 
 TEST(LogLineTest, AnyOrderAndValidatingParsersAgreeOnRandomAndMutatedLines) {

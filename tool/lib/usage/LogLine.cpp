@@ -1371,9 +1371,13 @@ void makeSegments(AnyOrderLogParser::Follow &F) {
       return;
     bool AfterEvent = K > F.EventHole;
     size_t From = AfterEvent ? EventEnd : 0;
-    for (size_t At = F.VaryingStarts[K] - From; At < F.VaryingEnds[K] - From;
-         ++At)
-      Split.Holes[AfterEvent][At / 64] |= uint64_t(1) << (At % 64);
+    // The hole's bits, a word at a time.
+    for (size_t At = F.VaryingStarts[K] - From, End = F.VaryingEnds[K] - From;
+         At < End;) {
+      size_t Bit = At % 64, Bits = std::min<size_t>(64 - Bit, End - At);
+      Split.Holes[AfterEvent][At / 64] |= (~uint64_t(0) >> (64 - Bits)) << Bit;
+      At += Bits;
+    }
   }
   auto Place = [&](size_t Start, size_t Length) {
     bool AfterEvent = Start > EventStart;
