@@ -27,7 +27,7 @@ namespace apistamp {
 namespace {
 
 /// Whether this CPU fits templates as segments (fitsSegments).
-bool cpuFitsSegments() {
+bool cpuHasSegmentsInstructions() {
 #if APISTAMP_AVX2_SEGMENTS
   __builtin_cpu_init();
   return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi") &&
@@ -36,8 +36,6 @@ bool cpuFitsSegments() {
   return false;
 #endif
 }
-
-const bool CpuFitsSegments = cpuFitsSegments();
 
 } // namespace
 
@@ -915,13 +913,16 @@ static_assert(offsetof(AnyOrderLogParser::Follow, Pid) <= 64,
 AnyOrderLogParser::AnyOrderLogParser()
     : Shapes(std::make_unique<Shape[]>(ShapeCount + 1)),
       Follows(std::make_unique<Follow[]>(size_t(1) << FollowBits)),
-      Segmented(CpuFitsSegments) {}
+      Segmented(cpuFitsSegments()) {}
 
 void AnyOrderLogParser::fitSegments(bool Use) {
-  Segmented = Use && CpuFitsSegments;
+  Segmented = Use && cpuFitsSegments();
 }
 
-bool AnyOrderLogParser::cpuFitsSegments() { return CpuFitsSegments; }
+bool AnyOrderLogParser::cpuFitsSegments() {
+  static const bool Fits = cpuHasSegmentsInstructions();
+  return Fits;
+}
 AnyOrderLogParser::~AnyOrderLogParser() = default;
 
 void AnyOrderLogParser::forgetLines() {
@@ -1180,6 +1181,21 @@ LLVM_ATTRIBUTE_ALWAYS_INLINE const char *readPlainString(const char *From,
   return readStringSlowly(From, End);
 }
 
+/// Sets \p Out's host, exe and job_id, where \p Place puts \p Host,
+/// \p Exe and \p Job on the line, and its pid and whether it has a job,
+/// \p F's: those of every line of the process.
+template <typename PlaceFn, typename Where>
+LLVM_ATTRIBUTE_ALWAYS_INLINE void
+setProcessFields(const AnyOrderLogParser::Follow &F, LogLine &Out,
+                 PlaceFn Place, const Where &Host, const Where &Exe,
+                 const Where &Job) {
+  Out.Host = Place(Host);
+  Out.Exe = Place(Exe);
+  Out.Job = Place(Job);
+  Out.HasJob = F.HasJob;
+  Out.Pid = F.Pid;
+}
+
 /// Takes the line of \p Length bytes at \p Data when it fits \p F's
 /// template of \p N varying holes: the bytes between those holes are the
 /// template line's, the holes hold unescaped strings (no control
@@ -1226,15 +1242,13 @@ LLVM_ATTRIBUTE_ALWAYS_INLINE bool fitsTemplate(AnyOrderLogParser::Follow &F,
   Out.Time = HoleAt(F.TimeHole);
   if (Out.Event.empty() || !isIsoTimePadded(Out.Time))
     return false;
-  auto Value = [&](const AnyOrderLogParser::Follow::Constant &C) {
-    size_t From = (C.After ? Ends[C.After - 1] : 0) + C.Offset;
-    return std::string_view(Data + From, C.Length);
-  };
-  Out.Host = Value(F.ConstantHost);
-  Out.Exe = Value(F.ConstantExe);
-  Out.Job = Value(F.ConstantJob);
-  Out.HasJob = F.HasJob;
-  Out.Pid = F.Pid;
+  setProcessFields(
+      F, Out,
+      [&](const AnyOrderLogParser::Follow::Constant &C) {
+        size_t From = (C.After ? Ends[C.After - 1] : 0) + C.Offset;
+        return std::string_view(Data + From, C.Length);
+      },
+      F.ConstantHost, F.ConstantExe, F.ConstantJob);
   return true;
 }
 
@@ -1343,11 +1357,7 @@ APISTAMP_TARGET_AVX2 bool fitsSegments(const AnyOrderLogParser::Follow &F,
   if (!isIsoTimePadded(Out.Time))
     return false;
   Out.Event = std::string_view(Event, Close - Event);
-  Out.Host = Value(S.Host);
-  Out.Exe = Value(S.Exe);
-  Out.Job = Value(S.Job);
-  Out.HasJob = F.HasJob;
-  Out.Pid = F.Pid;
+  setProcessFields(F, Out, Value, S.Host, S.Exe, S.Job);
   return true;
 }
 #endif
