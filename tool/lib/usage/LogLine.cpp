@@ -12,8 +12,8 @@
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
-// A template fitted as two segments, 32 bytes at a time, where the CPU has
-// AVX2 and BMI2 (chosen when the parser is made; run by run otherwise).
+// A template fitted as two segments, 64 bytes a step, where the CPU has
+// AVX2, BMI1 and BMI2 (checked on first use; run by run otherwise).
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
 #define APISTAMP_AVX2_SEGMENTS 1
 #define APISTAMP_TARGET_AVX2 __attribute__((target("avx2,bmi,bmi2")))
@@ -1342,12 +1342,13 @@ APISTAMP_TARGET_AVX2 bool fitsSegments(const AnyOrderLogParser::Follow &F,
   const AnyOrderLogParser::Follow::Segments &S = F.Split;
   const char *Ref = F.TemplateLine;
   size_t After = F.TemplateLength - S.EventEnd; // From the closing quote.
+  // Shorter, the line could have no event between its segments.
   if (S.EventStart + After >= Length ||
       !equalButHoles(Ref, Data, S.EventStart, S.Holes[0]))
     return false;
   const char *Event = Data + S.EventStart;
   const char *Close = readPlainString32(Event, Data + Length);
-  if (!Close || Close == Event || size_t(Close - Data) + After != Length ||
+  if (!Close || size_t(Close - Data) + After != Length ||
       !equalButHoles(Ref + S.EventEnd, Close, After, S.Holes[1]))
     return false;
   auto Value = [&](const AnyOrderLogParser::Follow::Segments::Place &P) {
@@ -1414,11 +1415,13 @@ void makeSegments(AnyOrderLogParser::Follow &F) {
 /// \p F now follows (of shape \p S): the holes \p Differing (none of host,
 /// exe, pid and job_id), the event and the time vary, the other bytes are
 /// the process's. No template is made of a shape whose event or time is
-/// not followed (more than MaxFollowHoles holes).
+/// not followed (more than MaxFollowHoles holes). Its segments are made
+/// only when \p Segmented (the parser fits them).
 void makeTemplate(AnyOrderLogParser::Follow &F,
                   const AnyOrderLogParser::Shape &S, const char *Data,
-                  size_t Length, uint32_t Differing) {
+                  size_t Length, uint32_t Differing, bool Segmented) {
   F.Varying = 0;
+  F.Split.Usable = false;
   uint8_t EventHole = S.FieldHoles[__builtin_ctz(Event)],
           TimeHole = S.FieldHoles[__builtin_ctz(Time)];
   if (EventHole == AnyOrderLogParser::Shape::NoHole ||
@@ -1458,7 +1461,8 @@ void makeTemplate(AnyOrderLogParser::Follow &F,
   F.TemplateLine = Data;
   F.TemplateLength = uint32_t(Length);
   F.Varying = uint8_t(Count);
-  makeSegments(F);
+  if (Segmented)
+    makeSegments(F);
 }
 
 /// The slot of the line followed by the one whose newline is at
@@ -1587,7 +1591,7 @@ size_t AnyOrderLogParser::parseKnownShape(const char *Data, size_t Available,
       if (SameProcess)
         S.ProcessVarying |= Differed;
       makeTemplate(*F, S, Data, Length,
-                   (SameProcess ? Differed : 0) | S.ProcessVarying);
+                   (SameProcess ? Differed : 0) | S.ProcessVarying, Segmented);
       return Length;
     }
     F->Generation = 0; // Half updated.

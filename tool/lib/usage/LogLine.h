@@ -153,8 +153,9 @@ public:
   /// unmapped): none is compared with any more.
   void forgetLines();
 
-  /// Whether a template is fitted as two segments, 32 bytes at a time,
-  /// where the CPU has AVX2 (the default), or run by run: tests run both.
+  /// Whether a template is fitted as two segments, 64 bytes a step, where
+  /// the CPU has AVX2 (the default), or run by run: tests run both. Takes
+  /// effect for the templates made after it.
   void fitSegments(bool Use);
   /// Whether this CPU can fit segments (AVX2, BMI1 and BMI2).
   static bool cpuFitsSegments();
