@@ -6,9 +6,15 @@ Each round reads every set into the page cache, then runs each binary once
 on it; a run's CPU is its user + sys time from wait4's rusage (microseconds,
 not /usr/bin/time's hundredths). Prints, per binary, the minimum and median
 CPU of each set and the last set's over the first's (the ratio the collector
-bound is about).
+bound is about): of the minima, of the medians, and the median (and range) of
+each round's ratio, whose two runs ran next to each other.
 
-  bench/report/compare-binaries.py --rounds 12 \\
+With --floor, each round also runs touch-floor (built once into --data) on
+each set: the CPU of bringing its bytes in through a mapping as report does,
+before any parsing. Each binary's ratio is then also given above that floor:
+(last - its floor) / (first - its floor), of the medians.
+
+  bench/report/compare-binaries.py --rounds 12 [--floor] \\
       base=/tmp/old/bin/apistamp new=build/bin/apistamp
 """
 import argparse
@@ -26,6 +32,8 @@ def main():
     parser.add_argument("--sets", default="runtime-generator,collector-generator",
                         help="SHAPE-ORDER sets of --data, comma-separated; "
                         "the ratio is the last's over the first's")
+    parser.add_argument("--floor", action="store_true",
+                        help="also measure touch-floor on each set")
     parser.add_argument("binaries", nargs="+", metavar="NAME=APISTAMP")
     args = parser.parse_args()
     binaries = []
@@ -41,30 +49,49 @@ def main():
         if not logs[s] or not os.path.exists(os.path.join(args.data, s, "catalog.json")):
             sys.exit(f"compare-binaries.py: no logs of {s} in {args.data}: "
                      f"run bench/report/shapes.sh --runs 1 {s}")
-    cpu = {(n, s): [] for n, _ in binaries for s in sets}
+    floor = None
+    if args.floor:
+        here = os.path.dirname(os.path.abspath(__file__))
+        floor = os.path.join(args.data, "touch-floor")
+        subprocess.run([os.environ.get("CXX", "c++"), "-O2", "-o", floor,
+                        os.path.join(here, "touch-floor.cpp")], check=True)
+    runs = [(n, [p, "report", "--catalog", "catalog.json", "--format=json", "-j1"])
+            for n, p in binaries]
+    if floor:
+        runs.append(("floor", [floor]))
+    cpu = {(n, s): [] for n, _ in runs for s in sets}
     for _ in range(args.rounds):
         for s in sets:
             for log in logs[s]:
                 with open(log, "rb") as f:
                     while f.read(1 << 24):
                         pass
-            for name, path in binaries:
+            for name, command in runs:
                 process = subprocess.Popen(
-                    [path, "report", "--catalog", "catalog.json", "--format=json", "-j1"]
-                    + [os.path.basename(log) for log in logs[s]],
+                    command + [os.path.basename(log) for log in logs[s]],
                     cwd=os.path.join(args.data, s),
                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
                 _, status, usage = os.wait4(process.pid, 0)
                 if status != 0:
                     sys.exit(f"compare-binaries.py: {name} failed on {s}")
                 cpu[(name, s)].append((usage.ru_utime + usage.ru_stime) * 1000)
-    for name, _ in binaries:
+    for name, _ in runs:
         cells = [f"{s}: min {min(cpu[(name, s)]):.1f} ms, median "
                  f"{statistics.median(cpu[(name, s)]):.1f}" for s in sets]
         if len(sets) > 1:
             first, last = cpu[(name, sets[0])], cpu[(name, sets[-1])]
+            # Each round's two runs are next to each other: their ratio
+            # does not move with the machine's state from round to round.
+            paired = sorted(l / f for f, l in zip(first, last))
             cells.append(f"x min {min(last) / min(first):.3f}, median "
-                         f"{statistics.median(last) / statistics.median(first):.3f}")
+                         f"{statistics.median(last) / statistics.median(first):.3f}, "
+                         f"paired median {statistics.median(paired):.3f} "
+                         f"[{paired[0]:.3f}, {paired[-1]:.3f}]")
+            if floor and name != "floor":
+                med = statistics.median
+                above = ((med(last) - med(cpu[("floor", sets[-1])])) /
+                         (med(first) - med(cpu[("floor", sets[0])])))
+                cells.append(f"x above the floor {above:.3f}")
         print(f"{name} | " + " | ".join(cells))
 
 
