@@ -24,21 +24,6 @@
 
 namespace apistamp {
 
-namespace {
-
-/// Whether this CPU fits templates as segments (fitsSegments).
-bool cpuHasSegmentsInstructions() {
-#if APISTAMP_AVX2_SEGMENTS
-  __builtin_cpu_init();
-  return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi") &&
-         __builtin_cpu_supports("bmi2");
-#else
-  return false;
-#endif
-}
-
-} // namespace
-
 const char *describe(LogLineError Error) {
   switch (Error) {
   case LogLineError::None:
@@ -920,8 +905,16 @@ void AnyOrderLogParser::fitSegments(bool Use) {
 }
 
 bool AnyOrderLogParser::cpuFitsSegments() {
-  static const bool Fits = cpuHasSegmentsInstructions();
+#if APISTAMP_AVX2_SEGMENTS
+  static const bool Fits = [] {
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi") &&
+           __builtin_cpu_supports("bmi2");
+  }();
   return Fits;
+#else
+  return false;
+#endif
 }
 AnyOrderLogParser::~AnyOrderLogParser() = default;
 
@@ -1317,20 +1310,6 @@ APISTAMP_TARGET_AVX2 inline bool equalButHoles(const char *Ref,
   return Bad == 0;
 }
 
-/// The closing quote of the plain string at \p From (readPlainString), 32
-/// bytes at a time.
-APISTAMP_TARGET_AVX2 inline const char *readPlainString32(const char *From,
-                                                          const char *End) {
-  for (const char *Block = From; Block < From + 64; Block += 32)
-    if (uint32_t Found = notPlain32(load32(Block))) {
-      const char *At = Block + _tzcnt_u32(Found);
-      if (*At == '"')
-        return At < End ? At : nullptr;
-      break;
-    }
-  return readStringSlowly(From, End);
-}
-
 /// Takes the line of \p Length bytes at \p Data when it fits \p F's
 /// template as fitsTemplate would and its varying holes other than the
 /// event are as long as on the template line: the bytes before the event,
@@ -1347,7 +1326,7 @@ APISTAMP_TARGET_AVX2 bool fitsSegments(const AnyOrderLogParser::Follow &F,
       !equalButHoles(Ref, Data, S.EventStart, S.Holes[0]))
     return false;
   const char *Event = Data + S.EventStart;
-  const char *Close = readPlainString32(Event, Data + Length);
+  const char *Close = readPlainString(Event, Data + Length);
   if (!Close || size_t(Close - Data) + After != Length ||
       !equalButHoles(Ref + S.EventEnd, Close, After, S.Holes[1]))
     return false;
