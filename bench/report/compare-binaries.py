@@ -9,10 +9,11 @@ CPU of each set and the last set's over the first's (the ratio the collector
 bound is about): of the minima, of the medians, and the median (and range) of
 each round's ratio, whose two runs ran next to each other.
 
-With --floor, each round also runs touch-floor (built once into --data) on
-each set: the CPU of bringing its bytes in through a mapping as report does,
-before any parsing. Each binary's ratio is then also given above that floor:
-(last - its floor) / (first - its floor), of the medians.
+With --floor, each round also runs touch-floor (built once into --data,
+with report's LogMapping) on each set: the CPU of bringing its bytes in
+through that mapping as report does, before any parsing. Each binary's ratio
+is then also given above that floor: (last - its floor) / (first - its
+floor), of the medians.
 
   bench/report/compare-binaries.py --rounds 12 [--floor] \\
       base=/tmp/old/bin/apistamp new=build/bin/apistamp
@@ -52,9 +53,13 @@ def main():
     floor = None
     if args.floor:
         here = os.path.dirname(os.path.abspath(__file__))
+        usage = os.path.join(here, "..", "..", "tool", "lib", "usage")
         floor = os.path.join(args.data, "touch-floor")
-        subprocess.run([os.environ.get("CXX", "c++"), "-O2", "-o", floor,
-                        os.path.join(here, "touch-floor.cpp")], check=True)
+        subprocess.run([os.environ.get("CXX", "c++"), "-O2", "-std=c++17",
+                        "-I", usage, "-o", floor,
+                        os.path.join(here, "touch-floor.cpp"),
+                        os.path.join(usage, "LogMapping.cpp"), "-lpthread"],
+                       check=True)
     runs = [(n, [p, "report", "--catalog", "catalog.json", "--format=json", "-j1"])
             for n, p in binaries]
     if floor:
