@@ -19,8 +19,9 @@
 # catalog.json --format=json -j1` and `-j2` over each, interleaved, RUNS
 # times, each set read into the page cache just before its run (and
 # checked to be there, with fincore); checks that the reports are
-# byte for byte the same; prints a Markdown table: medians, and each
-# variant's CPU time over the first's.
+# byte for byte the same; prints a Markdown table: medians, each
+# variant's CPU time over the first's, and that ratio taken in each round
+# (the runs of a round are next to each other), its median and range.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 apistamp=$here/../../build/bin/apistamp
@@ -41,7 +42,6 @@ while (($#)); do
 done
 ((${#variants[@]})) || variants=(runtime-generator collector-generator runtime-shuffled collector-shuffled)
 apistamp=$(cd "$(dirname "$apistamp")" && pwd)/$(basename "$apistamp")
-[[ -x /usr/bin/time ]] || { echo "shapes.sh: /usr/bin/time missing (apt-get install time)" >&2; exit 1; }
 mkdir -p "$data"
 if [[ ! -f $data/.bytes-$bytes ]]; then
   rm -rf "$data"/*-generator "$data"/*-shuffled "$data"/.bytes-* "$data/gen-logs"
@@ -59,9 +59,20 @@ results=$(mktemp -d)
 trap 'rm -rf "$results"' EXIT
 measure() { # measure NAME DIR COMMAND...: appends "seconds KB cpu-seconds"
   local name=$1 dir=$2; shift 2
-  (cd "$dir" && /usr/bin/time -o "$results/t" -f '%e %M %U %S' "$@" > "$results/out-$name" 2> "$results/err") \
+  # wait4's rusage, to the microsecond (/usr/bin/time prints 10 ms steps,
+  # 2% of a run here); the runner's own start-up is not the child's.
+  (cd "$dir" && python3 -c '
+import os, subprocess, sys, time
+out, err, command = sys.argv[1], sys.argv[2], sys.argv[3:]
+start = time.monotonic()
+with open(out, "wb") as o, open(err, "wb") as e:
+    child = subprocess.Popen(command, stdout=o, stderr=e)
+_, status, usage = os.wait4(child.pid, 0)
+wall = time.monotonic() - start
+print(f"{wall:.6f} {usage.ru_maxrss} {usage.ru_utime + usage.ru_stime:.6f}")
+sys.exit(os.waitstatus_to_exitcode(status) != 0)
+' "$results/out-$name" "$results/err" "$@" >> "$results/$name") \
     || { cat "$results/err" >&2; echo "shapes.sh: $name failed" >&2; exit 1; }
-  awk '{print $1, $2, $3 + $4}' "$results/t" >> "$results/$name"
 }
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 not_cached=0
@@ -94,16 +105,21 @@ def rows(name):
     return [tuple(map(float, l.split())) for l in open(f"{d}/{name}")]
 base = {}
 print(f"load average {before} before, {after} after; the reports are byte for byte the same\n")
-print(f"| lines | -j | bytes | CPU (user+sys): median [min–max] | × {variants[0]} | wall: median | peak RSS |")
-print("|---|---|---|---|---|---|---|")
+print(f"| lines | -j | bytes | CPU (user+sys): median [min–max] | × {variants[0]} | "
+      f"× in each round: median [min–max] | wall: median | peak RSS |")
+print("|---|---|---|---|---|---|---|---|")
 for v in variants:
     size = sum(os.path.getsize(os.path.join(data, v, f)) for f in os.listdir(os.path.join(data, v)) if f.endswith(".jsonl"))
     for j in (1, 2):
         r = rows(f"{v}-j{j}")
         cpu = [x[2] for x in r]
         med = statistics.median(cpu)
-        base.setdefault(j, med)
-        print(f"| {v} | {j} | {size / 1e9:.2f} GB | {med:.2f} s [{min(cpu):.2f}–{max(cpu):.2f}] | "
-              f"**{med / base[j]:.2f}×** | {statistics.median(x[0] for x in r):.2f} s | "
+        base.setdefault(j, (med, cpu))
+        # A round runs every set next to the others: its own ratio does not
+        # move with the machine's state from round to round.
+        paired = sorted(c / b for c, b in zip(cpu, base[j][1]))
+        print(f"| {v} | {j} | {size / 1e9:.2f} GB | {med:.3f} s [{min(cpu):.3f}–{max(cpu):.3f}] | "
+              f"**{med / base[j][0]:.2f}×** | {statistics.median(paired):.2f}× "
+              f"[{paired[0]:.2f}–{paired[-1]:.2f}] | {statistics.median(x[0] for x in r):.2f} s | "
               f"{statistics.median(x[1] for x in r) / 1024:.0f} MB |")
 PY
