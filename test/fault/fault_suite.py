@@ -22,7 +22,8 @@ what happened.
   store or cache, with its exit code; a store that cannot be written says
   "a preamble could not be stored"; no entry may name a PCH that is not
   there, and none that is there may be wrong (a run on it parses nothing
-  again).
+  again); a prefix header replaced between a run's store lookup and its
+  parse's read of it (open-delay) must be fixed as its new bytes say.
 """
 import argparse
 import json
@@ -657,6 +658,59 @@ class Suite:
                 moment, used, built, ", 'could not be stored'" if NOT_STORED in stderr else ""))
         return "; ".join(results)
 
+    def store_prefix_replaced(self):
+        """h.h replaced after a run's store lookup checked its bytes and
+        before the parse read them (the run held up in that read): with the
+        same size and its body moved, or longer. fix must fix the new h.h as
+        a run without store does, not apply the PCH's offsets to the new
+        bytes."""
+        variants = (
+            ("the same size, a body moved",
+             HEADER.replace("(int x) { return x + 1; }", "(int x)  {return x + 1; }")),
+            ("longer", "// edited\n" + HEADER),
+        )
+        results = []
+        for what, replacement in variants:
+            assert what != "the same size, a body moved" or len(replacement) == len(HEADER)
+            reference = self.project("prefix-replaced-reference")
+            (reference / "src" / "h.h").write_text(replacement)
+            if self.run(reference, "fix", "--no-preamble", cache=False).returncode:
+                raise RuntimeError("%s: the reference fix failed" % what)
+            root = self.project("prefix-replaced")
+            store = root / "store"
+            env = {"APISTAMP_PREAMBLE_STORE": str(store)}
+            self.run(root, "check", "--preamble=all", cache=False, env_extra=env)
+            signal_file = self.work / "prefix-replaced.signal"
+            signal_file.unlink(missing_ok=True)
+            env["APISTAMP_FAULT_SIGNAL"] = str(signal_file)
+            # The 1st open of h.h is the lookup's, the 2nd the parse's.
+            process = self.run(root, "fix", "--preamble=all", "-j1", cache=False,
+                               popen=True, fault="open-delay:1500:2", match="/src/h.h",
+                               env_extra=env)
+            deadline = time.monotonic() + 30
+            while not signal_file.exists():
+                if process.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError("%s: the run never read h.h twice:\n%s" % (
+                        what, process.communicate()[1][-2000:]))
+                time.sleep(0.01)
+            replaced = root / "src" / "h.h.new"
+            replaced.write_text(replacement)
+            os.rename(replaced, root / "src" / "h.h")
+            stdout, stderr = process.communicate(timeout=60)
+            if crashed(stderr) or process.returncode != 0:
+                raise RuntimeError("%s: fix exited %d:\n%s" % (
+                    what, process.returncode, stderr[-3000:]))
+            for name, text in snapshot(reference).items():
+                if snapshot(root).get(name) != text:
+                    raise RuntimeError("%s: %s is not what a run without store makes "
+                                       "of the new h.h:\n%s" % (what, name, snapshot(root).get(name)))
+            used, built, _, again = store_figures(stderr)
+            if not again:
+                raise RuntimeError("%s: the replacement was not in the window (no TU "
+                                   "parsed again):\n%s" % (what, stderr[-2000:]))
+            results.append("%s: %d TUs parsed again, the new h.h fixed" % (what, again))
+        return "; ".join(results)
+
     def store_full_disk(self):
         """The cache directory (result cache and store) on a full tmpfs, and
         the store alone on a tmpfs smaller than a PCH: the answer, the
@@ -808,7 +862,9 @@ def main():
                        ("preamble store: 4 concurrent runs share it",
                         lambda: suite.store_concurrent(args.store_rounds)),
                        ("preamble store: deleted during a run", suite.store_deleted),
-                       ("preamble store: on a full tmpfs", suite.store_full_disk)):
+                       ("preamble store: on a full tmpfs", suite.store_full_disk),
+                       ("preamble store: a prefix file replaced after the lookup",
+                        suite.store_prefix_replaced)):
         result = steps.run(name, case)
         if result:
             print("  " + result, flush=True)

@@ -14,6 +14,10 @@
  *   delay:MS    rename() or renameat2() from or onto a matching file first
  *               sleeps MS milliseconds (a slow disk: widens the window of a
  *               race; an editor saves in it)
+ *   open-delay:MS:N  the Nth open() or openat() of a matching file (from 1)
+ *               first creates the file APISTAMP_FAULT_SIGNAL names, if set,
+ *               then sleeps MS milliseconds (a file read late: the test
+ *               replaces it once the signal file is there)
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -42,6 +46,24 @@ static int matches(const char *Path) {
   return Path && strstr(Path, Match && *Match ? Match : ".apistamp-tmp-");
 }
 
+/* open-delay:MS:N: the Nth open of a matching file waits. */
+static void delayOpen(const char *Path) {
+  static int Opens;
+  const char *F = fault();
+  if (strncmp(F, "open-delay:", 11) != 0 || !matches(Path))
+    return;
+  const char *Count = strchr(F + 11, ':');
+  if (!Count || ++Opens != atoi(Count + 1))
+    return;
+  const char *Signal = getenv("APISTAMP_FAULT_SIGNAL");
+  if (Signal && *Signal) {
+    FILE *Marker = fopen(Signal, "w");
+    if (Marker)
+      fclose(Marker);
+  }
+  usleep(atoi(F + 11) * 1000);
+}
+
 static void track(int FD, const char *Path) {
   if (FD >= 0 && FD < MAX_FDS) {
     Tracked[FD] = matches(Path);
@@ -63,6 +85,7 @@ int open(const char *Path, int Flags, ...) {
     Mode = va_arg(Args, mode_t);
     va_end(Args);
   }
+  delayOpen(Path);
   int FD = Real_open(Path, Flags, Mode);
   track(FD, Path);
   return FD;
@@ -78,6 +101,7 @@ int openat(int Dir, const char *Path, int Flags, ...) {
     Mode = va_arg(Args, mode_t);
     va_end(Args);
   }
+  delayOpen(Path);
   int FD = Real_openat(Dir, Path, Flags, Mode);
   track(FD, Path);
   return FD;

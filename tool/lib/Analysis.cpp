@@ -166,6 +166,10 @@ public:
     CompilerInstance &CI = getCompilerInstance();
     CI.getPreprocessor().removeCommentHandler(&CommentCollector);
     SourceManager &SM = CI.getSourceManager();
+    llvm::StringMap<uint64_t> Checked; // By the lookup, against the PCH.
+    if (Preamble)
+      for (const auto &[Path, Hash] : Preamble->Files)
+        Checked[Path] = Hash;
     std::map<std::string, std::optional<uint64_t>> Read;
     for (auto It = SM.fileinfo_begin(); It != SM.fileinfo_end(); ++It) {
       std::optional<uint64_t> Hash;
@@ -175,6 +179,13 @@ public:
       std::string Path = SM.getFileManager().getCanonicalName(It->first).str();
       if (Preamble && isPreamblePath(Path))
         continue;
+      // The PCH describes the bytes the lookup checked; a file of the prefix
+      // is read only when its bytes are needed, maybe after another run or
+      // an editor replaced it. Bytes that are not the checked ones make
+      // every offset into them meaningless.
+      auto Prefix = Checked.find(Path);
+      if (Hash && Prefix != Checked.end() && *Hash != Prefix->second)
+        ChangedPrefixFiles.push_back(Path);
       std::optional<uint64_t> &Known = Read[Path];
       if (!Known)
         Known = Hash;
@@ -191,6 +202,11 @@ public:
   }
 
   bool regionMismatch() const { return RegionMismatch; }
+  /// Files of the preamble's prefix whose bytes, as this parse read them,
+  /// are not the ones its lookup checked.
+  ArrayRef<std::string> changedPrefixFiles() const {
+    return ChangedPrefixFiles;
+  }
 
 private:
   const RuleSet &Rules;
@@ -200,6 +216,7 @@ private:
   bool Unselected;
   const PreambleEntry *Preamble;
   bool RegionMismatch = false;
+  std::vector<std::string> ChangedPrefixFiles;
   MacroUses Uses;
   std::vector<DirectiveComment> Comments;
   DirectiveCommentCollector CommentCollector{Comments};
@@ -251,14 +268,17 @@ public:
       bool Success = runFrontendAction(OnPreamble, PreambleFiles.get(), PCHOps,
                                        Diags, Action);
       if (Success && !Result.ParseFailed && Diags->getNumErrors() == 0 &&
-          !Action.regionMismatch()) {
+          !Action.regionMismatch() && Action.changedPrefixFiles().empty()) {
         ++Options.Preambles->Used;
         return true;
       }
-      // The stored facts do not match what the PCH holds, or the parse
-      // failed (a file of the prefix changed while it ran, or the main file
-      // has an error): the whole TU is parsed, and says what it says.
+      // The stored facts do not match what the PCH holds, a file of the
+      // prefix changed after the lookup checked it, or the parse failed
+      // (the main file has an error): the whole TU is parsed, and says what
+      // it says.
       ++Options.Preambles->Mismatches;
+      for (const std::string &Path : Action.changedPrefixFiles())
+        Options.Preambles->fileChanged(Path);
       if (Action.regionMismatch())
         Options.Preambles->forget(Preamble->Key);
       Result = TUResult();

@@ -190,6 +190,11 @@ std::optional<uint64_t> PreambleStore::currentHash(const std::string &Path) {
   return Hash;
 }
 
+void PreambleStore::fileChanged(StringRef Path) {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  Hashes.erase(Path);
+}
+
 bool PreambleStore::stillAbsent(const std::string &Path) {
   {
     std::lock_guard<std::mutex> Lock(Mutex);

@@ -102,6 +102,10 @@ public:
   /// The xxh3 of \p Path's bytes now, memoised for the run.
   std::optional<uint64_t> currentHash(const std::string &Path);
 
+  /// Drops the memoised hash of \p Path: a parse read other bytes there
+  /// than a lookup checked, so the next lookup reads it again.
+  void fileChanged(llvm::StringRef Path);
+
   const std::string &directory() const { return Directory; }
   uint64_t limit() const { return LimitBytes; }
   std::string writeError() const;
