@@ -387,12 +387,9 @@ class Suite:
             run = subprocess.Popen(
                 [self.apistamp, "fix", "--no-cache", str(a), "--", "-std=c++17"],
                 env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-            deadline = time.monotonic() + 20
             # The temporary exists once fix is about to rename it.
-            while not list(a.parent.glob(".a.cpp.apistamp-tmp-*")):
-                if run.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError("fix never reached its rename: " + run.stderr.read())
-                time.sleep(0.01)
+            wait_until(lambda: list(a.parent.glob(".a.cpp.apistamp-tmp-*")), run, 20,
+                       "fix never reached its rename")
             time.sleep(0.3)
             if how == "in place":
                 with open(a, "r+") as f:
@@ -639,12 +636,8 @@ class Suite:
             process = self.run(root, "check", "--preamble=all", "-j1", popen=True,
                                fault="delay:1500", match=match)
             directory = store if moment == "writes it" else root / "cache"
-            deadline = time.monotonic() + 30
-            while not list(directory.glob(".*.apistamp-tmp-*")):
-                if process.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError("%s: the run never reached the rename: %s" % (
-                        moment, process.communicate()[1]))
-                time.sleep(0.01)
+            wait_until(lambda: list(directory.glob(".*.apistamp-tmp-*")), process, 30,
+                       "%s: the run never reached the rename" % moment)
             time.sleep(0.2)
             shutil.rmtree(store)
             stdout, stderr = process.communicate(timeout=60)
@@ -670,8 +663,9 @@ class Suite:
             ("longer", "// edited\n" + HEADER),
         )
         results = []
+        if len(variants[0][1]) != len(HEADER):
+            raise RuntimeError("the first variant must keep h.h's size")
         for what, replacement in variants:
-            assert what != "the same size, a body moved" or len(replacement) == len(HEADER)
             reference = self.project("prefix-replaced-reference")
             (reference / "src" / "h.h").write_text(replacement)
             if self.run(reference, "fix", "--no-preamble", cache=False).returncode:
@@ -687,12 +681,8 @@ class Suite:
             process = self.run(root, "fix", "--preamble=all", "-j1", cache=False,
                                popen=True, fault="open-delay:1500:2", match="/src/h.h",
                                env_extra=env)
-            deadline = time.monotonic() + 30
-            while not signal_file.exists():
-                if process.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError("%s: the run never read h.h twice:\n%s" % (
-                        what, process.communicate()[1][-2000:]))
-                time.sleep(0.01)
+            wait_until(signal_file.exists, process, 30,
+                       "%s: the run never read h.h twice" % what)
             replaced = root / "src" / "h.h.new"
             replaced.write_text(replacement)
             os.rename(replaced, root / "src" / "h.h")
@@ -796,6 +786,18 @@ def store_problems(store):
 def crashed(stderr):
     return any(sign in stderr for sign in ("LLVM ERROR", "Stack dump", "PLEASE submit",
                                            "Segmentation fault", "Assertion"))
+
+
+def wait_until(reached, process, seconds, failure):
+    """Polls reached() while process runs; raises failure (with the
+    process's stderr) if it ends or seconds pass first."""
+    deadline = time.monotonic() + seconds
+    while not reached():
+        if process.poll() is not None or time.monotonic() > deadline:
+            if process.poll() is None:
+                process.kill()
+            raise RuntimeError("%s:\n%s" % (failure, process.communicate()[1][-2000:]))
+        time.sleep(0.01)
 
 
 def snapshot(root):

@@ -53,7 +53,8 @@ static void delayOpen(const char *Path) {
   if (strncmp(F, "open-delay:", 11) != 0 || !matches(Path))
     return;
   const char *Count = strchr(F + 11, ':');
-  if (!Count || ++Opens != atoi(Count + 1))
+  /* The tool's worker threads open files too. */
+  if (!Count || __atomic_add_fetch(&Opens, 1, __ATOMIC_SEQ_CST) != atoi(Count + 1))
     return;
   const char *Signal = getenv("APISTAMP_FAULT_SIGNAL");
   if (Signal && *Signal) {
