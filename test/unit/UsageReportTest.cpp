@@ -364,6 +364,32 @@ TEST(StderrLogTest, OneProcessAtOneTimeInItsJob) {
   EXPECT_EQ(Late.OutsideWindow, 3u);
 }
 
+// A stderr log's lines are at its modification time, which a clock far off
+// may put past year 9999 (tmpfs and XFS hold such times; ext4 stops at
+// 2446): no line of it has a day then, and each says so, as a JSON line
+// whose time is not a day does. Before, its events were counted on a day
+// read from "14645-06-30", and a partial of them could not be merged.
+TEST(StderrLogTest, ALogWhoseTimeIsNoDayCountsNoLine) {
+  for (const char *Time : {"14645-06-30T15:06:40.000000Z", "-100-01-01",
+                           "2026-13-01T00:00:00.000000Z", ""}) {
+    SCOPED_TRACE(Time);
+    StderrFileInfo Info{Time, std::nullopt};
+    UsageCounts C = readUsageText(
+        "far.err", "output\n" + usage("torch.nn.Conv2d") + usage("x.y"),
+        LogWindow{}, Info);
+    ASSERT_EQ(C.StderrLogs.size(), 1u);
+    const StderrLog &S = C.StderrLogs[0];
+    EXPECT_EQ(S.Events, 0u);
+    EXPECT_EQ(S.Malformed, 2u);
+    ASSERT_EQ(S.First.size(), 2u);
+    EXPECT_EQ(S.First[0].first, 2u);
+    EXPECT_THAT(S.First[0].second,
+                ::testing::HasSubstr("not a day of the calendar"));
+    EXPECT_EQ(C.EventLines, 0u);
+    EXPECT_TRUE(C.Events.empty());
+  }
+}
+
 // The first line of either form decides; the lines before it that are
 // neither are malformed (JSON lines) or the process's output (stderr). A
 // file that no line decides is JSON lines, its lines malformed.

@@ -20,7 +20,7 @@ void LineReader::consume(const char *Data, size_t Size) {
     Line = Newline + 1;
   }
   while (Line < End) {
-    if (Form == LogForm::JsonLines && Carry.empty()) {
+    if (Form == LogForm::JsonLines && Carry.empty() && !ValidatingOnly) {
       // A collector's lines come together: after the shapes' path took a
       // line, it is tried first, and the runtime's path after it.
       if (LastShaped)
@@ -130,7 +130,8 @@ void LineReader::parse(const char *Data, size_t Length, size_t Capacity,
   // The runtime's own lines take the fast path, their tails mostly from
   // the cache; lines in another shape the any-order scanner; anything
   // else, and every bad line, goes through the validating DOM parser.
-  if (parseRuntimeLogHead(Data, Length, Fields, TailOffset)) {
+  if (!ValidatingOnly &&
+      parseRuntimeLogHead(Data, Length, Fields, TailOffset)) {
     const char *Tail = Data + TailOffset;
     size_t TailLength = Length - TailOffset;
     TailCache::Entry &Cached = Counts.Tails.slot(Tail);
@@ -146,7 +147,7 @@ void LineReader::parse(const char *Data, size_t Length, size_t Capacity,
   // Any other key order, spaces, extra keys (a log collector's lines):
   // validated and taken by a scanner that leaves what it is unsure of to
   // the DOM parser.
-  if (Counts.AnyOrder.parse(Data, Length, Fields))
+  if (!ValidatingOnly && Counts.AnyOrder.parse(Data, Length, Fields))
     return countAnyOrderLine(Fields, LineKeys::of(Fields));
   LogLineError Error = Counts.Slow.parse(Data, Length, Capacity, Fields);
   if (Error == LogLineError::NotJson && LastLine) {
@@ -168,9 +169,15 @@ void LineReader::countStderrLine(const char *Data, size_t Length) {
     return;
   }
   std::string_view Event = Line.substr(StderrLinePrefix.size());
-  const char *Problem = LastLine
-                            ? "the last line, without its newline: cut short?"
-                            : stderrEventProblem(Event);
+  // The log's modification time is its lines': a day of the calendar, or
+  // no line of it has one (a clock far off: ext4 holds years to 2446,
+  // tmpfs and XFS later ones).
+  const char *Problem =
+      LastLine ? "the last line, without its newline: cut short?"
+      : !isIsoTime(Source.Time) || !isCalendarDay(Source.Time)
+          ? "the log's modification time, its lines' time, is not a day "
+            "of the calendar (YYYY-MM-DD)"
+          : stderrEventProblem(Event);
   if (Problem) {
     if (Stderr.Malformed++ < FirstProblemsKept)
       Stderr.First.push_back({LineNumber, Problem});

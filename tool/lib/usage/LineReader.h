@@ -65,6 +65,11 @@ public:
     Skipping = false;
   }
 
+  /// Reads every line with the validating parser alone, none on a fast
+  /// path: the reference the fast paths are compared with (tests, the
+  /// fuzzer).
+  void validateEveryLine() { ValidatingOnly = true; }
+
   /// Lines seen so far, blank ones included.
   uint64_t lines() const { return LineNumber; }
 
@@ -207,8 +212,9 @@ private:
   const LogWindow &Window;
   std::string Carry;
   uint64_t LineNumber = 0;
-  bool LastLine = false; ///< Parsing the last line, which had no newline.
-  bool Skipping = false; ///< Inside a line that was too long.
+  bool LastLine = false;       ///< Parsing the last line, which had no newline.
+  bool Skipping = false;       ///< Inside a line that was too long.
+  bool ValidatingOnly = false; ///< validateEveryLine().
   LogForm Form;
   StderrSource Source;
   StderrLog Stderr;

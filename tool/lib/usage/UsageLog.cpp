@@ -414,17 +414,27 @@ UsageCounts readUsageLog(StringRef Path, const LogWindow &Window) {
 
 UsageCounts readUsageText(StringRef Name, StringRef Text,
                           const LogWindow &Window, const StderrFileInfo &Stderr,
-                          ArrayRef<EventAlias> Aliases) {
+                          ArrayRef<EventAlias> Aliases,
+                          const TextReading &How) {
   CounterIds Ids(Aliases);
   std::unique_ptr<ThreadCounts> Counts =
       std::make_unique<ThreadCounts>(Ids, KeyBudget);
   LogFileProblems Problems;
   Problems.File = Name.str();
-  std::string Padded = Text.str();
-  Padded.resize(Text.size() + LogLinePadding);
   LineReader Lines(*Counts, Problems, Window, LogForm::Undecided,
                    stderrSource(Name, Stderr.Time, Stderr.Job));
-  Lines.consume(Padded.data(), Text.size());
+  if (How.ValidatingOnly)
+    Lines.validateEveryLine();
+  size_t Piece = How.PieceBytes ? How.PieceBytes : Text.size();
+  for (size_t At = 0; At < Text.size(); At += Piece) {
+    // Exactly the piece and its padding: a read past them is caught by
+    // AddressSanitizer, a pointer kept into them once they are freed too.
+    StringRef Bytes = Text.substr(At, Piece);
+    auto Padded = std::make_unique<char[]>(Bytes.size() + LogLinePadding);
+    std::memcpy(Padded.get(), Bytes.data(), Bytes.size());
+    std::memset(Padded.get() + Bytes.size(), 0, LogLinePadding);
+    Lines.consume(Padded.get(), Bytes.size());
+  }
   Lines.finish();
   Counts->Keys.finish();
   ++Counts->Files;

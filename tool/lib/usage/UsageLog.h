@@ -94,13 +94,24 @@ struct LogWindow {
 /// by their magic bytes.
 UsageCounts readUsageLog(llvm::StringRef Path, const LogWindow &Window);
 
+/// How readUsageText reads a text (tests, the fuzzer).
+struct TextReading {
+  /// Every line with the validating parser alone, none on a fast path:
+  /// the reference the fast paths are compared with.
+  bool ValidatingOnly = false;
+  /// The text in pieces of this many bytes (0: whole), each in a buffer of
+  /// its own that is freed once read, as report unmaps its windows.
+  size_t PieceBytes = 0;
+};
+
 /// Reads one log's text already in memory (for tests); a log in the
 /// stderr form is counted as \p Stderr says, an old event name as
-/// \p Aliases say.
+/// \p Aliases say, the text read as \p How says.
 UsageCounts readUsageText(llvm::StringRef Name, llvm::StringRef Text,
                           const LogWindow &Window,
                           const StderrFileInfo &Stderr = {},
-                          llvm::ArrayRef<EventAlias> Aliases = {});
+                          llvm::ArrayRef<EventAlias> Aliases = {},
+                          const TextReading &How = {});
 
 /// The log files named by \p Inputs (LogInputs.cpp): regular files and "-"
 /// as given, directories searched for *.jsonl, *.jsonl.gz and *.jsonl.zst

@@ -183,11 +183,16 @@ void printProblems(raw_ostream &OS, const UsageReport &R, bool Verbose,
         OS << Prefix << File << ":" << Line << ": note: " << printableLine(Why)
            << "\n";
   }
-  if (!Verbose)
-    return;
-  // A stderr log's other lines are its process's output, not problems.
+  // A stderr log's other lines are its process's output, not problems; its
+  // PYTORCH_API_USAGE lines that name no event (or have no day) are.
   for (const StderrLog &S : R.Inputs.StderrLogs) {
     std::string File = printableLine(S.File);
+    if (S.Malformed && !Verbose)
+      OS << Prefix << File << ": warning: " << S.Malformed
+         << " malformed PYTORCH_API_USAGE lines skipped (--verbose says "
+            "why)\n";
+    if (!Verbose)
+      continue;
     OS << Prefix << File << ": note: c10's stderr form: " << S.Events
        << " events, " << S.Malformed << " malformed PYTORCH_API_USAGE lines, "
        << S.Ignored << " other lines ignored; one process, job "
