@@ -110,12 +110,12 @@ python3 test/hostile/run-rules-corpus.py --apistamp "$build/bin/apistamp" \
   --junit "$results/hostile-rules.xml" || status=1
 python3 test/hostile/cache_and_names.py --apistamp "$build/bin/apistamp" \
   --work "$build/hostile" --junit "$results/hostile-cache-and-names.xml" || status=1
-# The log reader's fast paths against its validating parser (test/fuzz):
-# libFuzzer under ASan and UBSan, its seeds and 4000 inputs mutated from them.
-section "log reader fuzzing (test/fuzz)"
-python3 test/fuzz/run_fuzzer.py --fuzzer "$build/bin/apistamp-log-fuzzer" \
-  --seeds test/fuzz/log-reader-seeds --work "$build/fuzz" \
-  --junit "$results/log-reader-fuzzer.xml" || status=1
+# libFuzzer under ASan and UBSan (test/fuzz), each fuzzer's seeds and inputs
+# mutated from them: the log reader's fast paths against its validating
+# parser; report --merge's parser of partial files.
+section "fuzzers (test/fuzz)"
+python3 test/fuzz/run_fuzzer.py --bin "$build/bin" --work "$build/fuzz" \
+  --junit "$results/fuzzers.xml" || status=1
 # apistamp report end to end (test/report): 8 ranks of one job (SLURM,
 # torchrun, APISTAMP_JOB_ID_ENV) are 1 job in the report; the HTML page in
 # headless chromium without network: it renders, sorts, loads nothing.
