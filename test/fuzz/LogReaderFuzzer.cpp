@@ -2,9 +2,11 @@
 //
 // libFuzzer target: a log's bytes read as report reads them (the runtime's
 // fast path, the shapes and templates of a collector's lines, the segments
-// fit) must count exactly what the validating parser alone counts, whole
-// and in pieces of any size; built with AddressSanitizer, a read past a
-// line's padding or into a freed piece stops it too.
+// fit) must count exactly what the validating parser alone counts: whole,
+// in pieces of any size, from a file mapped in parts of 4 KiB on two
+// threads, and through its partial (report --emit-partial, then --merge);
+// built with AddressSanitizer, a read past a line's padding or into a
+// freed piece stops it too.
 //
 // The first byte chooses the pieces (0: whole, else 1 to 255 bytes) and the
 // second the window; the rest is the log. With APISTAMP_FUZZ_SELF_CHECK set,
@@ -14,9 +16,14 @@
 //===----------------------------------------------------------------------===//
 
 #include "usage/UsageLog.h"
+#include "usage/UsagePartial.h"
+#include "llvm/Support/Error.h"
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 using namespace apistamp;
 
@@ -77,6 +84,34 @@ std::string printable(const std::string &Text) {
   std::abort();
 }
 
+/// The time every log is at: a stderr log's lines, and the file's
+/// modification time, which report formats to the same text.
+constexpr const char *LogTime = "2026-11-13T14:47:18.035804Z";
+
+/// An in-memory file of \p Text, modified at LogTime: report reads it by
+/// its path, mapped in parts of 4 KiB on two threads.
+class MemoryFile {
+public:
+  explicit MemoryFile(llvm::StringRef Text) {
+    Fd = memfd_create("log", MFD_CLOEXEC);
+    if (Fd < 0 || ::write(Fd, Text.data(), Text.size()) != ssize_t(Text.size()))
+      fail("cannot write an in-memory file");
+    struct timespec Times[2] = {{1794581238, 35804000}, {1794581238, 35804000}};
+    if (futimens(Fd, Times) != 0)
+      fail("cannot set an in-memory file's time");
+    Path = "/proc/self/fd/" + std::to_string(Fd);
+  }
+  ~MemoryFile() { ::close(Fd); }
+  std::string Path;
+
+private:
+  [[noreturn]] static void fail(const char *Why) {
+    std::perror(Why);
+    std::abort();
+  }
+  int Fd;
+};
+
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
@@ -97,21 +132,46 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   }
   llvm::StringRef Text(reinterpret_cast<const char *>(Data + 2), Size - 2);
   // A log in c10's stderr form is counted at its file's time.
-  StderrFileInfo Stderr{"2026-11-13T14:47:18.035804Z", std::nullopt};
-  std::string Want = describe(readUsageText("log", Text, Window, Stderr, {},
-                                            {/*ValidatingOnly=*/true, 0}));
-  std::string Whole = describe(readUsageText("log", Text, Window, Stderr));
+  StderrFileInfo Stderr{LogTime, std::nullopt};
+  MemoryFile File(Text);
+  std::string Want = describe(readUsageText(File.Path, Text, Window, Stderr,
+                                            {}, {/*ValidatingOnly=*/true, 0}));
+  std::string Whole =
+      describe(readUsageText(File.Path, Text, Window, Stderr));
   static const bool SelfCheck = std::getenv("APISTAMP_FUZZ_SELF_CHECK");
   if (SelfCheck)
     Whole.pop_back();
   if (Whole != Want)
     differ("read whole", Whole, Want);
   if (Piece) {
-    std::string Pieces = describe(readUsageText(
-        "log", Text, Window, Stderr, {}, {/*ValidatingOnly=*/false, Piece}));
+    std::string Pieces =
+        describe(readUsageText(File.Path, Text, Window, Stderr, {},
+                               {/*ValidatingOnly=*/false, Piece}));
     if (Pieces != Want)
       differ("read in pieces of " + std::to_string(Piece) + " bytes", Pieces,
              Want);
   }
+  // As report reads a file: mapped, in parts of 4 KiB on two threads.
+  constexpr uint64_t PartBytes = 4096;
+  std::string Mapped =
+      describe(readUsageLogs({File.Path}, Window, /*Threads=*/2, PartBytes));
+  if (Mapped != Want)
+    differ("read from a file in parts of 4 KiB", Mapped, Want);
+  // Its partial, written, read and merged: the same counts.
+  UsagePartial Partial =
+      readUsagePartial({File.Path}, Window, /*Threads=*/2, PartBytes, {}, {});
+  llvm::Expected<UsagePartial> Read =
+      parsePartial(serializePartial(Partial), "partial");
+  if (!Read)
+    differ("its partial, written, does not read: " +
+               llvm::toString(Read.takeError()),
+           "", Want);
+  PartialMerger Merger;
+  if (llvm::Error E = Merger.add(std::move(*Read), "partial"))
+    differ("its partial cannot be merged: " + llvm::toString(std::move(E)),
+           "", Want);
+  std::string Merged = describe(Merger.counts(1));
+  if (Merged != Want)
+    differ("its partial, written, read and merged", Merged, Want);
   return 0;
 }
