@@ -134,10 +134,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   // A log in c10's stderr form is counted at its file's time.
   StderrFileInfo Stderr{LogTime, std::nullopt};
   MemoryFile File(Text);
-  std::string Want = describe(readUsageText(File.Path, Text, Window, Stderr,
-                                            {}, {/*ValidatingOnly=*/true, 0}));
-  std::string Whole =
-      describe(readUsageText(File.Path, Text, Window, Stderr));
+  std::string Want = describe(readUsageText(File.Path, Text, Window, Stderr, {},
+                                            {/*ValidatingOnly=*/true, 0}));
+  std::string Whole = describe(readUsageText(File.Path, Text, Window, Stderr));
   static const bool SelfCheck = std::getenv("APISTAMP_FUZZ_SELF_CHECK");
   if (SelfCheck)
     Whole.pop_back();
@@ -168,8 +167,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
            "", Want);
   PartialMerger Merger;
   if (llvm::Error E = Merger.add(std::move(*Read), "partial"))
-    differ("its partial cannot be merged: " + llvm::toString(std::move(E)),
-           "", Want);
+    differ("its partial cannot be merged: " + llvm::toString(std::move(E)), "",
+           Want);
   std::string Merged = describe(Merger.counts(1));
   if (Merged != Want)
     differ("its partial, written, read and merged", Merged, Want);

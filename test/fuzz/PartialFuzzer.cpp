@@ -12,8 +12,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "usage/UsagePartial.h"
 #include "usage/UsageLog.h"
+#include "usage/UsagePartial.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/xxhash.h"
 #include <cstdio>
@@ -58,8 +58,8 @@ std::string mergedEvents(const UsagePartial &P, unsigned Times) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   std::string Bytes(reinterpret_cast<const char *>(Data), Size);
   if (Bytes.size() >= ChecksumBytes) {
-    uint64_t Sum = llvm::xxh3_64bits(
-        llvm::StringRef(Bytes).drop_back(ChecksumBytes));
+    uint64_t Sum =
+        llvm::xxh3_64bits(llvm::StringRef(Bytes).drop_back(ChecksumBytes));
     for (size_t I = 0; I < ChecksumBytes; ++I)
       Bytes[Bytes.size() - ChecksumBytes + I] = char(uint8_t(Sum >> (8 * I)));
   }
