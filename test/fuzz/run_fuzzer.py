@@ -20,7 +20,7 @@ HERE = pathlib.Path(__file__).resolve().parent
 
 # name, binary, seeds, inputs mutated, what a self-check failure prints
 FUZZERS = [
-    ("log reader", "apistamp-log-fuzzer", "log-reader-seeds", 4000,
+    ("log reader", "apistamp-log-fuzzer", "log-reader-seeds", 2500,
      "the counts differ from the validating parser's"),
     ("partial files", "apistamp-partial-fuzzer", "partial-seeds", 150000,
      "a partial written, read and written again changed"),
