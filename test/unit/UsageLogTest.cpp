@@ -295,6 +295,57 @@ TEST(UsageLogTest, LinesOneByteFromAKnownShapeAreReadAsTheyAre) {
   expectModelCounts(Log, LogWindow{});
 }
 
+/// Everything \p C counted, problems included, as text.
+std::string countsText(const UsageCounts &C) {
+  std::string Out = std::to_string(C.Lines) + " " +
+                    std::to_string(C.EventLines) + " " +
+                    std::to_string(C.Malformed) + " " +
+                    std::to_string(C.OutsideWindow) + "\n";
+  for (const auto &[Name, E] : C.Events) {
+    Out += Name + " " + std::to_string(E.Jobs) + " " +
+           std::to_string(E.Processes) + " " + std::to_string(E.Hosts) + " " +
+           E.FirstSeen + " " + E.LastSeen;
+    for (const auto &[Day, Jobs] : E.JobsByDay)
+      Out += " " + Day + "=" + std::to_string(Jobs);
+    Out += "\n";
+  }
+  for (const LogFileProblems &P : C.Problems)
+    for (const auto &[Line, Why] : P.First)
+      Out += std::to_string(Line) + ": " + Why + "\n";
+  return Out;
+}
+
+TEST(UsageLogTest, FastPathsCountWhatTheValidatingParserAloneCounts) {
+  // The runtime's lines and a collector's, mixed, and the random log's
+  // others: every fast path (the tail cache, the shapes, templates and
+  // segments) against the validating parser alone, whole and in pieces
+  // (each freed once read: the lines of a piece gone, lines across pieces
+  // carried). test/fuzz/LogReaderFuzzer.cpp does the same on mutated logs.
+  std::mt19937 Random(20261128);
+  std::string Runtime = randomLog(Random, 6000), Log;
+  for (size_t Start = 0; Start < Runtime.size();) {
+    size_t End = Runtime.find('\n', Start);
+    std::string Line = Runtime.substr(Start, End - Start);
+    Start = End + 1;
+    Log += (Random() % 3 ? asCollectorLine(Line) : Line) + "\n";
+  }
+  for (const LogWindow &Window :
+       {LogWindow{}, LogWindow{"2026-11-11", "2026-11-13T15"}}) {
+    UsageCounts Reference = readUsageText("log", Log, Window, {}, {},
+                                          {/*ValidatingOnly=*/true, 0});
+    // Lines of every event counted, and malformed ones.
+    EXPECT_EQ(Reference.Events.size(), 8u);
+    EXPECT_GT(Reference.Malformed, 0u);
+    std::string Want = countsText(Reference);
+    for (size_t Piece : {0, 1, 7, 64, 333, 4096}) {
+      SCOPED_TRACE("pieces of " + std::to_string(Piece) + " bytes");
+      EXPECT_EQ(countsText(readUsageText("log", Log, Window, {}, {},
+                                         {/*ValidatingOnly=*/false, Piece})),
+                Want);
+    }
+  }
+}
+
 /// A temporary log holding \p Text; removed with the object.
 struct TempLog {
   explicit TempLog(const std::string &Text) {
