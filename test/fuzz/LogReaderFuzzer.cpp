@@ -29,36 +29,6 @@ using namespace apistamp;
 
 namespace {
 
-/// Everything \p Counts says, as text: two counts are the same when their
-/// texts are.
-std::string describe(const UsageCounts &Counts) {
-  std::string Out = "files " + std::to_string(Counts.Files) + ", lines " +
-                    std::to_string(Counts.Lines) + ", event lines " +
-                    std::to_string(Counts.EventLines) + ", malformed " +
-                    std::to_string(Counts.Malformed) + ", outside " +
-                    std::to_string(Counts.OutsideWindow) + "\n";
-  for (const auto &[Name, E] : Counts.Events) {
-    Out += "event '" + Name + "': jobs " + std::to_string(E.Jobs) +
-           ", processes " + std::to_string(E.Processes) + ", hosts " +
-           std::to_string(E.Hosts) + ", first " + E.FirstSeen + ", last " +
-           E.LastSeen + ", days";
-    for (const auto &[Day, Jobs] : E.JobsByDay)
-      Out += " " + Day + "=" + std::to_string(Jobs);
-    Out += "\n";
-  }
-  for (const LogFileProblems &P : Counts.Problems) {
-    Out += "problems of " + P.File + ": " + std::to_string(P.Malformed);
-    for (const auto &[Line, Why] : P.First)
-      Out += "; " + std::to_string(Line) + ": " + Why;
-    Out += "\n";
-  }
-  for (const StderrLog &L : Counts.StderrLogs)
-    Out += "stderr log: events " + std::to_string(L.Events) + ", ignored " +
-           std::to_string(L.Ignored) + ", malformed " +
-           std::to_string(L.Malformed) + "\n";
-  return Out;
-}
-
 /// \p Text with its bytes that are not printable ASCII (a NUL, UTF-8) as
 /// \xHH, its newlines kept.
 std::string printable(const std::string &Text) {
@@ -134,9 +104,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   // A log in c10's stderr form is counted at its file's time.
   StderrFileInfo Stderr{LogTime, std::nullopt};
   MemoryFile File(Text);
-  std::string Want = describe(readUsageText(File.Path, Text, Window, Stderr, {},
-                                            {/*ValidatingOnly=*/true, 0}));
-  std::string Whole = describe(readUsageText(File.Path, Text, Window, Stderr));
+  std::string Want = describeCounts(readUsageText(
+      File.Path, Text, Window, Stderr, {}, {/*ValidatingOnly=*/true, 0}));
+  std::string Whole =
+      describeCounts(readUsageText(File.Path, Text, Window, Stderr));
   static const bool SelfCheck = std::getenv("APISTAMP_FUZZ_SELF_CHECK");
   if (SelfCheck)
     Whole.pop_back();
@@ -144,16 +115,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
     differ("read whole", Whole, Want);
   if (Piece) {
     std::string Pieces =
-        describe(readUsageText(File.Path, Text, Window, Stderr, {},
-                               {/*ValidatingOnly=*/false, Piece}));
+        describeCounts(readUsageText(File.Path, Text, Window, Stderr, {},
+                                     {/*ValidatingOnly=*/false, Piece}));
     if (Pieces != Want)
       differ("read in pieces of " + std::to_string(Piece) + " bytes", Pieces,
              Want);
   }
   // As report reads a file: mapped, in parts of 4 KiB on two threads.
   constexpr uint64_t PartBytes = 4096;
-  std::string Mapped =
-      describe(readUsageLogs({File.Path}, Window, /*Threads=*/2, PartBytes));
+  std::string Mapped = describeCounts(
+      readUsageLogs({File.Path}, Window, /*Threads=*/2, PartBytes));
   if (Mapped != Want)
     differ("read from a file in parts of 4 KiB", Mapped, Want);
   // Its partial, written, read and merged: the same counts.
@@ -169,7 +140,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   if (llvm::Error E = Merger.add(std::move(*Read), "partial"))
     differ("its partial cannot be merged: " + llvm::toString(std::move(E)), "",
            Want);
-  std::string Merged = describe(Merger.counts(1));
+  std::string Merged = describeCounts(Merger.counts(1));
   if (Merged != Want)
     differ("its partial, written, read and merged", Merged, Want);
   return 0;

@@ -295,26 +295,6 @@ TEST(UsageLogTest, LinesOneByteFromAKnownShapeAreReadAsTheyAre) {
   expectModelCounts(Log, LogWindow{});
 }
 
-/// Everything \p C counted, problems included, as text.
-std::string countsText(const UsageCounts &C) {
-  std::string Out = std::to_string(C.Lines) + " " +
-                    std::to_string(C.EventLines) + " " +
-                    std::to_string(C.Malformed) + " " +
-                    std::to_string(C.OutsideWindow) + "\n";
-  for (const auto &[Name, E] : C.Events) {
-    Out += Name + " " + std::to_string(E.Jobs) + " " +
-           std::to_string(E.Processes) + " " + std::to_string(E.Hosts) + " " +
-           E.FirstSeen + " " + E.LastSeen;
-    for (const auto &[Day, Jobs] : E.JobsByDay)
-      Out += " " + Day + "=" + std::to_string(Jobs);
-    Out += "\n";
-  }
-  for (const LogFileProblems &P : C.Problems)
-    for (const auto &[Line, Why] : P.First)
-      Out += std::to_string(Line) + ": " + Why + "\n";
-  return Out;
-}
-
 TEST(UsageLogTest, FastPathsCountWhatTheValidatingParserAloneCounts) {
   // The runtime's lines and a collector's, mixed, and the random log's
   // others: every fast path (the tail cache, the shapes, templates and
@@ -336,10 +316,10 @@ TEST(UsageLogTest, FastPathsCountWhatTheValidatingParserAloneCounts) {
     // Lines of every event counted, and malformed ones.
     EXPECT_EQ(Reference.Events.size(), 8u);
     EXPECT_GT(Reference.Malformed, 0u);
-    std::string Want = countsText(Reference);
+    std::string Want = describeCounts(Reference);
     for (size_t Piece : {0, 1, 7, 64, 333, 4096}) {
       SCOPED_TRACE("pieces of " + std::to_string(Piece) + " bytes");
-      EXPECT_EQ(countsText(readUsageText("log", Log, Window, {}, {},
+      EXPECT_EQ(describeCounts(readUsageText("log", Log, Window, {}, {},
                                          {/*ValidatingOnly=*/false, Piece})),
                 Want);
     }

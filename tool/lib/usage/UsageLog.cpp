@@ -412,6 +412,32 @@ UsageCounts readUsageLog(StringRef Path, const LogWindow &Window) {
   return readUsageLogs({Path.str()}, Window, 1, DefaultLogPartBytes, {}, {});
 }
 
+std::string describeCounts(const UsageCounts &Counts) {
+  std::string Out;
+  raw_string_ostream OS(Out);
+  OS << "files " << Counts.Files << ", lines " << Counts.Lines
+     << ", event lines " << Counts.EventLines << ", malformed "
+     << Counts.Malformed << ", outside " << Counts.OutsideWindow << "\n";
+  for (const auto &[Name, E] : Counts.Events) {
+    OS << "event '" << Name << "': jobs " << E.Jobs << ", processes "
+       << E.Processes << ", hosts " << E.Hosts << ", first " << E.FirstSeen
+       << ", last " << E.LastSeen << ", days";
+    for (const auto &[Day, Jobs] : E.JobsByDay)
+      OS << " " << Day << "=" << Jobs;
+    OS << "\n";
+  }
+  for (const LogFileProblems &P : Counts.Problems) {
+    OS << "problems of " << P.File << ": " << P.Malformed;
+    for (const auto &[Line, Why] : P.First)
+      OS << "; " << Line << ": " << Why;
+    OS << "\n";
+  }
+  for (const StderrLog &L : Counts.StderrLogs)
+    OS << "stderr log " << L.File << ": events " << L.Events << ", ignored "
+       << L.Ignored << ", malformed " << L.Malformed << "\n";
+  return Out;
+}
+
 UsageCounts readUsageText(StringRef Name, StringRef Text,
                           const LogWindow &Window, const StderrFileInfo &Stderr,
                           ArrayRef<EventAlias> Aliases,

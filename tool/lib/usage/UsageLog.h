@@ -94,6 +94,11 @@ struct LogWindow {
 /// by their magic bytes.
 UsageCounts readUsageLog(llvm::StringRef Path, const LogWindow &Window);
 
+/// Everything \p Counts says (totals, events, problems, stderr logs), a
+/// line each, as text: two counts are the same when their texts are (tests,
+/// the fuzzers).
+std::string describeCounts(const UsageCounts &Counts);
+
 /// How readUsageText reads a text (tests, the fuzzer).
 struct TextReading {
   /// Every line with the validating parser alone, none on a fast path:
