@@ -20,9 +20,9 @@ HERE = pathlib.Path(__file__).resolve().parent
 
 # name, binary, seeds, inputs mutated, what a self-check failure prints
 FUZZERS = [
-    ("log reader", "apistamp-log-fuzzer", "log-reader-seeds", 2500,
+    ("log reader", "apistamp-log-fuzzer", "log-reader-seeds", 1200,
      "the counts differ from the validating parser's"),
-    ("partial files", "apistamp-partial-fuzzer", "partial-seeds", 150000,
+    ("partial files", "apistamp-partial-fuzzer", "partial-seeds", 60000,
      "a partial written, read and written again changed"),
 ]
 # Options of every run: inputs up to a log's 16 lines and more; a parse
