@@ -174,7 +174,7 @@ void LineReader::countStderrLine(const char *Data, size_t Length) {
   // tmpfs and XFS later ones).
   const char *Problem =
       LastLine ? "the last line, without its newline: cut short?"
-      : !isIsoTime(Source.Time) || !isCalendarDay(Source.Time)
+      : !SourceTimeIsDay
           ? "the log's modification time, its lines' time, is not a day "
             "of the calendar (YYYY-MM-DD)"
           : stderrEventProblem(Event);

@@ -53,7 +53,8 @@ public:
              const LogWindow &Window, LogForm Form = LogForm::Undecided,
              StderrSource IfStderr = {"1970-01-01T00:00:00.000000Z", {}})
       : Counts(Counts), Problems(Problems), Window(Window), Form(Form),
-        Source(std::move(IfStderr)) {}
+        Source(std::move(IfStderr)),
+        SourceTimeIsDay(isIsoTime(Source.Time) && isCalendarDay(Source.Time)) {}
 
   /// \p Data has LogLinePadding readable bytes after \p Size.
   void consume(const char *Data, size_t Size);
@@ -217,6 +218,8 @@ private:
   bool ValidatingOnly = false; ///< validateEveryLine().
   LogForm Form;
   StderrSource Source;
+  /// Source.Time is a day of the calendar: a stderr log's lines have one.
+  bool SourceTimeIsDay;
   StderrLog Stderr;
   /// Lines that are neither form, before the form is decided: the count
   /// and the first few (line number, why not JSON).
