@@ -1,9 +1,11 @@
 //===- OptionsTest.cpp - validateOptions and the command table ------------===//
 
 #include "apistamp/Options.h"
+#include "apistamp/CommandLine.h"
 #include "apistamp/CommandTable.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include <map>
 
 using namespace apistamp;
 
@@ -22,9 +24,9 @@ Options optionsFor(Mode M, std::vector<std::string> Sources = {"a.cpp"}) {
 }
 
 TEST(CommandTableTest, EveryModeHasOneRowThatRuns) {
-  for (Mode M : {Mode::Check, Mode::Fix, Mode::Diff, Mode::Explain,
-                 Mode::Catalog, Mode::Verify, Mode::Report, Mode::Tu,
-                 Mode::Merge, Mode::Ninja}) {
+  for (Mode M :
+       {Mode::Check, Mode::Fix, Mode::Diff, Mode::Explain, Mode::Catalog,
+        Mode::Verify, Mode::Report, Mode::Tu, Mode::Merge, Mode::Ninja}) {
     const CommandInfo &C = commandInfo(M);
     EXPECT_EQ(C.RunMode, M);
     EXPECT_NE(C.Run == nullptr, C.RunAlone == nullptr) << C.Name.str();
@@ -304,6 +306,189 @@ TEST(ValidateOptionsTest, StderrJobFromHasOneGroup) {
   EXPECT_EQ(messageOf(validateOptions(Opts)),
             "apistamp: error: --stderr-job-id and --stderr-job-from both say "
             "where a stderr log's job is; pass one");
+}
+
+/// validateOptions with \p Variables as the whole environment.
+llvm::Error validateWith(Options &Opts,
+                         std::map<std::string, std::string> Variables) {
+  return validateOptions(
+      Opts, [&](llvm::StringRef Name) -> std::optional<std::string> {
+        auto Found = Variables.find(Name.str());
+        if (Found == Variables.end())
+          return std::nullopt;
+        return Found->second;
+      });
+}
+
+TEST(ValidateOptionsTest, TheEnvironmentDecidesWhatNoOptionSays) {
+  Options Plain = optionsFor(Mode::Check);
+  ASSERT_EQ(messageOf(validateWith(Plain, {})), "");
+  EXPECT_EQ(Plain.Preambles, PreambleBuilds::Auto);
+  EXPECT_TRUE(Plain.SkipBodies);
+  EXPECT_EQ(Plain.PreambleStoreDir, "");
+
+  Options All = optionsFor(Mode::Check);
+  ASSERT_EQ(messageOf(validateWith(All, {{"APISTAMP_PREAMBLE", "all"},
+                                         {"APISTAMP_NO_SKIP_BODIES", "1"}})),
+            "");
+  EXPECT_EQ(All.Preambles, PreambleBuilds::All);
+  EXPECT_FALSE(All.SkipBodies);
+  Options Other = optionsFor(Mode::Check);
+  ASSERT_EQ(messageOf(validateWith(Other, {{"APISTAMP_PREAMBLE", "yes"},
+                                           {"APISTAMP_NO_SKIP_BODIES", "0"}})),
+            "");
+  EXPECT_EQ(Other.Preambles, PreambleBuilds::Auto);
+  EXPECT_TRUE(Other.SkipBodies);
+
+  // An option given beats the variable.
+  Options Given = optionsFor(Mode::Check);
+  Given.Preambles = PreambleBuilds::Never;
+  Given.Given.Preamble = true;
+  ASSERT_EQ(messageOf(validateWith(Given, {{"APISTAMP_PREAMBLE", "all"}})), "");
+  EXPECT_EQ(Given.Preambles, PreambleBuilds::Never);
+  Options NoSkip = optionsFor(Mode::Check);
+  NoSkip.Given.NoSkipBodies = true;
+  ASSERT_EQ(messageOf(validateWith(NoSkip, {})), "");
+  EXPECT_FALSE(NoSkip.SkipBodies);
+
+  // A store: a preamble for every TU, unless the store is turned off.
+  Options Store = optionsFor(Mode::Check);
+  ASSERT_EQ(messageOf(validateWith(Store, {{"APISTAMP_PREAMBLE_STORE", "/s"}})),
+            "");
+  EXPECT_EQ(Store.PreambleStoreDir, "/s");
+  EXPECT_EQ(Store.Preambles, PreambleBuilds::All);
+  Options Off = optionsFor(Mode::Check);
+  Off.Given.NoPreamble = true;
+  ASSERT_EQ(messageOf(validateWith(Off, {{"APISTAMP_PREAMBLE_STORE", "/s"},
+                                         {"APISTAMP_PREAMBLE", "all"}})),
+            "");
+  EXPECT_EQ(Off.PreambleStoreDir, "");
+  EXPECT_EQ(Off.Preambles, PreambleBuilds::Never);
+}
+
+TEST(ValidateOptionsTest, OptionsThatDecideOneFieldTogether) {
+  Options Merge = optionsFor(Mode::Merge, {"results"});
+  Merge.Given.MergeDiff = true;
+  ASSERT_EQ(messageOf(validateWith(Merge, {})), "");
+  EXPECT_EQ(Merge.MergeAs, Mode::Diff);
+  EXPECT_EQ(Merge.ResultFiles, std::vector<std::string>{"results"});
+  EXPECT_TRUE(Merge.Sources.empty());
+  Merge = optionsFor(Mode::Merge, {"results"});
+  Merge.Given.MergeDiff = Merge.Given.MergeFix = true;
+  EXPECT_EQ(messageOf(validateWith(Merge, {})),
+            "apistamp: error: --diff and --fix: one or the other");
+
+  for (bool List : {false, true}) {
+    Options Catalog = optionsFor(Mode::Catalog);
+    Catalog.Given.ListUnselected = List;
+    ASSERT_EQ(messageOf(validateWith(Catalog, {})), "");
+    EXPECT_EQ(Catalog.Unselected, List);
+  }
+  Options Check = optionsFor(Mode::Check);
+  Check.Given.FailOnUnselected = true;
+  ASSERT_EQ(messageOf(validateWith(Check, {})), "");
+  EXPECT_TRUE(Check.Unselected);
+
+  Options Sharded = optionsFor(Mode::Check);
+  Sharded.Given.Shard = "2/3";
+  ASSERT_EQ(messageOf(validateWith(Sharded, {})), "");
+  EXPECT_EQ(Sharded.Part.Index, 2u);
+  EXPECT_EQ(Sharded.Part.Count, 3u);
+  Sharded.Given.Shard = "3/2";
+  EXPECT_THAT(messageOf(validateWith(Sharded, {})),
+              ::testing::HasSubstr("--shard wants I/N"));
+}
+
+TEST(CommandTableTest, UsageHasEveryCommandAndItsArguments) {
+  std::string Usage = usageText();
+  for (const CommandInfo &C : commandTable()) {
+    EXPECT_THAT(Usage, ::testing::ContainsRegex("apistamp ([a-z]+\\|)*" +
+                                                C.Name.str() +
+                                                "(\\|[a-z]+)* \\[options\\]"))
+        << C.Name.str();
+    EXPECT_THAT(Usage, ::testing::HasSubstr(C.Arguments.str()));
+  }
+  EXPECT_THAT(Usage, ::testing::HasSubstr(
+                         "apistamp tu [options] <source> [-- <compiler "
+                         "args>]\n"));
+  EXPECT_THAT(Usage, ::testing::HasSubstr("apistamp ninja [options]\n"));
+  EXPECT_EQ(commandNames(), "check, fix, diff, explain, catalog, verify, "
+                            "report, tu, merge or ninja");
+}
+
+TEST(FormatNamesTest, EachFormatHasOneName) {
+  for (const auto &F : outputFormats())
+    EXPECT_EQ(formatName(F.Value), F.Name);
+  EXPECT_EQ(outputFormats().size(), 4u);
+  EXPECT_EQ(reportFormats().size(), 5u);
+}
+
+/// parseCommandLine on \p Args after the program name.
+llvm::Expected<Options> parse(std::vector<const char *> Args) {
+  Args.insert(Args.begin(), "apistamp");
+  std::string Warnings;
+  llvm::raw_string_ostream Stream(Warnings);
+  llvm::Expected<Options> Opts = parseCommandLine(Args, Stream);
+  EXPECT_EQ(Warnings, "");
+  return Opts;
+}
+
+TEST(CommandLineTest, OptionsLandInTheirFields) {
+  llvm::Expected<Options> Report =
+      parse({"report", "--format=markdown", "-o", "out.md", "--since",
+             "2026-01", "--layer", "py=torchvision.*", "log.jsonl"});
+  ASSERT_TRUE(bool(Report)) << llvm::toString(Report.takeError());
+  EXPECT_EQ(Report->RunMode, Mode::Report);
+  EXPECT_EQ(Report->Report.Format, ReportFormat::Markdown);
+  EXPECT_EQ(Report->Report.Output, "out.md");
+  EXPECT_EQ(Report->Report.Since, "2026-01");
+  EXPECT_EQ(Report->Report.LayerArgs,
+            std::vector<std::string>{"py=torchvision.*"});
+  EXPECT_EQ(Report->Sources, std::vector<std::string>{"log.jsonl"});
+
+  llvm::Expected<Options> Check =
+      parse({"check", "--format=sarif", "-j3", "--min-jobs", "2", "--usage",
+             "u.json", "--", "-DX"});
+  ASSERT_TRUE(bool(Check)) << llvm::toString(Check.takeError());
+  EXPECT_EQ(Check->Format, OutputFormat::Sarif);
+  EXPECT_EQ(Check->Jobs, 3u);
+  EXPECT_EQ(Check->MinJobs, 2u);
+  EXPECT_TRUE(Check->MinJobsGiven);
+  EXPECT_EQ(Check->CompilerArgs, std::vector<std::string>{"-DX"});
+
+  llvm::Expected<Options> Merge = parse({"merge", "--fix", "r.json"});
+  ASSERT_TRUE(bool(Merge)) << llvm::toString(Merge.takeError());
+  EXPECT_EQ(Merge->MergeAs, Mode::Fix);
+  EXPECT_EQ(Merge->ResultFiles, std::vector<std::string>{"r.json"});
+}
+
+TEST(CommandLineTest, EachParseStartsFromTheDefaults) {
+  ASSERT_TRUE(bool(parse(
+      {"check", "--format=json", "--min-jobs", "2", "--usage", "u.json"})));
+  llvm::Expected<Options> Again = parse({"check", "a.cpp"});
+  ASSERT_TRUE(bool(Again)) << llvm::toString(Again.takeError());
+  EXPECT_EQ(Again->Format, OutputFormat::Text);
+  EXPECT_EQ(Again->MinJobs, 1u);
+  EXPECT_FALSE(Again->MinJobsGiven);
+  EXPECT_FALSE(Again->CompilerArgs.has_value());
+  EXPECT_EQ(Again->Sources, std::vector<std::string>{"a.cpp"});
+}
+
+TEST(CommandLineTest, BadUsageSaysWhatAndHints) {
+  llvm::Expected<Options> Diff = parse({"diff", "--format=json", "a.cpp"});
+  ASSERT_FALSE(bool(Diff));
+  EXPECT_THAT(messageOf(Diff.takeError()),
+              ::testing::HasSubstr("'--format' is not an option of 'diff'; "
+                                   "it is one of check, catalog, report and "
+                                   "merge"));
+  llvm::Expected<Options> Both = parse({"merge", "--diff", "--fix", "r"});
+  ASSERT_FALSE(bool(Both));
+  EXPECT_EQ(messageOf(Both.takeError()),
+            "apistamp: error: --diff and --fix: one or the other");
+  llvm::Expected<Options> None = parse({});
+  ASSERT_FALSE(bool(None));
+  EXPECT_THAT(messageOf(None.takeError()),
+              ::testing::HasSubstr("expected a command: check, fix"));
 }
 
 } // namespace

@@ -6,6 +6,8 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Regex.h"
 #include "llvm/Support/Threading.h"
+#include <cstdlib>
+#include <utility>
 
 using namespace llvm;
 
@@ -111,18 +113,76 @@ Expected<EventLayer> parseLayerOption(StringRef Text) {
   return Layer;
 }
 
+ArrayRef<NamedValue<OutputFormat>> outputFormats() {
+  static constexpr NamedValue<OutputFormat> Formats[] = {
+      {OutputFormat::Text, "text",
+       "clang-style diagnostics, or aligned columns (default)"},
+      {OutputFormat::Csv, "csv",
+       "catalog: comma-separated, with a header line"},
+      {OutputFormat::Json, "json",
+       "findings with fixes and a summary (check), or an array of events "
+       "(catalog)"},
+      {OutputFormat::Sarif, "sarif",
+       "check: a SARIF 2.1.0 log with rules, locations and fixes"},
+  };
+  return Formats;
+}
+
+ArrayRef<NamedValue<ReportFormat>> reportFormats() {
+  static constexpr NamedValue<ReportFormat> Formats[] = {
+      {ReportFormat::Text, "text", "aligned (default)"},
+      {ReportFormat::Csv, "csv", "comma-separated"},
+      {ReportFormat::Json, "json", "the versioned JSON report"},
+      {ReportFormat::Markdown, "markdown",
+       "tables for a pull request or a wiki"},
+      {ReportFormat::Html, "html", "a self-contained page"},
+  };
+  return Formats;
+}
+
 StringRef formatName(OutputFormat Format) {
-  switch (Format) {
-  case OutputFormat::Text:
-    return "text";
-  case OutputFormat::Csv:
-    return "csv";
-  case OutputFormat::Json:
-    return "json";
-  case OutputFormat::Sarif:
-    return "sarif";
+  for (const NamedValue<OutputFormat> &F : outputFormats())
+    if (F.Value == Format)
+      return F.Name;
+  llvm_unreachable("an OutputFormat without a name");
+}
+
+std::optional<std::string> processEnvironment(StringRef Name) {
+  if (const char *Value = std::getenv(Name.str().c_str()))
+    return std::string(Value);
+  return std::nullopt;
+}
+
+/// Options::Given and the environment, into the fields they decide.
+static Error resolveGivenOptions(Options &Opts, EnvironmentLookup Environment) {
+  const Options::GivenOptions &Given = Opts.Given;
+  if (Given.MergeDiff && Given.MergeFix)
+    return usageError("--diff and --fix: one or the other");
+  Opts.MergeAs = Given.MergeDiff  ? Mode::Diff
+                 : Given.MergeFix ? Mode::Fix
+                                  : Mode::Check;
+  if (Opts.RunMode == Mode::Merge && Opts.ResultFiles.empty())
+    Opts.ResultFiles = std::exchange(Opts.Sources, {});
+  Opts.Unselected = Given.ListUnselected || Given.FailOnUnselected;
+  Opts.SkipBodies = !Given.NoSkipBodies &&
+                    Environment("APISTAMP_NO_SKIP_BODIES").value_or("") != "1";
+  if (Given.NoPreamble)
+    Opts.Preambles = PreambleBuilds::Never;
+  else if (!Given.Preamble &&
+           Environment("APISTAMP_PREAMBLE").value_or("") == "all")
+    Opts.Preambles = PreambleBuilds::All;
+  std::string Store = Environment("APISTAMP_PREAMBLE_STORE").value_or("");
+  if (!Store.empty() && Opts.Preambles != PreambleBuilds::Never) {
+    Opts.PreambleStoreDir = Store;
+    Opts.Preambles = PreambleBuilds::All;
   }
-  llvm_unreachable("unknown OutputFormat");
+  if (Given.Shard.empty())
+    return Error::success();
+  Expected<Shard> Part = parseShard(Given.Shard);
+  if (!Part)
+    return Part.takeError();
+  Opts.Part = *Part;
+  return Error::success();
 }
 
 /// "check takes text, json or sarif, catalog text, csv or json".
@@ -257,7 +317,9 @@ static Error checkCatalogDiff(const Options &Opts) {
   return Error::success();
 }
 
-Error validateOptions(Options &Opts) {
+Error validateOptions(Options &Opts, EnvironmentLookup Environment) {
+  if (Error E = resolveGivenOptions(Opts, Environment))
+    return E;
   const CommandInfo &Command = commandInfo(Opts.RunMode);
   if (!Command.Formats.empty() && !is_contained(Command.Formats, Opts.Format))
     return usageError("--format=" + formatName(Opts.Format) +

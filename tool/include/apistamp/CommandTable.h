@@ -2,8 +2,9 @@
 //
 // Everything that differs between commands, as data: the command line
 // (ApiStampMain.cpp) makes one subcommand per row and gives each option to
-// the rows that take it; run() dispatches through it. A new command is a
-// row here, a run function in its own file, and nothing else.
+// the rows that take it, --help's usage lines are made from it, and run()
+// dispatches through it. docs/architecture.md's recipe "A new command"
+// lists every file a new command touches.
 //
 //===----------------------------------------------------------------------===//
 
@@ -44,7 +45,9 @@ struct CommandInfo {
   /// From a planned and analysed project to an exit code; or, if null,
   /// RunAlone.
   int (*Run)(CommandContext &Ctx);
-  /// A command that plans nothing itself (report).
+  /// A command that does not go through run()'s plan and analysis of the
+  /// project: report (logs, no project), tu (one TU) and ninja (plans
+  /// only).
   int (*RunAlone)(const Options &Opts, llvm::raw_ostream &Out,
                   llvm::raw_ostream &Err);
 };
@@ -54,6 +57,18 @@ llvm::ArrayRef<CommandInfo> commandTable();
 
 /// The row of \p M.
 const CommandInfo &commandInfo(Mode M);
+
+/// Whether \p C's positional arguments are sources, which "--" and a
+/// compile command may follow.
+bool readsSources(const CommandInfo &C);
+
+/// "check, fix, ..., merge or ninja": every command's name, in order.
+std::string commandNames();
+
+/// --help's overview: a line per set of commands that take the same
+/// arguments ("apistamp check|fix|diff|catalog [options] [<source>...]
+/// [-- <compiler args>]"), then the exit codes.
+std::string usageText();
 
 } // namespace apistamp
 

@@ -1,9 +1,10 @@
 //===- Options.h - What a run of apistamp is asked to do --------*- C++ -*-===//
 //
 // The command line as data: the commands, their formats, the options of a
-// run and the documented exit codes. The command table (Commands.h) says
-// what each command takes; validateOptions checks a run against it and
-// resolves the defaults, so that nothing after it looks at raw options.
+// run and the documented exit codes. The command table (CommandTable.h)
+// says what each command takes; validateOptions checks a run against it and
+// resolves the defaults, so that nothing after it looks at Options::Given
+// or the environment.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,6 +13,7 @@
 
 #include "apistamp/Glob.h"
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include <optional>
@@ -40,6 +42,21 @@ enum class OutputFormat { Text, Csv, Json, Sarif };
 
 /// --format of report.
 enum class ReportFormat { Text, Csv, Json, Markdown, Html };
+
+/// One value of an enumerated option: the enumerator, its name on the
+/// command line and its line of --help.
+template <class Enum> struct NamedValue {
+  Enum Value;
+  llvm::StringLiteral Name;
+  llvm::StringLiteral Help;
+};
+
+/// check's and catalog's --format values, the only place their names are
+/// spelled.
+llvm::ArrayRef<NamedValue<OutputFormat>> outputFormats();
+
+/// report's --format values, the only place their names are spelled.
+llvm::ArrayRef<NamedValue<ReportFormat>> reportFormats();
 
 /// --by of report: one row per event, per rule or per file.
 enum class ReportGrouping { Event, Rule, File };
@@ -174,7 +191,28 @@ struct Options {
   Mode MergeAs = Mode::Check;
   /// Compiler arguments after "--"; set when "--" was given.
   std::optional<std::vector<std::string>> CompilerArgs;
+
+  /// The options as the command line gave them, where several options (or
+  /// an environment variable) decide one field above: validateOptions
+  /// resolves them into MergeAs, Unselected, SkipBodies, Preambles,
+  /// PreambleStoreDir and Part.
+  struct GivenOptions {
+    bool MergeDiff = false, MergeFix = false; ///< merge --diff, --fix.
+    /// catalog --unselected, check --fail-on-unselected.
+    bool ListUnselected = false, FailOnUnselected = false;
+    bool NoSkipBodies = false; ///< --no-skip-bodies.
+    bool NoPreamble = false;   ///< --no-preamble.
+    bool Preamble = false;     ///< --preamble=... was given.
+    std::string Shard;         ///< --shard I/N as written.
+  } Given;
 };
+
+/// Reads an environment variable: its value, or std::nullopt when unset.
+using EnvironmentLookup =
+    llvm::function_ref<std::optional<std::string>(llvm::StringRef)>;
+
+/// The process's environment (std::getenv).
+std::optional<std::string> processEnvironment(llvm::StringRef Name);
 
 /// "I/N" with 1 <= I <= N, as --shard takes it.
 llvm::Expected<Shard> parseShard(llvm::StringRef Text);
@@ -208,10 +246,14 @@ std::string unknownOptionHint(llvm::StringRef Arg, llvm::StringRef Command,
                               llvm::ArrayRef<CommandOptions> Commands);
 
 /// Checks \p Opts against the command table (formats, the arguments each
-/// command needs) and resolves what the command line leaves open: the
-/// number of jobs, and explain's "<source>:<line>". Errors are bad usage
+/// command needs, options that exclude each other) and resolves what the
+/// command line leaves open: Opts.Given and the environment variables
+/// APISTAMP_PREAMBLE, APISTAMP_PREAMBLE_STORE and APISTAMP_NO_SKIP_BODIES
+/// (read through \p Environment), the number of jobs, merge's result
+/// files and explain's "<source>:<line>". Errors are bad usage
 /// ("apistamp: error: ..."); nothing is read from disk.
-llvm::Error validateOptions(Options &Opts);
+llvm::Error validateOptions(Options &Opts,
+                            EnvironmentLookup Environment = processEnvironment);
 
 } // namespace apistamp
 

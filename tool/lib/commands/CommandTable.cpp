@@ -2,6 +2,9 @@
 
 #include "apistamp/CommandTable.h"
 #include "Commands.h"
+#include <iterator>
+#include <string>
+#include <vector>
 
 namespace apistamp {
 
@@ -153,6 +156,46 @@ const CommandInfo &commandInfo(Mode M) {
     if (C.RunMode == M)
       return C;
   llvm_unreachable("a Mode without a row in the command table");
+}
+
+bool readsSources(const CommandInfo &C) {
+  return C.TakesProjectOptions || C.ReadsEveryNamedFile;
+}
+
+std::string commandNames() {
+  std::string Names;
+  for (size_t I = 0; I < std::size(Commands); ++I)
+    Names += (I == 0                         ? ""
+              : I + 1 == std::size(Commands) ? " or "
+                                             : ", ") +
+             Commands[I].Name.str();
+  return Names;
+}
+
+std::string usageText() {
+  std::string Text = "apistamp: insert API usage events where policy rules "
+                     "say they belong\n\n";
+  std::vector<bool> Listed(std::size(Commands));
+  for (size_t I = 0; I < std::size(Commands); ++I) {
+    if (Listed[I])
+      continue;
+    const CommandInfo &C = Commands[I];
+    std::string Names;
+    for (size_t J = I; J < std::size(Commands); ++J)
+      if (Commands[J].Arguments == C.Arguments &&
+          readsSources(Commands[J]) == readsSources(C)) {
+        Names += (Names.empty() ? "" : "|") + Commands[J].Name.str();
+        Listed[J] = true;
+      }
+    Text += "  apistamp " + Names + " [options]";
+    if (!C.Arguments.empty())
+      Text += " " + C.Arguments.str();
+    Text += readsSources(C) ? " [-- <compiler args>]\n" : "\n";
+  }
+  return Text + "\nExit codes: 0 clean or done, 1 check found something, "
+                "verify a mismatch, fix or tu could not write a file, fix "
+                "(with --fail-on-change) changed one, 2 bad usage or bad "
+                "rules file, 3 a source failed to parse.\n";
 }
 
 } // namespace apistamp
