@@ -1,7 +1,7 @@
 //===- CatalogDiffTest.cpp - Tests of catalog --diff's classification -----===//
 
 #include "CatalogDiff.h"
-#include "Report.h"
+#include "Findings.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 #include "gmock/gmock.h"

@@ -1,7 +1,7 @@
 //===- Catalog.cpp - Every event the rules place, as data -----------------===//
 
 #include "Catalog.h"
-#include "Report.h"
+#include "Findings.h"
 
 using namespace llvm;
 

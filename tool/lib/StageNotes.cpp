@@ -1,8 +1,8 @@
 //===- StageNotes.cpp - What the driver says between stages ---------------===//
 
 #include "StageNotes.h"
+#include "Findings.h"
 #include "PreambleStore.h"
-#include "Report.h"
 #include "Suggestions.h"
 #include "llvm/Support/Format.h"
 #include <cstdlib>

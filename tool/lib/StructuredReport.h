@@ -3,7 +3,7 @@
 #ifndef APISTAMP_LIB_STRUCTUREDREPORT_H
 #define APISTAMP_LIB_STRUCTUREDREPORT_H
 
-#include "Report.h"
+#include "Findings.h"
 #include "apistamp/Rules.h"
 #include <map>
 #include <vector>

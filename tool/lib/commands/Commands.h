@@ -12,9 +12,9 @@
 
 #include "../Catalog.h"
 #include "Changes.h"
+#include "Findings.h"
 #include "Project.h"
 #include "ProjectAnalysis.h"
-#include "Report.h"
 #include "apistamp/Options.h"
 #include "llvm/Support/raw_ostream.h"
 #include <chrono>
@@ -114,7 +114,7 @@ std::vector<Finding> overlapNotes(llvm::ArrayRef<Site> Sites);
 /// The rule id of the usage gate's findings.
 constexpr llvm::StringLiteral UsageGateRule = "apistamp-usage-gate";
 
-/// check --usage (UsageGate.cpp): an error per event the usage file shows
+/// check --usage (CheckUsage.cpp): an error per event the usage file shows
 /// used by --min-jobs jobs (since --since) that \p WholeCatalog, the whole
 /// tree's, no longer places (an alias's old name counted as its event); a
 /// note per such event used less, and per event of the sites left in the

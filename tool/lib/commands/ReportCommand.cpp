@@ -1,4 +1,4 @@
-//===- Report.cpp - apistamp report: which placed events are used ---------===//
+//===- ReportCommand.cpp - apistamp report: which placed events are used --===//
 
 #include "../Catalog.h"
 #include "../PlanAndAnalyse.h"

@@ -1,7 +1,7 @@
-//===- UsageGate.cpp - check --usage: removals that usage says break users ===//
+//===- CheckUsage.cpp - check --usage: removals usage says break users ---===//
 
-#include "../usage/UsageGate.h"
 #include "../Catalog.h"
+#include "../usage/UsageGate.h"
 #include "Commands.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"

@@ -1,6 +1,6 @@
-//===- Report.cpp - Render findings and summaries -------------------------===//
+//===- Findings.cpp - The findings of check, rendered ---------------------===//
 
-#include "Report.h"
+#include "Findings.h"
 #include "CatalogDiff.h"
 #include "Csv.h"
 #include "Suggestions.h"

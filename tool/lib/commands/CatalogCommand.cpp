@@ -1,4 +1,4 @@
-//===- Catalog.cpp - apistamp catalog: every event the rules place --------===//
+//===- CatalogCommand.cpp - apistamp catalog: every event the rules place -===//
 
 #include "Catalog.h"
 #include "CatalogDiff.h"

@@ -1,7 +1,7 @@
-//===- Report.h - Render findings and summaries -----------------*- C++ -*-===//
+//===- Findings.h - The findings of check, rendered -------------*- C++ -*-===//
 
-#ifndef APISTAMP_LIB_REPORT_H
-#define APISTAMP_LIB_REPORT_H
+#ifndef APISTAMP_LIB_FINDINGS_H
+#define APISTAMP_LIB_FINDINGS_H
 
 #include "ProjectAnalysis.h"
 #include "apistamp/Options.h"
@@ -119,4 +119,4 @@ Finding publicHeaderFinding(const PublicHeaderEdit &E);
 
 } // namespace apistamp
 
-#endif // APISTAMP_LIB_REPORT_H
+#endif // APISTAMP_LIB_FINDINGS_H

@@ -1,8 +1,8 @@
-//===- Verify.cpp - apistamp verify: rules against expectation comments ---===//
+//===- VerifyCommand.cpp - apistamp verify: rules against expectations ---===//
 
-#include "apistamp/Verify.h"
 #include "Commands.h"
 #include "Suggestions.h"
+#include "apistamp/Verify.h"
 #include <set>
 
 namespace apistamp {
