@@ -80,8 +80,10 @@ TEST(EventNameTest, ErrorsCarryColumns) {
 }
 
 TEST(EventNameTest, ControlCharactersAreRefusedAndNotEchoed) {
-  // Defect 9: the template went into the source as it was, line breaks and
-  // all; messages that quote the template echoed its raw bytes.
+  // Promise
+  // (docs/reliability.md#an-event-is-text-never-code-or-terminal-control): the
+  // template went into the source as it was, line breaks and all; messages that
+  // quote the template echoed its raw bytes.
   for (llvm::StringRef Bad :
        {llvm::StringRef("a\nb"), llvm::StringRef("a\rb"),
         llvm::StringRef("a\0b", 3), llvm::StringRef("a\tb"),

@@ -325,8 +325,9 @@ bool hasRawControlBytes(llvm::StringRef Text) {
 }
 
 TEST(RulesTest, IncludeMustBeAPrintableNonEmptyHeaderName) {
-  // Defect 7: a line break in 'include' wrote arbitrary lines into every
-  // instrumented file; empty names silently inserted nothing.
+  // Promise (docs/reliability.md#an-include-is-one-header-name): a line break
+  // in 'include' wrote arbitrary lines into every instrumented file; empty
+  // names silently inserted nothing.
   EXPECT_THAT(error("version: 1\ninclude: \"a.h\\nint\\finjected=system(0);//\""
                     "\nrules:\n  - id: a\n"),
               HasSubstr("r.yaml:2:14: error: 'include' may not contain "
@@ -359,7 +360,8 @@ TEST(RulesTest, IncludeMustBeAPrintableNonEmptyHeaderName) {
 }
 
 TEST(RulesTest, MacroMustNotBeAKeyword) {
-  // Defect 8: 'macro: throw' made every selected function throw.
+  // Promise (docs/reliability.md#a-macro-is-one-identifier-never-a-statement):
+  // 'macro: throw' made every selected function throw.
   EXPECT_THAT(error("version: 1\nmacro: throw\nrules:\n  - id: a\n"),
               HasSubstr("r.yaml:2:8: error: 'macro' must name a macro, not "
                         "the C or C++ keyword 'throw'"));
@@ -377,7 +379,9 @@ TEST(RulesTest, MacroMustNotBeAKeyword) {
 }
 
 TEST(RulesTest, EventTemplatesRefuseControlCharacters) {
-  // Defect 9: newlines and other control characters in an event.
+  // Promise
+  // (docs/reliability.md#an-event-is-text-never-code-or-terminal-control):
+  // newlines and other control characters in an event.
   EXPECT_THAT(
       error("version: 1\nrules:\n  - id: a\n    event: \"a.{name}\\nb\"\n"),
       HasSubstr("r.yaml:4:21: error: 'event' may not contain control "
@@ -404,8 +408,10 @@ TEST(RulesTest, EventTemplatesRefuseControlCharacters) {
 }
 
 TEST(RulesTest, EventTemplatesMayBeUTF8) {
-  // Defect 9: valid UTF-8 was refused as "quotes, backslashes or control
-  // characters"; it is kept as it is (the event literal keeps UTF-8 bytes).
+  // Promise
+  // (docs/reliability.md#an-event-is-text-never-code-or-terminal-control):
+  // valid UTF-8 was refused as "quotes, backslashes or control characters"; it
+  // is kept as it is (the event literal keeps UTF-8 bytes).
   RuleSet Rules = parse("version: 1\nrules:\n  - id: a\n"
                         "    event: \"caf\xC3\xA9.\xE6\x97\xA5.{name}\"\n");
   ASSERT_EQ(Rules.Rules.size(), 1u);
@@ -436,7 +442,9 @@ TEST(RulesTest, RawControlCharactersInTheFileAreRefused) {
 }
 
 TEST(RulesTest, MessagesNeverEchoRawControlCharacters) {
-  // Defect 9: values quoted in messages are escaped.
+  // Promise
+  // (docs/reliability.md#an-event-is-text-never-code-or-terminal-control):
+  // values quoted in messages are escaped.
   for (const char *Text : {
            "version: 1\nrules:\n  - id: a\n    \"ke\\ey\": 1\n",
            "version: 1\nrules:\n  - id: a\n    namespace: \"\\e[31mred\"\n",
@@ -465,7 +473,9 @@ TEST(RulesTest, LongEventTemplatesAreRefused) {
 }
 
 TEST(RulesTest, DuplicateKeysAreErrors) {
-  // Defect 11: the second 'namespace' was silently ignored.
+  // Promise
+  // (docs/reliability.md#every-key-and-every-document-of-a-rules-file-is-read):
+  // the second 'namespace' was silently ignored.
   EXPECT_THAT(error("version: 1\nrules:\n  - id: a\n    namespace: lib\n"
                     "    namespace: other\n"),
               HasSubstr("r.yaml:5:5: error: duplicate key 'namespace' in rule "
@@ -479,7 +489,9 @@ TEST(RulesTest, DuplicateKeysAreErrors) {
 }
 
 TEST(RulesTest, OneDocumentOnly) {
-  // Defect 11: a second YAML document was silently ignored.
+  // Promise
+  // (docs/reliability.md#every-key-and-every-document-of-a-rules-file-is-read):
+  // a second YAML document was silently ignored.
   EXPECT_THAT(error("version: 1\nrules:\n  - id: a\n---\nversion: 1\n"
                     "rules:\n  - id: b\n"),
               HasSubstr("r.yaml:4:1: error: a rules file is one YAML "
@@ -497,9 +509,11 @@ TEST(RulesTest, OneDocumentOnly) {
 }
 
 TEST(RulesTest, MatcherNestingIsBounded) {
-  // Defect 11: clang's matcher parser recurses once per parenthesis; 10,000
-  // levels overflowed the stack (test/lit/hostile-rules.test has those).
-  // A matcher whose parentheses nest \p Depth levels deep.
+  // Promise
+  // (docs/reliability.md#every-key-and-every-document-of-a-rules-file-is-read):
+  // clang's matcher parser recurses once per parenthesis; 10,000 levels
+  // overflowed the stack (test/lit/hostile-rules.test has those). A matcher
+  // whose parentheses nest \p Depth levels deep.
   auto Nested = [](unsigned Depth) {
     std::string M = "functionDecl(";
     for (unsigned I = 2; I < Depth; ++I)
@@ -562,8 +576,8 @@ TEST(KeepEventsTest, EveryDocumentedGlobFormMatches) {
       "'x.?', 'y.[ab]', 'lib.operator\\[\\]', 'lib.{load,save}.*']\n"
       "rules:\n  - id: all\n",
       "r.yaml"));
-  for (const char *Kept : {"lib.a", "lib.b", "torch.script.trace", "x.1",
-                           "y.b", "lib.operator[]", "lib.load.zip"})
+  for (const char *Kept : {"lib.a", "lib.b", "torch.script.trace", "x.1", "y.b",
+                           "lib.operator[]", "lib.load.zip"})
     EXPECT_TRUE(Rules.keeps(Kept)) << Kept;
   for (const char *Removed : {"lib.c", "lib.ab", "torch.jit", "x.12", "y.c",
                               "lib.operator", "lib.drop.zip"})
@@ -580,8 +594,8 @@ TEST(RulesTest, MacroMustNotBeAReservedIdentifier) {
                 HasSubstr("are reserved to the implementation"))
         << Reserved;
   for (const char *Fine : {"C10_LOG_API_USAGE_ONCE", "_log", "LOG_", "L_"})
-    EXPECT_EQ(valueOrFail(parseRules(std::string("version: 1\nmacro: ") +
-                                         Fine + "\nrules:\n  - id: all\n",
+    EXPECT_EQ(valueOrFail(parseRules(std::string("version: 1\nmacro: ") + Fine +
+                                         "\nrules:\n  - id: all\n",
                                      "r.yaml"))
                   .Macro,
               Fine);
@@ -611,8 +625,8 @@ TEST(LayersTest, NamesMapToGlobs) {
 
 TEST(LayersTest, ErrorsArePlaced) {
   auto Layers = [](llvm::StringRef Value) {
-    return error(("version: 1\nlayers:" + Value + "\nrules:\n  - id: a\n")
-                     .str());
+    return error(
+        ("version: 1\nlayers:" + Value + "\nrules:\n  - id: a\n").str());
   };
   EXPECT_THAT(Layers(" ['a.*']"),
               HasSubstr("r.yaml:2:9: error: 'layers' must map each layer's "

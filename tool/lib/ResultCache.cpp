@@ -203,11 +203,8 @@ std::optional<TUResult> ResultCache::lookup(StringRef Key, const RuleSet &Rules,
   // used only if everything it says checks out against the files now.
   Entry E;
   json::Path::Root Root;
-  if (!fromJSON(*Parsed, E, Root) || E.Dependencies.empty()) {
-    if (getenv("APISTAMP_DEBUG_CACHE"))
-      errs() << "DEBUG " << toString(Root.getError()) << "\n";
+  if (!fromJSON(*Parsed, E, Root) || E.Dependencies.empty())
     return Miss(Untrusted);
-  }
   const std::string &RootDir = Rules.Root;
   // The files whose bytes the rules may need: each candidate's and each
   // includer's, under the root.

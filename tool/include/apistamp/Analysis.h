@@ -3,7 +3,9 @@
 // The analysis stage parses one translation unit and returns, as plain data
 // (Site.h), the facts about every definition a rule selects: where its body
 // is and which calls it holds. Their status and edits are decided later
-// (decideSite). It never prints and never writes files.
+// (decideSite). It never prints. The only files it writes are stored
+// preambles (PreambleStore, when the run builds them); analyseProject also
+// stores TU results in the cache. Sources are written by fix alone.
 //
 //===----------------------------------------------------------------------===//
 

@@ -1,9 +1,10 @@
 //===- Commands.h - One function per apistamp command -----------*- C++ -*-===//
 //
 // The last stage: each command turns the merged AnalysisResult (and the
-// options) into output and an exit code. Commands are the only code that
-// prints or writes files; each lives in its own file here, and a new one is
-// a new file plus one row in the command table (CommandTable.cpp).
+// options) into output and an exit code, and writes what it is asked to
+// (fix's sources, tu's result, -o, --export-fixes). Each lives in its own
+// file here; docs/architecture.md's recipe "A new command" lists every file
+// a new one touches.
 //
 //===----------------------------------------------------------------------===//
 
