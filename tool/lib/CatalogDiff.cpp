@@ -169,46 +169,34 @@ struct Ambiguity {
 
 } // namespace
 
-CatalogDiff diffCatalogs(ArrayRef<CatalogEvent> Old, ArrayRef<CatalogEvent> New,
-                         const AliasLookup &Aliases) {
-  std::map<std::string, CatalogEvent> OldEvents = byEvent(Old),
-                                      NewEvents = byEvent(New);
-  CatalogDiff Diff;
-  std::vector<EventDiff> Renamed, Unchanged;
-  // The events of one side only: the candidates of renames.
-  std::set<std::string> Removed, Added;
-  for (const auto &[Event, Row] : OldEvents) {
-    auto Now = NewEvents.find(Event);
-    if (Now == NewEvents.end()) {
-      Removed.insert(Event);
-      continue;
+namespace {
+
+/// The state of one diff: the events of each side, those of one side only
+/// (the candidates of renames) and the renames found so far.
+class RenameFinder {
+public:
+  RenameFinder(ArrayRef<CatalogEvent> Old, ArrayRef<CatalogEvent> New)
+      : OldEvents(byEvent(Old)), NewEvents(byEvent(New)) {
+    for (const auto &[Event, Row] : OldEvents) {
+      auto Now = NewEvents.find(Event);
+      if (Now == NewEvents.end()) {
+        Removed.insert(Event);
+        continue;
+      }
+      EventDiff Same;
+      Same.OldEvent = Same.NewEvent = Event;
+      Same.Old = Row;
+      Same.New = Now->second;
+      Unchanged.push_back(std::move(Same));
     }
-    EventDiff Same;
-    Same.OldEvent = Same.NewEvent = Event;
-    Same.Old = Row;
-    Same.New = Now->second;
-    Unchanged.push_back(std::move(Same));
+    for (const auto &Entry : NewEvents)
+      if (!OldEvents.count(Entry.first))
+        Added.insert(Entry.first);
   }
-  for (const auto &Entry : NewEvents)
-    if (!OldEvents.count(Entry.first))
-      Added.insert(Entry.first);
 
-  auto Rename = [&](const std::string &From, const std::string &To,
-                    RenameMatch M) {
-    EventDiff R;
-    R.Change = EventChange::Renamed;
-    R.OldEvent = From;
-    R.NewEvent = To;
-    R.Old = OldEvents.at(From);
-    R.New = NewEvents.at(To);
-    R.Match = M;
-    R.How = howMatched(M, R.Old, R.New);
-    Renamed.push_back(std::move(R));
-  };
-
-  // Declared aliases first: many old events may map to one new one, which
-  // may also be unchanged.
-  if (Aliases)
+  /// Declared aliases first: many old events may map to one new one, which
+  /// may also be unchanged.
+  void matchAliases(const AliasLookup &Aliases) {
     for (auto It = Removed.begin(); It != Removed.end();) {
       std::optional<std::string> To = Aliases(*It);
       if (!To || *To == *It) {
@@ -221,16 +209,15 @@ CatalogDiff diffCatalogs(ArrayRef<CatalogEvent> Old, ArrayRef<CatalogEvent> New,
         ++It;
         continue;
       }
-      Rename(*It, *To, RenameMatch::Alias);
+      rename(*It, *To, RenameMatch::Alias);
       Added.erase(*To);
       It = Removed.erase(It);
     }
+  }
 
-  // Then each criterion in turn over what is left: a pair is a rename when
-  // each is the only candidate of the other.
-  std::vector<Ambiguity> Ambiguous;
-  for (RenameMatch M : {RenameMatch::SameName, RenameMatch::SameLine,
-                        RenameMatch::OnlyInFile, RenameMatch::SameLastName}) {
+  /// One criterion over what is left: a pair is a rename when each is the
+  /// only candidate of the other.
+  void matchBy(RenameMatch M) {
     using Key = std::tuple<std::string, std::string, std::string>;
     std::map<Key, std::pair<std::vector<std::string>, std::vector<std::string>>>
         Candidates;
@@ -255,46 +242,86 @@ CatalogDiff diffCatalogs(ArrayRef<CatalogEvent> Old, ArrayRef<CatalogEvent> New,
       if (M == RenameMatch::OnlyInFile &&
           !similarNames(OldEvents.at(From.front()), NewEvents.at(To.front())))
         continue;
-      Rename(From.front(), To.front(), M);
+      rename(From.front(), To.front(), M);
       Removed.erase(From.front());
       Added.erase(To.front());
     }
   }
 
-  // An ambiguity worth a note: candidates on both sides are still left.
-  std::set<std::pair<std::vector<std::string>, std::vector<std::string>>> Noted;
-  for (Ambiguity &A : Ambiguous) {
-    erase_if(A.Old, [&](const std::string &E) { return !Removed.count(E); });
-    erase_if(A.New, [&](const std::string &E) { return !Added.count(E); });
-    if (A.Old.empty() || A.New.empty() || !Noted.insert({A.Old, A.New}).second)
-      continue;
-    Diff.Notes.push_back("not matched as renames, ambiguous (" +
-                         sharedBy(A.Match, A.Example) + "): removed " +
-                         quotedList(A.Old) + ", added " + quotedList(A.New));
+  /// The diff: renames, removals, additions, then the unchanged events,
+  /// with a note for each ambiguity whose candidates are still left.
+  CatalogDiff take() && {
+    noteAmbiguities();
+    llvm::sort(Renamed, [](const EventDiff &L, const EventDiff &R) {
+      return L.OldEvent < R.OldEvent;
+    });
+    Diff.Events = std::move(Renamed);
+    for (const std::string &Event : Removed) {
+      EventDiff R;
+      R.Change = EventChange::Removed;
+      R.OldEvent = Event;
+      R.Old = OldEvents.at(Event);
+      Diff.Events.push_back(std::move(R));
+    }
+    for (const std::string &Event : Added) {
+      EventDiff A;
+      A.Change = EventChange::Added;
+      A.NewEvent = Event;
+      A.New = NewEvents.at(Event);
+      Diff.Events.push_back(std::move(A));
+    }
+    Diff.Events.insert(Diff.Events.end(),
+                       std::make_move_iterator(Unchanged.begin()),
+                       std::make_move_iterator(Unchanged.end()));
+    return std::move(Diff);
   }
 
-  llvm::sort(Renamed, [](const EventDiff &L, const EventDiff &R) {
-    return L.OldEvent < R.OldEvent;
-  });
-  Diff.Events = std::move(Renamed);
-  for (const std::string &Event : Removed) {
+private:
+  void rename(const std::string &From, const std::string &To, RenameMatch M) {
     EventDiff R;
-    R.Change = EventChange::Removed;
-    R.OldEvent = Event;
-    R.Old = OldEvents.at(Event);
-    Diff.Events.push_back(std::move(R));
+    R.Change = EventChange::Renamed;
+    R.OldEvent = From;
+    R.NewEvent = To;
+    R.Old = OldEvents.at(From);
+    R.New = NewEvents.at(To);
+    R.Match = M;
+    R.How = howMatched(M, R.Old, R.New);
+    Renamed.push_back(std::move(R));
   }
-  for (const std::string &Event : Added) {
-    EventDiff A;
-    A.Change = EventChange::Added;
-    A.NewEvent = Event;
-    A.New = NewEvents.at(Event);
-    Diff.Events.push_back(std::move(A));
+
+  void noteAmbiguities() {
+    std::set<std::pair<std::vector<std::string>, std::vector<std::string>>>
+        Noted;
+    for (Ambiguity &A : Ambiguous) {
+      erase_if(A.Old, [&](const std::string &E) { return !Removed.count(E); });
+      erase_if(A.New, [&](const std::string &E) { return !Added.count(E); });
+      if (A.Old.empty() || A.New.empty() ||
+          !Noted.insert({A.Old, A.New}).second)
+        continue;
+      Diff.Notes.push_back("not matched as renames, ambiguous (" +
+                           sharedBy(A.Match, A.Example) + "): removed " +
+                           quotedList(A.Old) + ", added " + quotedList(A.New));
+    }
   }
-  Diff.Events.insert(Diff.Events.end(),
-                     std::make_move_iterator(Unchanged.begin()),
-                     std::make_move_iterator(Unchanged.end()));
-  return Diff;
+
+  std::map<std::string, CatalogEvent> OldEvents, NewEvents;
+  std::set<std::string> Removed, Added;
+  std::vector<EventDiff> Renamed, Unchanged;
+  std::vector<Ambiguity> Ambiguous;
+  CatalogDiff Diff;
+};
+
+} // namespace
+
+CatalogDiff diffCatalogs(ArrayRef<CatalogEvent> Old, ArrayRef<CatalogEvent> New,
+                         const AliasLookup &Aliases) {
+  RenameFinder Finder(Old, New);
+  if (Aliases)
+    Finder.matchAliases(Aliases);
+  for (RenameMatch M : {RenameMatch::SameName, RenameMatch::SameLine,
+                        RenameMatch::OnlyInFile, RenameMatch::SameLastName})
+    Finder.matchBy(M);
+  return std::move(Finder).take();
 }
 
 } // namespace apistamp

@@ -256,54 +256,79 @@ static std::string diffEventText(const EventDiff &E) {
   llvm_unreachable("unknown EventChange");
 }
 
+/// One event of a catalog diff as a JSON object.
+static json::Object diffEventJson(const EventDiff &E) {
+  json::Object Row{{"change", eventChangeName(E.Change)}};
+  const CatalogEvent &Def = E.Change == EventChange::Removed ? E.Old : E.New;
+  Row["rule"] = Def.Rule;
+  Row["kind"] = Def.Kind;
+  if (E.Change != EventChange::Removed) {
+    Row["event"] = E.NewEvent;
+    Row["file"] = E.New.File;
+    Row["line"] = E.New.Line;
+  }
+  if (E.Change == EventChange::Removed || E.Change == EventChange::Renamed) {
+    Row["old_event"] = E.OldEvent;
+    Row["old_file"] = E.Old.File;
+    Row["old_line"] = E.Old.Line;
+  }
+  if (E.Change == EventChange::Renamed) {
+    Row["matched_by"] = renameMatchName(E.Match);
+    Row["how"] = E.How;
+  }
+  return Row;
+}
+
+/// catalog --diff --format=json.
+static void printCatalogDiffJson(raw_ostream &OS, const CatalogDiff &Diff,
+                                 size_t Aliased,
+                                 ArrayRef<const EventDiff *> Suggested) {
+  json::Array Events;
+  for (const EventDiff &E : Diff.Events)
+    Events.push_back(diffEventJson(E));
+  json::Object Aliases;
+  for (const EventDiff *E : Suggested)
+    Aliases[E->OldEvent] = E->NewEvent;
+  json::Object Result{
+      {"version", 1},
+      {"counts",
+       json::Object{{"renamed", Diff.count(EventChange::Renamed)},
+                    {"renamed_by_declared_alias", Aliased},
+                    {"removed", Diff.count(EventChange::Removed)},
+                    {"added", Diff.count(EventChange::Added)},
+                    {"unchanged", Diff.count(EventChange::Unchanged)}}},
+      {"events", std::move(Events)},
+      {"notes", json::Array(Diff.Notes)},
+      {"suggested_aliases", std::move(Aliases)}};
+  OS << formatv("{0:2}", json::Value(std::move(Result))) << "\n";
+}
+
+/// The suggested aliases, as lines to paste into a rules file.
+static void printSuggestedAliases(raw_ostream &OS,
+                                  ArrayRef<const EventDiff *> Suggested) {
+  OS << "\n# Suggested aliases for the rules file (old event: current event);\n"
+        "# check each match above before pasting.\n"
+        "aliases:\n";
+  for (const EventDiff *E : Suggested) {
+    std::optional<std::string> From = yamlScalar(E->OldEvent, true),
+                               To = yamlScalar(E->NewEvent, false);
+    if (From && To)
+      OS << "  " << *From << ": " << *To << "\n";
+    else
+      OS << "  # not UTF-8, cannot be written in YAML: "
+         << printableLine(E->OldEvent) << " -> " << printableLine(E->NewEvent)
+         << "\n";
+  }
+}
+
 void printCatalogDiff(raw_ostream &OS, const CatalogDiff &Diff,
                       OutputFormat Format, bool ListUnchanged) {
   size_t Aliased = count_if(Diff.Events, [](const EventDiff &E) {
     return E.Change == EventChange::Renamed && E.Match == RenameMatch::Alias;
   });
   std::vector<const EventDiff *> Suggested = Diff.suggestedAliases();
-  if (Format == OutputFormat::Json) {
-    json::Array Events;
-    for (const EventDiff &E : Diff.Events) {
-      json::Object Row{{"change", eventChangeName(E.Change)}};
-      const CatalogEvent &Def =
-          E.Change == EventChange::Removed ? E.Old : E.New;
-      Row["rule"] = Def.Rule;
-      Row["kind"] = Def.Kind;
-      if (E.Change != EventChange::Removed) {
-        Row["event"] = E.NewEvent;
-        Row["file"] = E.New.File;
-        Row["line"] = E.New.Line;
-      }
-      if (E.Change == EventChange::Removed ||
-          E.Change == EventChange::Renamed) {
-        Row["old_event"] = E.OldEvent;
-        Row["old_file"] = E.Old.File;
-        Row["old_line"] = E.Old.Line;
-      }
-      if (E.Change == EventChange::Renamed) {
-        Row["matched_by"] = renameMatchName(E.Match);
-        Row["how"] = E.How;
-      }
-      Events.push_back(std::move(Row));
-    }
-    json::Object Aliases;
-    for (const EventDiff *E : Suggested)
-      Aliases[E->OldEvent] = E->NewEvent;
-    json::Object Result{
-        {"version", 1},
-        {"counts",
-         json::Object{{"renamed", Diff.count(EventChange::Renamed)},
-                      {"renamed_by_declared_alias", Aliased},
-                      {"removed", Diff.count(EventChange::Removed)},
-                      {"added", Diff.count(EventChange::Added)},
-                      {"unchanged", Diff.count(EventChange::Unchanged)}}},
-        {"events", std::move(Events)},
-        {"notes", json::Array(Diff.Notes)},
-        {"suggested_aliases", std::move(Aliases)}};
-    OS << formatv("{0:2}", json::Value(std::move(Result))) << "\n";
-    return;
-  }
+  if (Format == OutputFormat::Json)
+    return printCatalogDiffJson(OS, Diff, Aliased, Suggested);
   // One line per event: the change, the event (padded), where, the rule
   // and, for a rename, how it was matched.
   std::vector<std::pair<const EventDiff *, std::string>> Lines;
@@ -329,21 +354,8 @@ void printCatalogDiff(raw_ostream &OS, const CatalogDiff &Diff,
      << Aliased << " by a declared alias), " << Diff.count(EventChange::Removed)
      << " removed, " << Diff.count(EventChange::Added) << " added, "
      << Diff.count(EventChange::Unchanged) << " unchanged\n";
-  if (Suggested.empty())
-    return;
-  OS << "\n# Suggested aliases for the rules file (old event: current event);\n"
-        "# check each match above before pasting.\n"
-        "aliases:\n";
-  for (const EventDiff *E : Suggested) {
-    std::optional<std::string> From = yamlScalar(E->OldEvent, true),
-                               To = yamlScalar(E->NewEvent, false);
-    if (From && To)
-      OS << "  " << *From << ": " << *To << "\n";
-    else
-      OS << "  # not UTF-8, cannot be written in YAML: "
-         << printableLine(E->OldEvent) << " -> " << printableLine(E->NewEvent)
-         << "\n";
-  }
+  if (!Suggested.empty())
+    printSuggestedAliases(OS, Suggested);
 }
 
 /// "body comes from macro 'X'" -> "body comes from macro".

@@ -226,6 +226,26 @@ void keepIncludesOthersMayNeed(const Project &P, const MergeView &View,
       });
 }
 
+/// Drops from \p R what \p TU does not report: a TU analysed for a named
+/// header reports what lies in that header; one that completes the view,
+/// what lies in the files it completes.
+void keepReported(TUResult &R, const TUJob &TU) {
+  auto Reported = [&TU](StringRef File) {
+    return (TU.ReportOnly.empty() || File == TU.ReportOnly) &&
+           (TU.Completes.empty() || llvm::is_contained(TU.Completes, File));
+  };
+  llvm::erase_if(R.Sites, [&](const Site &S) { return !Reported(S.File); });
+  llvm::erase_if(R.Suppressions,
+                 [&](const Suppression &S) { return !Reported(S.File); });
+  llvm::erase_if(R.Expectations,
+                 [&](const Expectation &E) { return !Reported(E.File); });
+  llvm::erase_if(R.Explanations,
+                 [&](const Explanation &E) { return !Reported(E.File); });
+  llvm::erase_if(R.Unselected, [&](const UnselectedDefinition &U) {
+    return !Reported(U.File);
+  });
+}
+
 /// Merges the per-TU results, consuming them: nothing reads a TUResult
 /// after this, so no order of later steps can see it half-moved.
 AnalysisResult merge(const Project &P, const MergeView &View,
@@ -245,22 +265,7 @@ AnalysisResult merge(const Project &P, const MergeView &View,
       Merged.Failed.push_back({TU.Source, std::move(R.Diagnostics), TU.Rules});
       continue;
     }
-    // A TU analysed for a named header reports what lies in that header; one
-    // that completes the view, what lies in the files it completes.
-    auto Reported = [&TU](StringRef File) {
-      return (TU.ReportOnly.empty() || File == TU.ReportOnly) &&
-             (TU.Completes.empty() || llvm::is_contained(TU.Completes, File));
-    };
-    llvm::erase_if(R.Sites, [&](const Site &S) { return !Reported(S.File); });
-    llvm::erase_if(R.Suppressions,
-                   [&](const Suppression &S) { return !Reported(S.File); });
-    llvm::erase_if(R.Expectations,
-                   [&](const Expectation &E) { return !Reported(E.File); });
-    llvm::erase_if(R.Explanations,
-                   [&](const Explanation &E) { return !Reported(E.File); });
-    llvm::erase_if(R.Unselected, [&](const UnselectedDefinition &U) {
-      return !Reported(U.File);
-    });
+    keepReported(R, TU);
     const RuleSet &Rules = *TU.Rules;
     RuleUsage &Usage = Merged.Usage[&Rules];
     auto Partial = [&](const Site &S) { return View.seesPartly(I, S); };

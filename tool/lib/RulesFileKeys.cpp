@@ -196,6 +196,66 @@ void FileParser::layers(const YAML::Node &Value, RuleSet &Rules) {
   }
 }
 
+std::optional<EventAlias> FileParser::alias(const YAML::Node &FromNode,
+                                            const YAML::Node &ToNode,
+                                            StringMap<int> &FirstLine) {
+  std::optional<std::string> From = P.scalar(FromNode, "aliases");
+  std::optional<std::string> To = P.scalar(ToNode, "aliases");
+  if (!From || !To)
+    return std::nullopt;
+  if (From->empty() || To->empty()) {
+    Diags.error(From->empty() ? FromNode : ToNode,
+                "an alias maps an old event name to the current one; "
+                "neither can be empty");
+    return std::nullopt;
+  }
+  if (StringRef(*To).find_first_of(" \t?[]{}\\") != StringRef::npos) {
+    Diags.error(ToNode,
+                "the current event '" + printable(*To) +
+                    "' must be an event name, not a glob (a '*' may take "
+                    "what the old name's '*' matched)",
+                Diags.valueOffset(ToNode));
+    return std::nullopt;
+  }
+  if (*From == *To) {
+    Diags.error(FromNode, "'" + printable(*From) + "' is mapped to itself");
+    return std::nullopt;
+  }
+  auto [First, New] = FirstLine.try_emplace(*From, FromNode.Mark().line);
+  if (!New) {
+    Diags.error(FromNode, "duplicate alias '" + printable(*From) +
+                              "'; the first is on line " +
+                              Twine(First->second + 1));
+    return std::nullopt;
+  }
+  Expected<EventGlob> Glob = EventGlob::create(*From);
+  if (!Glob) {
+    Diags.error(FromNode, toString(Glob.takeError()),
+                Diags.valueOffset(FromNode));
+    return std::nullopt;
+  }
+  EventAlias Alias{std::move(*Glob), *To, unsigned(FromNode.Mark().line + 1),
+                   "", ""};
+  size_t Star = To->find('*');
+  if (Star == std::string::npos)
+    return Alias;
+  StringRef Old = *From;
+  size_t OldStar = Old.find('*');
+  if (count(*To, '*') != 1 || count(Old, '*') != 1 ||
+      Old.find_first_of("?[]{}\\") != StringRef::npos) {
+    Diags.error(ToNode,
+                "a '*' in the current event takes what the one '*' of "
+                "the old name matched: write both with one '*' and no "
+                "other glob character, such as 'torch.script.*: "
+                "torch.jit.*'",
+                Diags.valueOffset(ToNode, Star));
+    return std::nullopt;
+  }
+  Alias.Prefix = Old.take_front(OldStar).str();
+  Alias.Suffix = Old.drop_front(OldStar + 1).str();
+  return Alias;
+}
+
 void FileParser::aliases(const YAML::Node &Value, RuleSet &Rules) {
   if (!Value.IsMap()) {
     Diags.error(Value, "'aliases' must map each old event name (or glob) to "
@@ -209,64 +269,12 @@ void FileParser::aliases(const YAML::Node &Value, RuleSet &Rules) {
   }
   StringMap<int> FirstLine;
   std::vector<YAML::Node> Targets;
-  for (const auto &Entry : Value) {
-    std::optional<std::string> From = P.scalar(Entry.first, "aliases");
-    std::optional<std::string> To = P.scalar(Entry.second, "aliases");
-    if (!From || !To)
-      continue;
-    if (From->empty() || To->empty()) {
-      Diags.error(From->empty() ? Entry.first : Entry.second,
-                  "an alias maps an old event name to the current one; "
-                  "neither can be empty");
-      continue;
+  for (const auto &Entry : Value)
+    if (std::optional<EventAlias> Alias =
+            alias(Entry.first, Entry.second, FirstLine)) {
+      Targets.push_back(Entry.second);
+      Rules.Aliases.push_back(std::move(*Alias));
     }
-    if (StringRef(*To).find_first_of(" \t?[]{}\\") != StringRef::npos) {
-      Diags.error(Entry.second,
-                  "the current event '" + printable(*To) +
-                      "' must be an event name, not a glob (a '*' may take "
-                      "what the old name's '*' matched)",
-                  Diags.valueOffset(Entry.second));
-      continue;
-    }
-    if (*From == *To) {
-      Diags.error(Entry.first,
-                  "'" + printable(*From) + "' is mapped to itself");
-      continue;
-    }
-    auto [First, New] = FirstLine.try_emplace(*From, Entry.first.Mark().line);
-    if (!New) {
-      Diags.error(Entry.first, "duplicate alias '" + printable(*From) +
-                                   "'; the first is on line " +
-                                   Twine(First->second + 1));
-      continue;
-    }
-    Expected<EventGlob> Glob = EventGlob::create(*From);
-    if (!Glob) {
-      Diags.error(Entry.first, toString(Glob.takeError()),
-                  Diags.valueOffset(Entry.first));
-      continue;
-    }
-    EventAlias Alias{std::move(*Glob), *To,
-                     unsigned(Entry.first.Mark().line + 1), "", ""};
-    if (size_t Star = To->find('*'); Star != std::string::npos) {
-      StringRef Old = *From;
-      size_t OldStar = Old.find('*');
-      if (count(*To, '*') != 1 || count(Old, '*') != 1 ||
-          Old.find_first_of("?[]{}\\") != StringRef::npos) {
-        Diags.error(Entry.second,
-                    "a '*' in the current event takes what the one '*' of "
-                    "the old name matched: write both with one '*' and no "
-                    "other glob character, such as 'torch.script.*: "
-                    "torch.jit.*'",
-                    Diags.valueOffset(Entry.second, Star));
-        continue;
-      }
-      Alias.Prefix = Old.take_front(OldStar).str();
-      Alias.Suffix = Old.drop_front(OldStar + 1).str();
-    }
-    Targets.push_back(Entry.second);
-    Rules.Aliases.push_back(std::move(Alias));
-  }
   // One step maps an old name to the current one: a chain would make the
   // event's name depend on the order of the entries.
   for (size_t I = 0; I < Rules.Aliases.size(); ++I) {

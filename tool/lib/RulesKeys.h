@@ -15,6 +15,7 @@
 #include "RulesValues.h"
 #include "apistamp/Rules.h"
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/Error.h"
@@ -134,6 +135,10 @@ private:
   void keepEvents(const YAML::Node &Value, RuleSet &Rules);
   void layers(const YAML::Node &Value, RuleSet &Rules);
   void aliases(const YAML::Node &Value, RuleSet &Rules);
+  /// One entry of 'aliases', or none after an error; \p FirstLine has the
+  /// line of each old name seen so far.
+  std::optional<EventAlias> alias(const YAML::Node &From, const YAML::Node &To,
+                                  llvm::StringMap<int> &FirstLine);
   void excludeFiles(const YAML::Node &Value, RuleSet &Rules);
   void compileCommands(const YAML::Node &Value, RuleSet &Rules);
   void publicHeaders(const YAML::Node &Value, RuleSet &Rules);

@@ -173,17 +173,24 @@ static json::Array sarifFixes(const Finding &F, ArrayRef<TextEdit> Fix,
            {"replacements", std::move(Replacements)}}}}}};
 }
 
-void printSarifReport(raw_ostream &OS, const ReportInput &In,
-                      StringRef BaseDirectory, bool WithBaseUri) {
+namespace {
+
+/// SARIF's rules array, and each rule's index in it.
+struct SarifRules {
   json::Array Rules;
-  StringMap<unsigned> RuleIndex;
-  auto AddRule = [&](StringRef Id, std::string Description) {
-    if (RuleIndex.try_emplace(Id, Rules.size()).second)
+  StringMap<unsigned> Index;
+  void add(StringRef Id, std::string Description) {
+    if (Index.try_emplace(Id, Rules.size()).second)
       Rules.push_back(
           json::Object{{"id", Id},
                        {"shortDescription",
                         json::Object{{"text", std::move(Description)}}}});
-  };
+  }
+};
+
+/// The rules of the run's rules files, and apistamp's own.
+SarifRules sarifRules(const ReportInput &In, StringRef BaseDirectory) {
+  SarifRules Rules;
   // The rules file relative to the base (SRCROOT): a log uploaded from CI
   // says nothing about the runner's directories.
   for (const RuleSet *Set : In.RuleSets) {
@@ -193,59 +200,72 @@ void printSarifReport(raw_ostream &OS, const ReportInput &In,
     std::string RulesFile =
         Relative ? Relative->str() : sys::path::filename(Set->Path).str();
     for (const Rule &R : Set->Rules)
-      AddRule(R.Id, "API usage events selected by rule '" + R.Id + "' of " +
-                        RulesFile + ":" + std::to_string(R.Line));
+      Rules.add(R.Id, "API usage events selected by rule '" + R.Id + "' of " +
+                          RulesFile + ":" + std::to_string(R.Line));
   }
-  AddRule(StaleEventRule,
-          "API usage events in the first statement of definitions that no "
-          "rule selects (or that are suppressed): they keep firing");
-  AddRule(directiveSpelling(Directive::Ignore),
-          "apistamp-ignore comments without a reason, or "
-          "that suppress nothing");
-
+  Rules.add(StaleEventRule,
+            "API usage events in the first statement of definitions that no "
+            "rule selects (or that are suppressed): they keep firing");
+  Rules.add(directiveSpelling(Directive::Ignore),
+            "apistamp-ignore comments without a reason, or "
+            "that suppress nothing");
   if (any_of(In.Findings, [](const Finding &F) { return F.FromUnselected; }))
-    AddRule(UnselectedRule, "public definitions (declared in a header of the "
-                            "rules' public surface) that no rule selects");
+    Rules.add(UnselectedRule, "public definitions (declared in a header of "
+                              "the rules' public surface) that no rule "
+                              "selects");
+  return Rules;
+}
 
+/// One finding as a SARIF result, with its fixes.
+json::Object sarifResult(const Finding &F, unsigned RuleIndex,
+                         ArrayRef<TextEdit> Fixes, StringRef BaseDirectory) {
+  json::Object Result{
+      {"ruleId", F.RuleId},
+      {"ruleIndex", RuleIndex},
+      {"level", severityName(F.Level)},
+      {"message", json::Object{{"text", F.Message}}},
+      {"locations",
+       json::Array{json::Object{
+           {"physicalLocation",
+            json::Object{
+                {"artifactLocation", artifactLocation(F.File, BaseDirectory)},
+                {"region", json::Object{{"startLine", F.Line},
+                                        {"startColumn", F.Column}}}}}}}}};
+  if (!Fixes.empty())
+    Result["fixes"] = sarifFixes(F, Fixes, BaseDirectory);
+  if (F.FromSite)
+    Result["properties"] =
+        json::Object{{"event", F.FromSite->Event},
+                     {"status", statusName(F.FromSite->Status)},
+                     {"name", F.FromSite->QualifiedName}};
+  if (F.Usage)
+    Result["properties"] = usageObject(*F.Usage);
+  if (const UnselectedDefinition *U = F.FromUnselected)
+    Result["properties"] = json::Object{{"name", U->QualifiedName},
+                                        {"kind", kindName(U->Kind)},
+                                        {"suggestedRule", F.SuggestedRule}};
+  return Result;
+}
+
+} // namespace
+
+void printSarifReport(raw_ostream &OS, const ReportInput &In,
+                      StringRef BaseDirectory, bool WithBaseUri) {
+  SarifRules Rules = sarifRules(In, BaseDirectory);
   json::Array Results;
   std::vector<std::vector<TextEdit>> Fixes = fixesOf(In);
   for (size_t I = 0; I < In.Findings.size(); ++I) {
     const Finding &F = In.Findings[I];
-    if (!RuleIndex.count(F.RuleId))
-      AddRule(F.RuleId, "rule '" + F.RuleId + "'");
-    json::Object Result{
-        {"ruleId", F.RuleId},
-        {"ruleIndex", RuleIndex.lookup(F.RuleId)},
-        {"level", severityName(F.Level)},
-        {"message", json::Object{{"text", F.Message}}},
-        {"locations",
-         json::Array{json::Object{
-             {"physicalLocation",
-              json::Object{
-                  {"artifactLocation", artifactLocation(F.File, BaseDirectory)},
-                  {"region", json::Object{{"startLine", F.Line},
-                                          {"startColumn", F.Column}}}}}}}}};
-    if (!Fixes[I].empty())
-      Result["fixes"] = sarifFixes(F, Fixes[I], BaseDirectory);
-    if (F.FromSite)
-      Result["properties"] =
-          json::Object{{"event", F.FromSite->Event},
-                       {"status", statusName(F.FromSite->Status)},
-                       {"name", F.FromSite->QualifiedName}};
-    if (F.Usage)
-      Result["properties"] = usageObject(*F.Usage);
-    if (const UnselectedDefinition *U = F.FromUnselected)
-      Result["properties"] = json::Object{{"name", U->QualifiedName},
-                                          {"kind", kindName(U->Kind)},
-                                          {"suggestedRule", F.SuggestedRule}};
-    Results.push_back(std::move(Result));
+    if (!Rules.Index.count(F.RuleId))
+      Rules.add(F.RuleId, "rule '" + F.RuleId + "'");
+    Results.push_back(
+        sarifResult(F, Rules.Index.lookup(F.RuleId), Fixes[I], BaseDirectory));
   }
-
   json::Object Run{
-      {"tool",
-       json::Object{{"driver", json::Object{{"name", "apistamp"},
-                                            {"version", APISTAMP_VERSION},
-                                            {"rules", std::move(Rules)}}}}},
+      {"tool", json::Object{{"driver",
+                             json::Object{{"name", "apistamp"},
+                                          {"version", APISTAMP_VERSION},
+                                          {"rules", std::move(Rules.Rules)}}}}},
       {"results", std::move(Results)},
       {"properties", json::Object{{"summary", countsObject(In)}}}};
   if (!BaseDirectory.empty() && WithBaseUri)

@@ -9,31 +9,100 @@ using namespace llvm;
 
 namespace apistamp {
 
-int runCheck(CommandContext &Ctx) {
+namespace {
+
+/// Every finding of a check, by where it comes from.
+struct CheckFindings {
+  std::vector<Finding> Sites, Usage, UnusedRules, NoRule, Overlaps;
+};
+
+/// --format=json or sarif: every finding, the counts and the fixes.
+void printStructured(CommandContext &Ctx, CheckFindings F,
+                     const SiteCounts &Counts,
+                     std::map<std::string, std::vector<TextEdit>> FileFixes) {
+  std::vector<Finding> &Findings = F.Sites;
+  append_range(Findings, F.Usage);
+  append_range(Findings, F.UnusedRules);
+  append_range(Findings, F.NoRule);
+  append_range(Findings, F.Overlaps);
+  // Said on stderr too; here for the tools that read only this.
+  for (const PublicHeaderEdit &E : Ctx.Result.PublicHeaderEdits)
+    Findings.push_back(publicHeaderFinding(E));
+  ReportInput In;
+  In.Findings = Findings;
+  In.Counts = Counts;
+  In.TUs = Ctx.Result.TUs;
+  In.ParseFailures = Ctx.Result.Failed.size();
+  In.FileFixes = std::move(FileFixes);
+  In.RuleSets = Ctx.Plan.sortedRuleSets();
+  if (Ctx.Opts.Format == OutputFormat::Json)
+    printJsonReport(Ctx.Out, In, Ctx.Display);
+  else
+    printSarifReport(Ctx.Out, In, Ctx.WorkingDirectory,
+                     /*WithBaseUri=*/!Ctx.Opts.SarifWithoutBaseUri);
+}
+
+/// The text form: every finding, then the summary line.
+void printText(CommandContext &Ctx, const CheckFindings &F,
+               const SiteCounts &Counts) {
+  for (const std::vector<Finding> *Part :
+       {&F.Sites, &F.Usage, &F.UnusedRules, &F.NoRule, &F.Overlaps})
+    printFindings(Ctx.Out, *Part, Ctx.Display);
+  Ctx.summary(Ctx.Out) << "apistamp: " << Ctx.Result.TUs << " TUs, "
+                       << Counts.Selected
+                       << " definitions selected: " << Counts.Present
+                       << " instrumented, " << Counts.Missing << " missing, "
+                       << Counts.Wrong << " wrong, " << Counts.Duplicate
+                       << " duplicate, " << Counts.Skipped << " skipped, "
+                       << Counts.Suppressed << " suppressed, " << Counts.Stale
+                       << " stale"
+                       << (Counts.Conflict
+                               ? ", " + std::to_string(Counts.Conflict) +
+                                     " conflicting"
+                               : "")
+                       << Ctx.Notes << "\n";
+  printSkipReasons(Ctx.summary(Ctx.Out), Counts);
+}
+
+/// The findings that are not the sites': --usage's (judged against the
+/// whole tree before --changed-since narrows the sites), unused rules and
+/// --fail-on-unselected's; false after saying why the run cannot go on.
+bool collectProjectFindings(CommandContext &Ctx, CheckFindings &F) {
   const Options &Opts = Ctx.Opts;
   bool WholeProject = Ctx.wholeProject() && Ctx.Result.Failed.empty();
-  std::vector<Finding> UnusedRules;
   if (WholeProject)
-    UnusedRules = unusedRuleWarnings(Ctx);
-  // The gate judges removals against the whole tree, before --changed-since
-  // narrows the sites to a change.
+    F.UnusedRules = unusedRuleWarnings(Ctx);
   std::vector<CatalogEvent> WholeCatalog;
   if (!Opts.UsageFile.empty())
     WholeCatalog = catalogOf(Ctx.Result.Sites, Ctx.Display);
   if (!narrowToChangedLines(Ctx))
-    return ExitBadUsage;
-  std::vector<Finding> UsageFindings;
+    return false;
   if (!Opts.UsageFile.empty()) {
     Expected<std::vector<Finding>> Gate = usageGateFindings(Ctx, WholeCatalog);
     if (!Gate) {
       Ctx.Err << printableLines(toString(Gate.takeError())) << "\n";
-      return ExitBadUsage;
+      return false;
     }
-    UsageFindings = std::move(*Gate);
+    F.Usage = std::move(*Gate);
   }
   removeLeftoverTemporaries(Ctx);
-  std::optional<std::vector<Finding>> Unselected;
-  if (Opts.Unselected && !(Unselected = unselectedFindings(Ctx)))
+  if (Opts.Unselected) {
+    std::optional<std::vector<Finding>> Unselected = unselectedFindings(Ctx);
+    if (!Unselected)
+      return false;
+    F.NoRule = std::move(*Unselected);
+  }
+  if (WholeProject)
+    F.Overlaps = overlapNotes(Ctx.Result.Sites);
+  return true;
+}
+
+} // namespace
+
+int runCheck(CommandContext &Ctx) {
+  const Options &Opts = Ctx.Opts;
+  CheckFindings F;
+  if (!collectProjectFindings(Ctx, F))
     return ExitBadUsage;
   const std::vector<Site> &Sites = Ctx.Result.Sites;
   SiteCounts Counts = countSites(Sites);
@@ -50,56 +119,13 @@ int runCheck(CommandContext &Ctx) {
   if (!Opts.ExportFixes.empty())
     Errors |= !exportFixes(Ctx, collectFindings(Sites, {}, false), FileFixes);
 
-  std::vector<Finding> Findings =
-      collectFindings(Sites, Ctx.Result.Suppressions, Opts.Verbose);
-  std::vector<Finding> Overlaps;
-  if (WholeProject)
-    Overlaps = overlapNotes(Sites);
-  // --fail-on-unselected: public definitions no rule selects are errors.
-  std::vector<Finding> NoRule = Unselected.value_or(std::vector<Finding>());
-  unsigned Problems = UnusedRules.size() + countProblems(Findings) +
-                      NoRule.size() + countProblems(UsageFindings);
-  if (Structured) {
-    append_range(Findings, UsageFindings);
-    append_range(Findings, UnusedRules);
-    append_range(Findings, NoRule);
-    append_range(Findings, Overlaps);
-    // Said on stderr too; here for the tools that read only this.
-    for (const PublicHeaderEdit &E : Ctx.Result.PublicHeaderEdits)
-      Findings.push_back(publicHeaderFinding(E));
-    ReportInput In;
-    In.Findings = Findings;
-    In.Counts = Counts;
-    In.TUs = Ctx.Result.TUs;
-    In.ParseFailures = Ctx.Result.Failed.size();
-    In.FileFixes = std::move(FileFixes);
-    In.RuleSets = Ctx.Plan.sortedRuleSets();
-    if (Opts.Format == OutputFormat::Json)
-      printJsonReport(Ctx.Out, In, Ctx.Display);
-    else
-      printSarifReport(Ctx.Out, In, Ctx.WorkingDirectory,
-                       /*WithBaseUri=*/!Opts.SarifWithoutBaseUri);
-  } else {
-    printFindings(Ctx.Out, Findings, Ctx.Display);
-    printFindings(Ctx.Out, UsageFindings, Ctx.Display);
-    printFindings(Ctx.Out, UnusedRules, Ctx.Display);
-    printFindings(Ctx.Out, NoRule, Ctx.Display);
-    printFindings(Ctx.Out, Overlaps, Ctx.Display);
-    Ctx.summary(Ctx.Out) << "apistamp: " << Ctx.Result.TUs << " TUs, "
-                         << Counts.Selected
-                         << " definitions selected: " << Counts.Present
-                         << " instrumented, " << Counts.Missing << " missing, "
-                         << Counts.Wrong << " wrong, " << Counts.Duplicate
-                         << " duplicate, " << Counts.Skipped << " skipped, "
-                         << Counts.Suppressed << " suppressed, " << Counts.Stale
-                         << " stale"
-                         << (Counts.Conflict
-                                 ? ", " + std::to_string(Counts.Conflict) +
-                                       " conflicting"
-                                 : "")
-                         << Ctx.Notes << "\n";
-    printSkipReasons(Ctx.summary(Ctx.Out), Counts);
-  }
+  F.Sites = collectFindings(Sites, Ctx.Result.Suppressions, Opts.Verbose);
+  unsigned Problems = F.UnusedRules.size() + countProblems(F.Sites) +
+                      F.NoRule.size() + countProblems(F.Usage);
+  if (Structured)
+    printStructured(Ctx, std::move(F), Counts, std::move(FileFixes));
+  else
+    printText(Ctx, F, Counts);
   Ctx.Out.flush();
   printWallTime(Ctx);
   return Ctx.exitCode(Problems || Errors ? ExitFindings : ExitClean);

@@ -52,6 +52,60 @@ removalLocation(const CommandContext &Ctx, const UsageVerdict &V) {
   return {usageFilePath(Ctx), 1, 1};
 }
 
+/// The finding a verdict of the gate makes, if any: a removal (not judged
+/// when \p Partial: TUs failed), or a deprecation note on one of \p Sites.
+std::optional<Finding>
+verdictFinding(const CommandContext &Ctx, const UsageVerdict &V,
+               const std::map<std::string, const Site *> &Sites, bool Partial) {
+  uint64_t MinJobs = Ctx.Opts.MinJobs;
+  auto Figures = std::make_shared<UsageFigures>(
+      UsageFigures{V.Event, V.Jobs, V.Since, V.LastSeen, MinJobs, V.LoggedAs});
+  std::string Fewer =
+      V.Jobs ? ", fewer than --min-jobs " + std::to_string(MinJobs) : "";
+  switch (V.What) {
+  case UsageVerdict::RemovesUsed:
+  case UsageVerdict::RemovesRarelyUsed: {
+    if (Partial)
+      return std::nullopt;
+    auto [File, Line, Column] = removalLocation(Ctx, V);
+    bool Used = V.What == UsageVerdict::RemovesUsed;
+    return Finding{
+        File,
+        Line,
+        Column,
+        Used ? Severity::Error : Severity::Note,
+        Used
+            ? "removes API usage event '" + V.Event + "' used by " + usedBy(V) +
+                  "; keep it, or if it was renamed, map the old name to "
+                  "the new event under 'aliases:'"
+            : "removes API usage event '" + V.Event + "', used by " +
+                  usedBy(V) + Fewer + ": a deprecation candidate",
+        std::string(UsageGateRule),
+        nullptr,
+        nullptr,
+        "",
+        std::move(Figures)};
+  }
+  case UsageVerdict::DeprecationCandidate: {
+    auto S = Sites.find(V.Event);
+    if (S == Sites.end())
+      return std::nullopt;
+    return Finding{S->second->File,
+                   S->second->Line,
+                   S->second->Column,
+                   Severity::Note,
+                   "deprecation candidate: API usage event '" + V.Event +
+                       "' used by " + usedBy(V) + Fewer,
+                   std::string(UsageGateRule),
+                   nullptr,
+                   nullptr,
+                   "",
+                   std::move(Figures)};
+  }
+  }
+  llvm_unreachable("a UsageVerdict without a finding's words");
+}
+
 } // namespace
 
 Expected<std::vector<Finding>>
@@ -96,44 +150,9 @@ usageGateFindings(const CommandContext &Ctx,
   for (const Site &S : Ctx.Result.Sites)
     if (S.Status != SiteStatus::Stale)
       Sites.try_emplace(S.Event, &S);
-  for (UsageVerdict &V : judgeUsage(*Evidence, WholeCatalog, Request)) {
-    auto Figures = std::make_shared<UsageFigures>(UsageFigures{
-        V.Event, V.Jobs, V.Since, V.LastSeen, Opts.MinJobs, V.LoggedAs});
-    std::string Fewer =
-        V.Jobs ? ", fewer than --min-jobs " + std::to_string(Opts.MinJobs) : "";
-    switch (V.What) {
-    case UsageVerdict::RemovesUsed:
-    case UsageVerdict::RemovesRarelyUsed: {
-      if (Partial)
-        continue;
-      auto [File, Line, Column] = removalLocation(Ctx, V);
-      bool Used = V.What == UsageVerdict::RemovesUsed;
-      Findings.push_back(
-          {File, Line, Column, Used ? Severity::Error : Severity::Note,
-           Used ? "removes API usage event '" + V.Event + "' used by " +
-                      usedBy(V) +
-                      "; keep it, or if it was renamed, map the old name to "
-                      "the new event under 'aliases:'"
-                : "removes API usage event '" + V.Event + "', used by " +
-                      usedBy(V) + Fewer + ": a deprecation candidate",
-           std::string(UsageGateRule), nullptr, nullptr, "",
-           std::move(Figures)});
-      break;
-    }
-    case UsageVerdict::DeprecationCandidate: {
-      auto S = Sites.find(V.Event);
-      if (S == Sites.end())
-        continue;
-      Findings.push_back({S->second->File, S->second->Line, S->second->Column,
-                          Severity::Note,
-                          "deprecation candidate: API usage event '" + V.Event +
-                              "' used by " + usedBy(V) + Fewer,
-                          std::string(UsageGateRule), nullptr, nullptr, "",
-                          std::move(Figures)});
-      break;
-    }
-    }
-  }
+  for (UsageVerdict &V : judgeUsage(*Evidence, WholeCatalog, Request))
+    if (std::optional<Finding> F = verdictFinding(Ctx, V, Sites, Partial))
+      Findings.push_back(std::move(*F));
   return Findings;
 }
 

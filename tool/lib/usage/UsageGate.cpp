@@ -23,6 +23,71 @@ UsageEvidence fromCounts(StringRef Path, UsageCounts &&Counts) {
   return Evidence;
 }
 
+/// \p Key's string in \p Row, or "".
+std::string stringIn(simdjson::dom::object Row, std::string_view Key) {
+  std::string_view Value;
+  if (Row[Key].get_string().get(Value))
+    Value = {};
+  return std::string(Value);
+}
+
+/// A saved report's trend periods (its "trend" object), and its unit into
+/// \p Evidence.
+std::vector<std::string> trendPeriods(simdjson::dom::object Report,
+                                      UsageEvidence &Evidence) {
+  std::vector<std::string> Periods;
+  simdjson::dom::object Trend;
+  if (Report["trend"].get_object().get(Trend))
+    return Periods;
+  std::string_view Unit;
+  if (!Trend["unit"].get_string().get(Unit) && Unit == "week")
+    Evidence.PeriodDays = 7;
+  simdjson::dom::array P;
+  if (!Trend["periods"].get_array().get(P))
+    for (simdjson::dom::element Day : P) {
+      std::string_view Name;
+      if (Day.get_string().get(Name))
+        Name = {};
+      Periods.emplace_back(Name);
+    }
+  return Periods;
+}
+
+/// Takes a saved report's event rows into \p Evidence (placed ones with
+/// their rule; unplaced ones only if \p Keep keeps them); false at a row
+/// without an event or its jobs.
+bool takeRows(simdjson::dom::array Rows, bool Placed,
+              function_ref<bool(StringRef)> Keep, ArrayRef<std::string> Periods,
+              UsageEvidence &Evidence) {
+  for (simdjson::dom::element Element : Rows) {
+    simdjson::dom::object Row;
+    std::string_view Event;
+    int64_t Jobs = -1;
+    if (Element.get_object().get(Row) || Row["event"].get_string().get(Event) ||
+        Event.empty() || Row["jobs"].get_int64().get(Jobs) || Jobs < 0)
+      return false;
+    if (!Placed && Keep && !Keep(StringRef(Event.data(), Event.size())))
+      continue;
+    EventUsage &U = Evidence.Events[std::string(Event)];
+    U.Jobs = uint64_t(Jobs);
+    U.FirstSeen = stringIn(Row, "first_seen");
+    U.LastSeen = stringIn(Row, "last_seen");
+    if (Placed)
+      U.Rule = stringIn(Row, "rule");
+    simdjson::dom::array Counts;
+    if (Row["trend"].get_array().get(Counts))
+      continue;
+    size_t P = 0;
+    for (simdjson::dom::element N : Counts) {
+      int64_t Jobs = 0;
+      if (P < Periods.size() && !N.get_int64().get(Jobs) && Jobs > 0)
+        U.JobsByDay.push_back({Periods[P], uint64_t(Jobs)});
+      ++P;
+    }
+  }
+  return true;
+}
+
 /// The evidence a saved JSON report (version 1) gives: every section's
 /// events, with their trend (simdjson: a report of every library's events
 /// is tens of megabytes).
@@ -46,73 +111,25 @@ Expected<UsageEvidence> fromReport(StringRef Path, StringRef Text,
     return Bad("expected \"version\": 1");
   UsageEvidence Evidence;
   Evidence.Path = Path.str();
-  std::vector<std::string> Periods;
-  simdjson::dom::object Trend;
-  if (!Report["trend"].get_object().get(Trend)) {
-    std::string_view Unit;
-    if (!Trend["unit"].get_string().get(Unit) && Unit == "week")
-      Evidence.PeriodDays = 7;
-    simdjson::dom::array P;
-    if (!Trend["periods"].get_array().get(P))
-      for (simdjson::dom::element Day : P) {
-        std::string_view Name;
-        if (Day.get_string().get(Name))
-          Name = {};
-        Periods.emplace_back(Name);
-      }
-  }
-  auto String = [](simdjson::dom::object Row, std::string_view Key) {
-    std::string_view Value;
-    if (Row[Key].get_string().get(Value))
-      Value = {};
-    return std::string(Value);
-  };
-  auto Take = [&](simdjson::dom::array Rows, bool Placed) -> Error {
-    for (simdjson::dom::element Element : Rows) {
-      simdjson::dom::object Row;
-      std::string_view Event;
-      int64_t Jobs = -1;
-      if (Element.get_object().get(Row) ||
-          Row["event"].get_string().get(Event) || Event.empty() ||
-          Row["jobs"].get_int64().get(Jobs) || Jobs < 0)
-        return Bad("an event row without an 'event' or its 'jobs'");
-      if (!Placed && Keep && !Keep(StringRef(Event.data(), Event.size())))
-        continue;
-      EventUsage &U = Evidence.Events[std::string(Event)];
-      U.Jobs = uint64_t(Jobs);
-      U.FirstSeen = String(Row, "first_seen");
-      U.LastSeen = String(Row, "last_seen");
-      if (Placed)
-        U.Rule = String(Row, "rule");
-      simdjson::dom::array Counts;
-      if (Row["trend"].get_array().get(Counts))
-        continue;
-      size_t P = 0;
-      for (simdjson::dom::element N : Counts) {
-        int64_t Jobs = 0;
-        if (P < Periods.size() && !N.get_int64().get(Jobs) && Jobs > 0)
-          U.JobsByDay.push_back({Periods[P], uint64_t(Jobs)});
-        ++P;
-      }
-    }
-    return Error::success();
-  };
+  std::vector<std::string> Periods = trendPeriods(Report, Evidence);
+  // The placed events, then the unknown ones and those of each group.
+  std::vector<std::pair<simdjson::dom::array, bool>> Sections;
   simdjson::dom::array Rows;
   if (!Report["events"].get_array().get(Rows))
-    if (Error E = Take(Rows, true))
-      return E;
+    Sections.push_back({Rows, true});
   if (!Report["unknown"].get_array().get(Rows))
-    if (Error E = Take(Rows, false))
-      return E;
+    Sections.push_back({Rows, false});
   for (std::string_view Section : {"layers", "other_libraries"}) {
     simdjson::dom::array Groups;
     if (Report[Section].get_array().get(Groups))
       continue;
     for (simdjson::dom::element G : Groups)
       if (!G["events"].get_array().get(Rows))
-        if (Error E = Take(Rows, false))
-          return E;
+        Sections.push_back({Rows, false});
   }
+  for (auto [Section, Placed] : Sections)
+    if (!takeRows(Section, Placed, Keep, Periods, Evidence))
+      return Bad("an event row without an 'event' or its 'jobs'");
   return Evidence;
 }
 

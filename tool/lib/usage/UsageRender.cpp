@@ -57,10 +57,46 @@ json::Object countsJson(const ReportEvent &E) {
                                         : json::Value(E.Counts.LastSeen)}};
 }
 
+/// What the logs were: counts, and each file's problems and stderr form.
+json::Object inputsJson(const UsageCounts &In) {
+  json::Array Files;
+  for (const LogFileProblems &P : In.Problems) {
+    json::Array First;
+    for (const auto &[Line, Why] : P.First)
+      First.push_back(json::Object{{"line", int64_t(Line)}, {"problem", Why}});
+    json::Object O{{"file", P.File},
+                   {"malformed", int64_t(P.Malformed)},
+                   {"first", std::move(First)}};
+    if (!P.Error.empty())
+      O["error"] = P.Error;
+    Files.push_back(std::move(O));
+  }
+  json::Array StderrLogs;
+  for (const StderrLog &S : In.StderrLogs) {
+    json::Array First;
+    for (const auto &[Line, Why] : S.First)
+      First.push_back(json::Object{{"line", int64_t(Line)}, {"problem", Why}});
+    StderrLogs.push_back(json::Object{
+        {"file", S.File},
+        {"time", S.Time},
+        {"job_id", S.Job ? json::Value(*S.Job) : json::Value(nullptr)},
+        {"events", int64_t(S.Events)},
+        {"ignored", int64_t(S.Ignored)},
+        {"malformed", int64_t(S.Malformed)},
+        {"first", std::move(First)}});
+  }
+  return json::Object{{"files", In.Files},
+                      {"lines", int64_t(In.Lines)},
+                      {"events", int64_t(In.EventLines)},
+                      {"malformed", int64_t(In.Malformed)},
+                      {"outside_window", int64_t(In.OutsideWindow)},
+                      {"problems", std::move(Files)},
+                      {"stderr_logs", std::move(StderrLogs)}};
+}
+
 /// The report as the JSON contract (version 1) says.
 json::Value reportJson(const UsageReport &R) {
-  const UsageCounts &In = R.Inputs;
-  json::Array Events, Unknown, Rules, Files;
+  json::Array Events, Unknown, Rules;
   auto Trend = [&R](const ReportEvent &E) {
     json::Array Jobs;
     for (uint64_t N : E.Trend.dense(R.Periods.size()))
@@ -106,52 +142,20 @@ json::Value reportJson(const UsageReport &R) {
   for (const RuleCoverage &C : R.Rules)
     Rules.push_back(
         json::Object{{"id", C.Id}, {"events", C.Events}, {"used", C.Used}});
-  for (const LogFileProblems &P : In.Problems) {
-    json::Array First;
-    for (const auto &[Line, Why] : P.First)
-      First.push_back(json::Object{{"line", int64_t(Line)}, {"problem", Why}});
-    json::Object O{{"file", P.File},
-                   {"malformed", int64_t(P.Malformed)},
-                   {"first", std::move(First)}};
-    if (!P.Error.empty())
-      O["error"] = P.Error;
-    Files.push_back(std::move(O));
-  }
-  json::Array StderrLogs;
-  for (const StderrLog &S : In.StderrLogs) {
-    json::Array First;
-    for (const auto &[Line, Why] : S.First)
-      First.push_back(json::Object{{"line", int64_t(Line)}, {"problem", Why}});
-    StderrLogs.push_back(json::Object{
-        {"file", S.File},
-        {"time", S.Time},
-        {"job_id", S.Job ? json::Value(*S.Job) : json::Value(nullptr)},
-        {"events", int64_t(S.Events)},
-        {"ignored", int64_t(S.Ignored)},
-        {"malformed", int64_t(S.Malformed)},
-        {"first", std::move(First)}});
-  }
   json::Array Periods;
   for (const std::string &P : R.Periods)
     Periods.push_back(P);
   json::Object TrendOf{{"unit", R.TrendUnit}, {"periods", std::move(Periods)}};
   if (R.PeriodsLogged > R.Periods.size())
     TrendOf["periods_logged"] = int64_t(R.PeriodsLogged); // Capped.
-  return json::Object{
-      {"version", 1},
-      {"inputs", json::Object{{"files", In.Files},
-                              {"lines", int64_t(In.Lines)},
-                              {"events", int64_t(In.EventLines)},
-                              {"malformed", int64_t(In.Malformed)},
-                              {"outside_window", int64_t(In.OutsideWindow)},
-                              {"problems", std::move(Files)},
-                              {"stderr_logs", std::move(StderrLogs)}}},
-      {"trend", std::move(TrendOf)},
-      {"events", std::move(Events)},
-      {"unknown", std::move(Unknown)},
-      {"layers", std::move(Layers)},
-      {"other_libraries", std::move(Libraries)},
-      {"rules", std::move(Rules)}};
+  return json::Object{{"version", 1},
+                      {"inputs", inputsJson(R.Inputs)},
+                      {"trend", std::move(TrendOf)},
+                      {"events", std::move(Events)},
+                      {"unknown", std::move(Unknown)},
+                      {"layers", std::move(Layers)},
+                      {"other_libraries", std::move(Libraries)},
+                      {"rules", std::move(Rules)}};
 }
 
 /// Where \p E is placed, "file:line", or "" (not escaped).

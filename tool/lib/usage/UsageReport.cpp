@@ -186,14 +186,11 @@ size_t eventsIn(ArrayRef<EventGroup> Groups) {
   return N;
 }
 
-UsageReport buildReport(const std::vector<CatalogEvent> &Catalog,
-                        UsageCounts &&Counts, const UnplacedEvents &Unplaced) {
-  UsageReport Report;
-  Report.Scope = Unplaced.Unknown;
-  TrendPeriods Trend(Counts);
-  Report.TrendUnit = Trend.unit();
-  Report.Periods = Trend.periods();
-  Report.PeriodsLogged = Trend.logged();
+/// Adds a row to \p Report for each event the catalog places, with the
+/// counts taken out of \p Counts; returns each rule's coverage.
+static std::map<std::string, RuleCoverage>
+addPlacedEvents(UsageReport &Report, const std::vector<CatalogEvent> &Catalog,
+                UsageCounts &Counts, const TrendPeriods &Trend) {
   std::map<std::string, RuleCoverage> Rules;
   // An event is measured if any definition that places it can log it.
   std::set<std::string> Unmeasured, Measured;
@@ -221,10 +218,17 @@ UsageReport buildReport(const std::vector<CatalogEvent> &Catalog,
     Report.Used += Row.Status == EventStatus::Used;
     Report.Events.push_back(std::move(Row));
   }
-  // What the catalog does not list: the first layer's that matches it,
-  // else another library's when no catalog event shares its first name
-  // component, else unknown. An empty catalog names no library of its own:
-  // nothing is another's.
+  return Rules;
+}
+
+/// Adds what the catalog does not list: the first layer's that matches it,
+/// else another library's when no catalog event shares its first name
+/// component, else unknown. An empty catalog names no library of its own:
+/// nothing is another's.
+static void addUnplacedEvents(UsageReport &Report,
+                              const std::vector<CatalogEvent> &Catalog,
+                              UsageCounts &Counts, const TrendPeriods &Trend,
+                              const UnplacedEvents &Unplaced) {
   for (const EventLayer &L : Unplaced.Layers) {
     EventGroup G;
     G.Name = L.Name;
@@ -263,6 +267,19 @@ UsageReport buildReport(const std::vector<CatalogEvent> &Catalog,
   }
   for (auto &Entry : Others)
     Report.OtherLibraries.push_back(std::move(Entry.second));
+}
+
+UsageReport buildReport(const std::vector<CatalogEvent> &Catalog,
+                        UsageCounts &&Counts, const UnplacedEvents &Unplaced) {
+  UsageReport Report;
+  Report.Scope = Unplaced.Unknown;
+  TrendPeriods Trend(Counts);
+  Report.TrendUnit = Trend.unit();
+  Report.Periods = Trend.periods();
+  Report.PeriodsLogged = Trend.logged();
+  std::map<std::string, RuleCoverage> Rules =
+      addPlacedEvents(Report, Catalog, Counts, Trend);
+  addUnplacedEvents(Report, Catalog, Counts, Trend, Unplaced);
   sortByJobs(Report.Events);
   sortByJobs(Report.Unknown);
   for (std::vector<EventGroup> *Groups :
