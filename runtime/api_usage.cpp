@@ -99,23 +99,9 @@ std::atomic<long> ThePid(0);
 thread_local bool InRuntime = false;
 
 /// Marks this thread as inside the runtime for its lifetime.
-class RuntimeSection {
+class RuntimeSection : detail::SectionMark {
 public:
-  RuntimeSection() : Saved(InRuntime) {
-    InRuntime = true;
-    // Set before anything it protects, as a signal handler on this thread
-    // sees it.
-    std::atomic_signal_fence(std::memory_order_seq_cst);
-  }
-  ~RuntimeSection() {
-    std::atomic_signal_fence(std::memory_order_seq_cst);
-    InRuntime = Saved;
-  }
-  RuntimeSection(const RuntimeSection &) = delete;
-  RuntimeSection &operator=(const RuntimeSection &) = delete;
-
-private:
-  bool Saved;
+  RuntimeSection() : SectionMark(InRuntime) {}
 };
 
 // The child handler does no more than an increment, getpid, closing the
@@ -249,33 +235,70 @@ loggerOrKeep(State &S, std::shared_ptr<const Logger> State::*Slot,
   return {&S.sinks(), std::move(Current)};
 }
 
-void deliverMetadata(const std::string &Context,
-                     const std::map<std::string, std::string> &Metadata) {
+/// Delivers one record: to the sinks (\p Write), and to the handler in
+/// \p Slot, or kept in \p Pending (\p Make) for a handler set later.
+template <class Logger, class Record, class MakeRecord, class WriteRecord,
+          class CallLogger>
+void deliverRecord(std::shared_ptr<const Logger> State::*Slot,
+                   std::vector<Record> State::*Pending, MakeRecord Make,
+                   WriteRecord Write, CallLogger Call) {
   State &S = state();
   RuntimeSection Section;
-  // C++11, as the runtime's sources are: no structured bindings.
-  std::pair<const EnvSinks *, std::shared_ptr<const APIUsageMetadataLogger>>
-      Taken =
-          loggerOrKeep(S, &State::MetadataLogger, &State::PendingMetadata,
-                       [&] { return PendingMetadataEvent{Context, Metadata}; });
-  Taken.first->writeJson(Context, &Metadata, currentPid());
+  std::pair<const EnvSinks *, std::shared_ptr<const Logger>> Taken =
+      loggerOrKeep(S, Slot, Pending, Make);
+  Write(*Taken.first);
   if (Taken.second)
-    callHandler(*Taken.second, Context, Metadata);
+    Call(*Taken.second);
+}
+
+void deliverMetadata(const std::string &Context,
+                     const std::map<std::string, std::string> &Metadata) {
+  deliverRecord(
+      &State::MetadataLogger, &State::PendingMetadata,
+      [&] { return PendingMetadataEvent{Context, Metadata}; },
+      [&](const EnvSinks &Sinks) {
+        Sinks.writeJson(Context, &Metadata, currentPid());
+      },
+      [&](const APIUsageMetadataLogger &Logger) {
+        callHandler(Logger, Context, Metadata);
+      });
 }
 
 void deliverDDP(const DDPLoggingData &Data) {
-  State &S = state();
-  RuntimeSection Section;
-  std::pair<const EnvSinks *, std::shared_ptr<const DDPUsageLogger>> Taken =
-      loggerOrKeep(S, &State::DDPLogger, &State::PendingDDP,
-                   [&] { return Data; });
-  if (Taken.first->logEnabled()) {
-    std::string Members = detail::ddpMembers(Data.strs_map, Data.ints_map);
-    Taken.first->writeJson(detail::DDPUsageEvent, nullptr, currentPid(),
-                           &Members);
+  deliverRecord(
+      &State::DDPLogger, &State::PendingDDP, [&] { return Data; },
+      [&](const EnvSinks &Sinks) {
+        if (!Sinks.logEnabled())
+          return;
+        std::string Members = detail::ddpMembers(Data.strs_map, Data.ints_map);
+        Sinks.writeJson(detail::DDPUsageEvent, nullptr, currentPid(), &Members);
+      },
+      [&](const DDPUsageLogger &Logger) { callHandler(Logger, Data); });
+}
+
+/// Sets the handler in \p Slot to \p L and replays to it (\p ReplayOne)
+/// the records kept in \p Pending while there was none. An empty \p L is
+/// ignored; so is a failed allocation.
+template <class Logger, class Record, class ReplayRecord>
+void setLogger(Logger L, std::shared_ptr<const Logger> State::*Slot,
+               std::vector<Record> State::*Pending, ReplayRecord ReplayOne) {
+  if (!L)
+    return;
+  try {
+    auto Shared = std::make_shared<const Logger>(std::move(L));
+    std::vector<Record> Replay;
+    State &S = state();
+    {
+      RuntimeSection Section;
+      std::lock_guard<std::mutex> Lock(S.Mutex);
+      S.refresh();
+      S.*Slot = Shared;
+      Replay.swap(S.*Pending);
+    }
+    for (const Record &R : Replay)
+      ReplayOne(*Shared, R);
+  } catch (const std::bad_alloc &) {
   }
-  if (Taken.second)
-    callHandler(*Taken.second, Data);
 }
 
 void logSiteOnceImpl(detail::Site &Site, const char *Event, std::size_t Size) {
@@ -302,23 +325,10 @@ void logSiteOnceImpl(detail::Site &Site, const char *Event, std::size_t Size) {
 } // namespace
 
 void SetAPIUsageLogger(APIUsageLogger Logger) {
-  if (!Logger)
-    return;
-  try {
-    auto Shared = std::make_shared<const APIUsageLogger>(std::move(Logger));
-    std::vector<std::string> Replay;
-    State &S = state();
-    {
-      RuntimeSection Section;
-      std::lock_guard<std::mutex> Lock(S.Mutex);
-      S.refresh();
-      S.Logger = Shared;
-      Replay.swap(S.Pending);
-    }
-    for (const std::string &Event : Replay)
-      callHandler(*Shared, Event);
-  } catch (const std::bad_alloc &) {
-  }
+  setLogger(std::move(Logger), &State::Logger, &State::Pending,
+            [](const APIUsageLogger &L, const std::string &Event) {
+              callHandler(L, Event);
+            });
 }
 
 void LogAPIUsage(const std::string &Event) {
@@ -331,24 +341,11 @@ void LogAPIUsage(const std::string &Event) {
 }
 
 void SetAPIUsageMetadataLogger(APIUsageMetadataLogger Logger) {
-  if (!Logger)
-    return;
-  try {
-    auto Shared =
-        std::make_shared<const APIUsageMetadataLogger>(std::move(Logger));
-    std::vector<PendingMetadataEvent> Replay;
-    State &S = state();
-    {
-      RuntimeSection Section;
-      std::lock_guard<std::mutex> Lock(S.Mutex);
-      S.refresh();
-      S.MetadataLogger = Shared;
-      Replay.swap(S.PendingMetadata);
-    }
-    for (const PendingMetadataEvent &Event : Replay)
-      callHandler(*Shared, Event.Context, Event.Metadata);
-  } catch (const std::bad_alloc &) {
-  }
+  setLogger(
+      std::move(Logger), &State::MetadataLogger, &State::PendingMetadata,
+      [](const APIUsageMetadataLogger &L, const PendingMetadataEvent &Event) {
+        callHandler(L, Event.Context, Event.Metadata);
+      });
 }
 
 void LogAPIUsageMetadata(const std::string &Context,
@@ -362,23 +359,10 @@ void LogAPIUsageMetadata(const std::string &Context,
 }
 
 void SetPyTorchDDPUsageLogger(DDPUsageLogger Logger) {
-  if (!Logger)
-    return;
-  try {
-    auto Shared = std::make_shared<const DDPUsageLogger>(std::move(Logger));
-    std::vector<DDPLoggingData> Replay;
-    State &S = state();
-    {
-      RuntimeSection Section;
-      std::lock_guard<std::mutex> Lock(S.Mutex);
-      S.refresh();
-      S.DDPLogger = Shared;
-      Replay.swap(S.PendingDDP);
-    }
-    for (const DDPLoggingData &Data : Replay)
-      callHandler(*Shared, Data);
-  } catch (const std::bad_alloc &) {
-  }
+  setLogger(std::move(Logger), &State::DDPLogger, &State::PendingDDP,
+            [](const DDPUsageLogger &L, const DDPLoggingData &Data) {
+              callHandler(L, Data);
+            });
 }
 
 void LogPyTorchDDPUsage(const DDPLoggingData &Data) {

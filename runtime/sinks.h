@@ -125,6 +125,30 @@ bool writeLine(int Fd, const std::string &Line, bool MayBePipe);
 /// Writes "apistamp: <Message>" on stderr (for the runtime's own errors).
 void reportError(const std::string &Message);
 
+/// Marks this thread as inside a section (the runtime's, the bridge's) for
+/// its lifetime: \p InSection, a thread_local, is true until it ends, and
+/// then what it was. An event a signal handler raises on this thread while
+/// it is true is dropped instead of waiting for a lock the thread holds.
+class SectionMark {
+public:
+  explicit SectionMark(bool &InSection) : Flag(InSection), Saved(InSection) {
+    Flag = true;
+    // Set before anything it protects, as a signal handler on this thread
+    // sees it.
+    std::atomic_signal_fence(std::memory_order_seq_cst);
+  }
+  ~SectionMark() {
+    std::atomic_signal_fence(std::memory_order_seq_cst);
+    Flag = Saved;
+  }
+  SectionMark(const SectionMark &) = delete;
+  SectionMark &operator=(const SectionMark &) = delete;
+
+private:
+  bool &Flag;
+  bool Saved;
+};
+
 } // namespace detail
 } // namespace apistamp
 

@@ -119,21 +119,9 @@ State *TheState = nullptr;
 thread_local bool InBridge = false;
 
 /// Marks this thread as inside the bridge for its lifetime.
-class BridgeSection {
+class BridgeSection : apistamp::detail::SectionMark {
 public:
-  BridgeSection() : Saved(InBridge) {
-    InBridge = true;
-    std::atomic_signal_fence(std::memory_order_seq_cst);
-  }
-  ~BridgeSection() {
-    std::atomic_signal_fence(std::memory_order_seq_cst);
-    InBridge = Saved;
-  }
-  BridgeSection(const BridgeSection &) = delete;
-  BridgeSection &operator=(const BridgeSection &) = delete;
-
-private:
-  bool Saved;
+  BridgeSection() : SectionMark(InBridge) {}
 };
 
 // The lock and the sink's descriptors are held across fork(), so that a
