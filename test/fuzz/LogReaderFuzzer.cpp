@@ -1,12 +1,12 @@
 //===- LogReaderFuzzer.cpp - The log reader against its slow path ---------===//
 //
 // libFuzzer target: a log's bytes read as report reads them (the runtime's
-// fast path, the shapes and templates of a collector's lines, the segments
-// fit) must count exactly what the validating parser alone counts: whole,
-// in pieces of any size, from a file mapped in parts of 4 KiB on two
-// threads, and through its partial (report --emit-partial, then --merge);
-// built with AddressSanitizer, a read past a line's padding or into a
-// freed piece stops it too.
+// fast path and its tail cache; any other line, a collector's among them,
+// through the validating parser) must count exactly what the validating
+// parser alone counts: whole, in pieces of any size, from a file mapped in
+// parts of 4 KiB on two threads, and through its partial (report
+// --emit-partial, then --merge); built with AddressSanitizer, a read past
+// a line's padding or into a freed piece stops it too.
 //
 // The first byte chooses the pieces (0: whole, else 1 to 255 bytes) and the
 // second the window; the rest is the log. With APISTAMP_FUZZ_SELF_CHECK set,

@@ -267,12 +267,36 @@ TEST(UsageLogTest, CollectorLinesCountAsTheRuntimesLines) {
   expectModelCounts(Log, LogWindow{"2026-11-11", "2026-11-13T15"});
 }
 
-TEST(UsageLogTest, LinesOneByteFromAKnownShapeAreReadAsTheyAre) {
-  // A collector's line, read first so that its shape is known (the next
-  // line of that shape is then taken where it starts, its end known from
-  // the shape), then copies with one byte replaced or inserted anywhere.
-  // Each must count as the validating parser reads it; an event of bad
-  // lines alone is no event.
+TEST(UsageLogTest, ACollectorLineWithABadValueInAKeyNotReadIsMalformed) {
+  // A collector's lines are validated whole (docs/report.md, Malformed
+  // lines): a value that is not JSON in a key the report skips makes the
+  // line malformed, on the fast paths as with the validating parser alone.
+  std::string Good =
+      asCollectorLine("{\"event\":\"lib.x\",\"time\":\"2026-11-20T10:00:00Z\","
+                      "\"pid\":12,\"host\":\"h\",\"exe\":\"/bin/t\",\"rank\":0,"
+                      "\"job_id\":\"j\"}");
+  const char *const Bad[] = {"[1,}",    "01",  "1.",       "-",
+                             "\"\\x\"", "tru", "\"a\x01\""};
+  std::string Log = Good + "\n";
+  for (const char *Value : Bad)
+    Log += "{\"x\": " + std::string(Value) + ", " + Good.substr(1) + "\n" +
+           Good + "\n";
+  for (bool ValidatingOnly : {false, true}) {
+    UsageCounts Counts =
+        readUsageText("log", Log, LogWindow{}, {}, {}, {ValidatingOnly, 0});
+    EXPECT_EQ(Counts.Lines, 1 + 2 * std::size(Bad));
+    EXPECT_EQ(Counts.EventLines, 1 + std::size(Bad));
+    EXPECT_EQ(Counts.Malformed, std::size(Bad));
+    ASSERT_EQ(Counts.Problems.size(), 1u);
+    ASSERT_FALSE(Counts.Problems[0].First.empty());
+    EXPECT_EQ(Counts.Problems[0].First[0].second, "not JSON");
+  }
+}
+
+TEST(UsageLogTest, CollectorLinesOneByteFromAGoodOneAreReadAsTheyAre) {
+  // A collector's line, then copies with one byte replaced or inserted
+  // anywhere. Each must count as the validating parser reads it; an event
+  // of bad lines alone is no event.
   std::string Line =
       asCollectorLine("{\"event\":\"lib.x\",\"time\":\"2026-11-20T10:00:00Z\","
                       "\"pid\":12,\"host\":\"h\",\"exe\":\"/bin/t\",\"rank\":0,"
@@ -297,8 +321,8 @@ TEST(UsageLogTest, LinesOneByteFromAKnownShapeAreReadAsTheyAre) {
 
 TEST(UsageLogTest, FastPathsCountWhatTheValidatingParserAloneCounts) {
   // The runtime's lines and a collector's, mixed, and the random log's
-  // others: every fast path (the tail cache, the shapes, templates and
-  // segments) against the validating parser alone, whole and in pieces
+  // others: every fast path (the runtime's shape, its tail cache) against
+  // the validating parser alone, whole and in pieces
   // (each freed once read: the lines of a piece gone, lines across pieces
   // carried). test/fuzz/LogReaderFuzzer.cpp does the same on mutated logs.
   std::mt19937 Random(20261128);
@@ -311,17 +335,18 @@ TEST(UsageLogTest, FastPathsCountWhatTheValidatingParserAloneCounts) {
   }
   for (const LogWindow &Window :
        {LogWindow{}, LogWindow{"2026-11-11", "2026-11-13T15"}}) {
-    UsageCounts Reference = readUsageText("log", Log, Window, {}, {},
-                                          {/*ValidatingOnly=*/true, 0});
+    UsageCounts Reference =
+        readUsageText("log", Log, Window, {}, {}, {/*ValidatingOnly=*/true, 0});
     // Lines of every event counted, and malformed ones.
     EXPECT_EQ(Reference.Events.size(), 8u);
     EXPECT_GT(Reference.Malformed, 0u);
     std::string Want = describeCounts(Reference);
     for (size_t Piece : {0, 1, 7, 64, 333, 4096}) {
       SCOPED_TRACE("pieces of " + std::to_string(Piece) + " bytes");
-      EXPECT_EQ(describeCounts(readUsageText("log", Log, Window, {}, {},
-                                         {/*ValidatingOnly=*/false, Piece})),
-                Want);
+      EXPECT_EQ(
+          describeCounts(readUsageText("log", Log, Window, {}, {},
+                                       {/*ValidatingOnly=*/false, Piece})),
+          Want);
     }
   }
 }

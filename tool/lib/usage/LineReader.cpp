@@ -7,8 +7,6 @@
 namespace apistamp {
 
 void LineReader::consume(const char *Data, size_t Size) {
-  // The lines of the last bytes consumed may be gone.
-  Counts.AnyOrder.forgetLines();
   const char *End = Data + Size;
   const char *Line = Data;
   if (Skipping) {
@@ -20,26 +18,11 @@ void LineReader::consume(const char *Data, size_t Size) {
     Line = Newline + 1;
   }
   while (Line < End) {
-    if (Form == LogForm::JsonLines && Carry.empty() && !ValidatingOnly) {
-      // A collector's lines come together: after the shapes' path took a
-      // line, it is tried first, and the runtime's path after it.
-      if (LastShaped)
-        if (const char *Next = countShapedLine(Line, End)) {
-          Line = Next;
-          continue;
-        }
+    if (Form == LogForm::JsonLines && Carry.empty() && !ValidatingOnly)
       if (const char *Next = countCachedLine(Line, End)) {
         Line = Next;
-        LastShaped = false;
         continue;
       }
-      if (!LastShaped && Counts.AnyOrder.knowsShapes())
-        if (const char *Next = countShapedLine(Line, End)) {
-          Line = Next;
-          LastShaped = true;
-          continue;
-        }
-    }
     const char *Newline =
         static_cast<const char *>(memchr(Line, '\n', End - Line));
     if (!Newline) {
@@ -82,27 +65,6 @@ const char *LineReader::countCachedLine(const char *Line, const char *End) {
   return Tail + Cached.Length;
 }
 
-const char *LineReader::countShapedLine(const char *Line, const char *End) {
-  LogLine Fields;
-  ProcessKeys *Kept;
-  size_t Length =
-      Counts.AnyOrder.parseKnownShape(Line, End - Line, Fields, Kept);
-  if (!Length)
-    return nullptr;
-  ++LineNumber;
-  ++Counts.Lines;
-  // The process of the line this one followed: its keys are this one's.
-  if (Kept && Kept->Known) {
-    countAnyOrderLine(Fields, {Kept->Host, Kept->Process, Kept->Job});
-  } else {
-    LineKeys Keys = LineKeys::of(Fields);
-    if (Kept)
-      *Kept = {Keys.Host, Keys.Process, Keys.Job, /*Known=*/true};
-    countAnyOrderLine(Fields, Keys);
-  }
-  return Line + Length + 1;
-}
-
 void LineReader::parse(const char *Data, size_t Length, size_t Capacity,
                        bool Newline) {
   ++LineNumber;
@@ -128,8 +90,9 @@ void LineReader::parse(const char *Data, size_t Length, size_t Capacity,
   LogLine Fields;
   size_t TailOffset = 0;
   // The runtime's own lines take the fast path, their tails mostly from
-  // the cache; lines in another shape the any-order scanner; anything
-  // else, and every bad line, goes through the validating DOM parser.
+  // the cache; any other line (a log collector's, in any key order, with
+  // extra keys), and every bad line, goes through the validating DOM
+  // parser, whose verdict is the truth.
   if (!ValidatingOnly &&
       parseRuntimeLogHead(Data, Length, Fields, TailOffset)) {
     const char *Tail = Data + TailOffset;
@@ -144,11 +107,6 @@ void LineReader::parse(const char *Data, size_t Length, size_t Capacity,
       return countLine(Fields, Keys);
     }
   }
-  // Any other key order, spaces, extra keys (a log collector's lines):
-  // validated and taken by a scanner that leaves what it is unsure of to
-  // the DOM parser.
-  if (!ValidatingOnly && Counts.AnyOrder.parse(Data, Length, Fields))
-    return countAnyOrderLine(Fields, LineKeys::of(Fields));
   LogLineError Error = Counts.Slow.parse(Data, Length, Capacity, Fields);
   if (Error == LogLineError::NotJson && LastLine) {
     malformed("not JSON (a truncated last line, without a newline: a "

@@ -3,13 +3,12 @@
 // A log's bytes, as read or decompressed, in pieces of any size: lines are
 // cut at newlines (a line split between two pieces is carried over), the
 // runtime's own lines take a fast path whose line ends and key hashes come
-// from ThreadCounts' caches, lines in any key order (a log collector's) one
-// whose line ends come from the shapes of lines seen, and anything else
-// goes through the validating parser. Bad lines are counted and the first
-// few kept, with their numbers. A log is JSON lines or c10's stderr form,
-// as its first line of either decides; until then, the lines that are
-// neither wait to be called malformed (JSON lines) or the process's other
-// output (stderr).
+// from ThreadCounts' caches, and anything else (a log collector's lines, in
+// any key order) goes through the validating parser. Bad lines are counted
+// and the first few kept, with their numbers. A log is JSON lines or c10's
+// stderr form, as its first line of either decides; until then, the lines
+// that are neither wait to be called malformed (JSON lines) or the
+// process's other output (stderr).
 //
 //===----------------------------------------------------------------------===//
 
@@ -118,25 +117,6 @@ private:
   /// readable ones.
   const char *countCachedLine(const char *Line, const char *End);
 
-  /// Counts the line at \p Line when it has the shape of a line in any
-  /// key order seen before (AnyOrderLogParser::parseKnownShape): its end is
-  /// then known without looking for it. Returns where the next line
-  /// starts, or null when this line is not one of those.
-  const char *countShapedLine(const char *Line, const char *End);
-
-  /// Counts a valid line that AnyOrderLogParser took, whose fields are in
-  /// a padded line and whose keys are \p Keys.
-  void countAnyOrderLine(const LogLine &Fields, const LineKeys &Keys) {
-    // The cache compares the event's name whole; an event not in it is
-    // looked up once the line is known to count.
-    LocalEvent *Event = Counts.cachedEvent(Fields.Event);
-    if (!Event)
-      return countLine(Fields, Keys);
-    if (Form == LogForm::Undecided)
-      decide(LogForm::JsonLines);
-    countAt(*Event, Fields.Time, Keys);
-  }
-
   /// Counts a line longer than MaxLineBytes, malformed; the reader skips
   /// the rest of it.
   void tooLong() {
@@ -206,8 +186,6 @@ private:
       Counts.count(Event, Time, Keys);
   }
 
-  /// The last line on a fast path took the shapes' (a collector's line).
-  bool LastShaped = false;
   ThreadCounts &Counts;
   LogFileProblems &Problems;
   const LogWindow &Window;

@@ -266,8 +266,8 @@ public:
   llvm::StringMap<LocalEvent> Events;
   TailCache Tails;
   RecentKeys RecentHosts, RecentJobs;
-  /// Lines in another shape (a log collector's), then any line.
-  AnyOrderLogParser AnyOrder;
+  /// Any line not of the runtime's shape (a log collector's), and every
+  /// bad line.
   LogLineParser Slow;
   unsigned Files = 0;
   uint64_t Lines = 0, EventLines = 0, Malformed = 0, OutsideWindow = 0;

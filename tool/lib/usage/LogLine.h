@@ -1,11 +1,11 @@
 //===- LogLine.h - The fields of one API usage log line --------*- C++ -*-===//
 //
 // Parsers of one JSON line into the fields the report counts: a fast one
-// for the exact shape the runtime writes (runtime/sinks.cpp), one for any
-// key order and extra keys (a log collector's lines), and simdjson's DOM
-// parser for everything else. The fast ones answer only when they are
-// sure; they give the DOM parser's fields for every line they accept
-// (LogLineTest checks this on random and mutated lines).
+// for the exact shape the runtime writes (runtime/sinks.cpp), and
+// simdjson's DOM parser for every other line (a log collector's, in any key
+// order, with extra keys, and every bad line). The fast one answers only
+// when it is sure; it gives the DOM parser's fields for every line it
+// accepts (LogLineTest checks this on random and mutated lines).
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,6 +23,7 @@
 #endif
 
 namespace simdjson::dom {
+class element;
 class parser;
 } // namespace simdjson::dom
 
@@ -85,128 +86,6 @@ bool parseRuntimeLogHead(const char *Data, size_t Length, LogLine &Out,
                          size_t &TailOffset);
 bool parseRuntimeLogTail(const char *Data, size_t Length, LogLine &Out);
 
-/// Parses \p Length bytes at \p Data when they are one JSON object in
-/// any key order, as a log collector forwards the runtime's lines (spaces
-/// after ':' and ',', extra keys, nested objects and arrays): the whole
-/// line is validated as strictly as LogLineParser does (JSON's grammar,
-/// UTF-8, no control characters, escapes), unknown values are skipped, and
-/// event, time, pid, host, exe and job_id are taken. Returns false for
-/// anything it is not sure of, valid or not (a needed key twice or
-/// escaped, an escaped needed value, a number it does not range-check, a
-/// tab, deep nesting, a job id that is a number, a missing or bad needed
-/// field): then use LogLineParser, whose verdict stands. When it returns
-/// true, LogLineParser would accept the line with the same fields.
-/// \p Data must have LogLinePadding readable bytes after \p Length.
-bool parseAnyOrderLogLine(const char *Data, size_t Length, LogLine &Out);
-
-/// The hashes a reader derives from a line's host, exe, pid and job_id,
-/// kept with the last line of a process that AnyOrderLogParser follows.
-struct ProcessKeys {
-  uint64_t Host = 0, Process = 0, Job = 0;
-  /// Set by the reader once it has hashed a line's fields into them; the
-  /// parser clears it when the line it keeps them with is of another
-  /// process.
-  bool Known = false;
-};
-
-/// parseAnyOrderLogLine with a memory of the shapes of the last few lines
-/// it accepted: a line that differs from one of them only in the bytes of
-/// its unescaped strings and its numbers (a log collector's lines mostly
-/// do) is validated by comparing the bytes between them, and its needed
-/// fields checked; any other line is scanned, and its shape remembered.
-///
-/// Where lines follow each other in a buffer (parseKnownShape), a line is
-/// compared with the last line of the same shape that ended in the same
-/// bytes (mostly the same process's: a collector's lines end with the
-/// runtime's tail), by pointer: only the holes whose bytes differ (the
-/// times and the event) are read, the rest is one compare.
-///
-/// A line followed makes a template of its process's lines: the holes
-/// that differ between two lines of a process (those that differed from
-/// the line before when it was the same process's, those that did in
-/// other processes' lines of the shape, the event and the time) and the
-/// bytes between them (at most four such holes). The next line that ends
-/// in the same bytes is compared with the template's line first: the runs
-/// between those holes at known lengths, the few holes read; host, exe,
-/// pid, job_id and their keys are the process's. Only a line that does
-/// not fit is followed hole by hole. The template is the line in the
-/// buffer, not a copy: its bytes are in the cache already. A new shape
-/// makes every line followed stale (forgetLines), as a new buffer does.
-class AnyOrderLogParser {
-public:
-  AnyOrderLogParser();
-  ~AnyOrderLogParser();
-  /// As parseAnyOrderLogLine: false leaves the verdict to LogLineParser.
-  bool parse(const char *Data, size_t Length, LogLine &Out);
-
-  /// The length of the line at \p Data, which a '\n' ends, when it has
-  /// the shape of a line seen (its fields in \p Out); else 0, and the line
-  /// is for parse. \p Available bytes are readable at \p Data, and
-  /// LogLinePadding after them. \p Keys is set to the keys kept with the
-  /// line now followed (null when none are): Known when this line's host,
-  /// exe, pid and job_id are those they were hashed from. The line must
-  /// stay readable until forgetLines().
-  size_t parseKnownShape(const char *Data, size_t Available, LogLine &Out,
-                         ProcessKeys *&Keys);
-
-  /// The lines given to parseKnownShape may be gone (a buffer reused or
-  /// unmapped): none is compared with any more.
-  void forgetLines();
-
-  /// Whether a template is fitted as two segments, 64 bytes a step, where
-  /// the CPU has AVX2 (the default), or run by run: tests run both. Takes
-  /// effect for the templates made after it.
-  void fitSegments(bool Use);
-  /// Whether this CPU can fit segments (AVX2, BMI1 and BMI2).
-  static bool cpuFitsSegments();
-  /// The lines taken as two segments so far (for tests).
-  uint64_t segmentFits() const { return SegmentFits; }
-
-  /// Whether a line was accepted: parseKnownShape may then answer.
-  bool knowsShapes() const { return Known; }
-
-  /// A line accepted, and where its strings and numbers are (LogLine.cpp).
-  struct Shape;
-  /// A line parseKnownShape took, where its holes are, and its keys.
-  struct Follow;
-
-private:
-  /// The slot of the first shape, from the one that fitted last, that the
-  /// line at \p Data fits (fitsShape in LogLine.cpp: \p UntilNewline,
-  /// \p LineLength, and where its holes are in \p Starts and \p Ends when
-  /// given and it has MaxFollowHoles or fewer); ShapeCount if none does.
-  unsigned fittingShape(const char *Data, size_t Length, LogLine &Out,
-                        bool UntilNewline, size_t &LineLength,
-                        uint16_t *Starts = nullptr, uint16_t *Ends = nullptr);
-
-  /// Whether \p F follows a line still readable, of a shape still kept.
-  bool isCurrent(const Follow &F) const;
-  /// Takes a line of \p Length bytes that fitted \p F's template.
-  size_t fitted(Follow &F, size_t Length, ProcessKeys *&Keys);
-
-  static constexpr unsigned ShapeCount = 4;
-  /// A longer line is scanned every time.
-  static constexpr size_t MaxShapeBytes = 4096;
-  /// log2 of the lines followed.
-  static constexpr unsigned FollowBits = 10;
-  /// ShapeCount shapes, then the line parse scans before it is one.
-  std::unique_ptr<Shape[]> Shapes;
-  std::unique_ptr<Follow[]> Follows;
-  unsigned Next = 0, Last = 0;
-  /// The buffers forgotten and the shapes replaced: a line followed is of
-  /// this generation, else gone.
-  uint32_t Generation = 1;
-  /// Up one for a line that followed its process's last line, down 2 for
-  /// one that did not: at 0 (lines in an arbitrary order, of another
-  /// process than the line they would follow), only a line in ProbeEvery
-  /// is followed, the others read with the shapes alone.
-  unsigned FollowScore = MaxFollowScore, Probes = 0;
-  static constexpr unsigned MaxFollowScore = 64, ProbeEvery = 64;
-  bool Known = false;
-  bool Segmented = false;
-  uint64_t SegmentFits = 0;
-};
-
 /// A line's head, {"event":S,"time":S, and where its tail starts.
 struct LogHead {
   std::string_view Event, Time;
@@ -262,7 +141,9 @@ constexpr std::string_view StderrLinePrefix = "PYTORCH_API_USAGE ";
 const char *stderrEventProblem(std::string_view Event);
 
 /// Any line: simdjson's DOM parser, which validates the whole line (UTF-8
-/// included); extra keys are ignored.
+/// included), the values of the keys it does not read too (a line with a
+/// bad one is NotJson); those keys are otherwise ignored. Every line not of
+/// the runtime's exact shape (a log collector's) is read with it.
 class LogLineParser {
 public:
   LogLineParser();
@@ -273,6 +154,9 @@ public:
                      LogLine &Out);
 
 private:
+  /// Reads job_id's \p Value: a string, an integer (as text), or null.
+  LogLineError readJob(const simdjson::dom::element &Value, LogLine &Out);
+
   std::unique_ptr<simdjson::dom::parser> Parser;
   std::string JobNumber;
 };
