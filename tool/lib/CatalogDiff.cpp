@@ -256,20 +256,19 @@ public:
       return L.OldEvent < R.OldEvent;
     });
     Diff.Events = std::move(Renamed);
-    for (const std::string &Event : Removed) {
-      EventDiff R;
-      R.Change = EventChange::Removed;
-      R.OldEvent = Event;
-      R.Old = OldEvents.at(Event);
-      Diff.Events.push_back(std::move(R));
-    }
-    for (const std::string &Event : Added) {
-      EventDiff A;
-      A.Change = EventChange::Added;
-      A.NewEvent = Event;
-      A.New = NewEvents.at(Event);
-      Diff.Events.push_back(std::move(A));
-    }
+    // An event of one side: its name and row on that side alone.
+    for (auto [Change, Events, Side, Event, Row] :
+         {std::tuple(EventChange::Removed, &Removed, &OldEvents,
+                     &EventDiff::OldEvent, &EventDiff::Old),
+          std::tuple(EventChange::Added, &Added, &NewEvents,
+                     &EventDiff::NewEvent, &EventDiff::New)})
+      for (const std::string &Name : *Events) {
+        EventDiff One;
+        One.Change = Change;
+        One.*Event = Name;
+        One.*Row = Side->at(Name);
+        Diff.Events.push_back(std::move(One));
+      }
     Diff.Events.insert(Diff.Events.end(),
                        std::make_move_iterator(Unchanged.begin()),
                        std::make_move_iterator(Unchanged.end()));
