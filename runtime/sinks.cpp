@@ -468,8 +468,8 @@ EnvSinks::jsonLine(const std::string &Event,
   if (9 + MinEvent + Middle.size() + Fixed.size() + MarkSize > Limit)
     Fixed.clear();
   Line = "{\"event\":";
-  appendJsonString(Line, Event, Limit - Middle.size() - Fixed.size() -
-                                    MarkSize);
+  appendJsonString(Line, Event,
+                   Limit - Middle.size() - Fixed.size() - MarkSize);
   Line += Middle;
   Line += Fixed;
   if (Metadata) {
@@ -480,8 +480,7 @@ EnvSinks::jsonLine(const std::string &Event,
       One += ':';
       appendJsonString(One, Entry.second);
       // ,"metadata":{ ... }
-      if (Line.size() + 13 + Entries.size() + One.size() + 1 + MarkSize >
-          Limit)
+      if (Line.size() + 13 + Entries.size() + One.size() + 1 + MarkSize > Limit)
         break;
       Entries += One;
     }
@@ -545,8 +544,8 @@ void EnvSinks::writeJson(const std::string &Event,
       } else if (static_cast<std::size_t>(N) < Line.size()) {
         Failure = "write";
         Error = 0;
-        Detail = "wrote " + std::to_string(static_cast<long long>(N)) +
-                 " of " + std::to_string(Line.size()) +
+        Detail = "wrote " + std::to_string(static_cast<long long>(N)) + " of " +
+                 std::to_string(Line.size()) +
                  " bytes (disk full or file size limit)";
         if (N > 0 && !blankPartialLine(Node.Fd, static_cast<std::size_t>(N))) {
           NeedsNewline.store(true, std::memory_order_relaxed);

@@ -67,22 +67,23 @@ struct Rng {
   double unit() { return (next() >> 11) * (1.0 / 9007199254740992.0); }
 };
 
-const char *Namespaces[] = {"torch", "torchvision", "c10", "at", "caffe2",
-                            "torchaudio", "libmlx", "fbgemm"};
-const char *Modules[] = {"ops",     "io",     "nn",      "transforms",
-                         "models",  "tensor", "cuda",    "distributed",
-                         "optim",   "utils",  "storage", "autograd",
-                         "quantize", "jit",   "data",    "sparse"};
-const char *Verbs[] = {"nms",       "roi_align", "deform_conv2d", "read_image",
-                       "decode_jpeg", "resize",  "normalize",     "to",
-                       "empty",     "zeros",     "copy_",         "view",
-                       "reshape",   "matmul",    "conv2d",        "batch_norm",
-                       "allreduce", "broadcast", "step",          "load",
-                       "save",      "pin_memory", "record_stream", "sum",
-                       "mean",      "softmax",   "dropout",       "embedding",
-                       "grid_sample", "interpolate", "pad",         "cat",
-                       "stack",     "split",     "chunk",         "index_select",
-                       "scatter_add", "gather",  "topk",          "sort"};
+const char *Namespaces[] = {"torch",  "torchvision", "c10",    "at",
+                            "caffe2", "torchaudio",  "libmlx", "fbgemm"};
+const char *Modules[] = {"ops",      "io",     "nn",      "transforms",
+                         "models",   "tensor", "cuda",    "distributed",
+                         "optim",    "utils",  "storage", "autograd",
+                         "quantize", "jit",    "data",    "sparse"};
+const char *Verbs[] = {
+    "nms",         "roi_align",   "deform_conv2d", "read_image",
+    "decode_jpeg", "resize",      "normalize",     "to",
+    "empty",       "zeros",       "copy_",         "view",
+    "reshape",     "matmul",      "conv2d",        "batch_norm",
+    "allreduce",   "broadcast",   "step",          "load",
+    "save",        "pin_memory",  "record_stream", "sum",
+    "mean",        "softmax",     "dropout",       "embedding",
+    "grid_sample", "interpolate", "pad",           "cat",
+    "stack",       "split",       "chunk",         "index_select",
+    "scatter_add", "gather",      "topk",          "sort"};
 
 std::string eventName(unsigned I) {
   const unsigned NN = sizeof(Namespaces) / sizeof(*Namespaces);
@@ -106,10 +107,9 @@ void appendTime(std::string &Out, int64_t Micros) {
     Dom -= 30;
   }
   char Buffer[64];
-  std::snprintf(Buffer, sizeof(Buffer),
-                "\"2026-%02d-%02dT%02d:%02d:%02d.%06ldZ\"", Month, Dom,
-                int(Rest / 3600), int(Rest / 60 % 60), int(Rest % 60),
-                long(Frac));
+  std::snprintf(
+      Buffer, sizeof(Buffer), "\"2026-%02d-%02dT%02d:%02d:%02d.%06ldZ\"", Month,
+      Dom, int(Rest / 3600), int(Rest / 60 % 60), int(Rest % 60), long(Frac));
   Out += Buffer;
 }
 
@@ -139,14 +139,13 @@ int main(int Argc, char **Argv) {
     std::string Flag = Argv[I];
     uint64_t V = std::strtoull(Argv[I + 1], nullptr, 10);
     std::string Value = Argv[I + 1];
-    if (Flag == "--shape" &&
-        (Value == "runtime" || Value == "collector" || Value == "reordered" ||
-         Value == "timestamp")) {
+    if (Flag == "--shape" && (Value == "runtime" || Value == "collector" ||
+                              Value == "reordered" || Value == "timestamp")) {
       Reordered = Value != "runtime";
       Stamped = Value == "collector" || Value == "timestamp";
       Nested = Value == "collector";
-    }
-    else if (Flag == "--order" && (Value == "generator" || Value == "shuffled"))
+    } else if (Flag == "--order" &&
+               (Value == "generator" || Value == "shuffled"))
       Shuffled = Value == "shuffled";
     else if (Flag == "--bytes")
       Bytes = V;
@@ -180,8 +179,7 @@ int main(int Argc, char **Argv) {
                     Cumulative.begin());
   };
   const char *Exes[] = {"/opt/conda/envs/train/bin/python3.11",
-                        "/usr/bin/python3",
-                        "/home/ci/venv/bin/python",
+                        "/usr/bin/python3", "/home/ci/venv/bin/python",
                         "/opt/app/bin/inference-server",
                         "/scratch/build/bin/benchmark_runner"};
   // Events are shuffled onto the Zipf ranks, so the popular ones are spread
@@ -240,12 +238,14 @@ int main(int Argc, char **Argv) {
     // follows from the lines wanted.
     double Wanted = LinesPerJob * (0.25 + 1.5 * R.unit());
     unsigned NProcs = std::max(
-        1u, std::min(256u, unsigned(std::lround(Wanted / (0.65 * Used.size())))));
+        1u,
+        std::min(256u, unsigned(std::lround(Wanted / (0.65 * Used.size())))));
     unsigned FirstHost = unsigned(R.below(Hosts));
     unsigned Exe = unsigned(R.below(sizeof(Exes) / sizeof(*Exes)));
     // Starting some time in the window, running 1-6 hours, ending in it.
-    int64_t Start = int64_t(R.below(uint64_t(Days) * 86400 - 7 * 3600)) * 1000000 +
-                    int64_t(R.below(1000000));
+    int64_t Start =
+        int64_t(R.below(uint64_t(Days) * 86400 - 7 * 3600)) * 1000000 +
+        int64_t(R.below(1000000));
     int64_t Duration = int64_t(3600 + R.below(5 * 3600)) * 1000000;
     JobLines.clear();
     for (unsigned P = 0; P < NProcs; ++P) {
@@ -293,7 +293,8 @@ int main(int Argc, char **Argv) {
           Line += ", \"exe\": \"";
           Line += Exes[Proc.Exe];
           Line += "\", \"rank\": ";
-          Line += Proc.Rank < 0 ? std::string("null") : std::to_string(Proc.Rank);
+          Line +=
+              Proc.Rank < 0 ? std::string("null") : std::to_string(Proc.Rank);
           Line += "}\n";
           JobLines.push_back({Now, Line});
           continue;
@@ -362,7 +363,8 @@ int main(int Argc, char **Argv) {
   for (unsigned I = 0; I < Events + 50; ++I) {
     if (I < Events && I % 10 == 9)
       continue;
-    std::string Name = I < Events ? Names[I] : "unused.api." + std::to_string(I);
+    std::string Name =
+        I < Events ? Names[I] : "unused.api." + std::to_string(I);
     std::fprintf(Catalog,
                  "%s\n {\"event\":\"%s\",\"rule\":\"rule%u\",\"file\":"
                  "\"src/file%u.cpp\",\"line\":%u,\"kind\":\"function\","

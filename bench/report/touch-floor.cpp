@@ -33,9 +33,9 @@ int main(int argc, char **argv) {
       }
       Map.adviseSequential();
       for (uint64_t At = 0; At < Size; At += LogMapping::WindowBytes) {
-        size_t Length = size_t(
-            Size - At < LogMapping::WindowBytes ? Size - At
-                                                : LogMapping::WindowBytes);
+        size_t Length = size_t(Size - At < LogMapping::WindowBytes
+                                   ? Size - At
+                                   : LogMapping::WindowBytes);
         for (size_t K = 0; K < Length; K += 64)
           Sum += static_cast<unsigned char>(Map.data()[At + K]);
         Map.dropRead(Map.data() + At, Length);

@@ -41,19 +41,19 @@
 #include "apistamp/api_usage.h"
 
 #include <algorithm>
+#include <climits>
 #include <csignal>
 #include <cstdio>
-#include <dirent.h>
-#include <functional>
 #include <cstdlib>
+#include <cstring>
+#include <dirent.h>
+#include <fcntl.h>
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include <fcntl.h>
-#include <climits>
-#include <cstring>
 #include <thread>
 #include <unistd.h>
 #include <vector>

@@ -17,10 +17,10 @@
 
 #include <algorithm>
 #include <atomic>
+#include <csignal>
 #include <map>
 #include <stdexcept>
 #include <string>
-#include <csignal>
 #include <sys/wait.h>
 #include <thread>
 #include <unistd.h>

@@ -14,19 +14,19 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <climits>
 #include <cstdlib>
+#include <cstring>
 #include <fcntl.h>
 #include <map>
+#include <poll.h>
 #include <regex>
 #include <set>
 #include <string>
-#include <poll.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
-#include <cstring>
-#include <cerrno>
 #include <thread>
 #include <unistd.h>
 #include <vector>
@@ -311,11 +311,11 @@ TEST(JsonSink, ConcurrentProcessesNeverInterleaveLines) {
 // changes.
 TEST(Invisible, NoDescriptorThreadHandlerOrEnvironmentSurvivesACall) {
   TempDir Dir;
-  ProcessResult R = runHelper(
-      {"state", "a", "log:x", "meta:m", "b", "state", "install", "log:y",
-       "state"},
-      {{"APISTAMP_API_USAGE_LOG", Dir.file("events.jsonl")},
-       {"PYTORCH_API_USAGE_STDERR", "1"}});
+  ProcessResult R =
+      runHelper({"state", "a", "log:x", "meta:m", "b", "state", "install",
+                 "log:y", "state"},
+                {{"APISTAMP_API_USAGE_LOG", Dir.file("events.jsonl")},
+                 {"PYTORCH_API_USAGE_STDERR", "1"}});
   expectClean(R);
   std::vector<std::string> States;
   for (const std::string &Line : apistamp::test::splitLines(R.Out))
@@ -324,9 +324,9 @@ TEST(Invisible, NoDescriptorThreadHandlerOrEnvironmentSurvivesACall) {
   ASSERT_EQ(States.size(), 3u) << R.Out;
   EXPECT_EQ(States[1], States[0]);
   EXPECT_EQ(States[2], States[0]);
-  EXPECT_EQ(parseJsonLines(apistamp::test::readFile(Dir.file("events.jsonl")))
-                .size(),
-            5u);
+  EXPECT_EQ(
+      parseJsonLines(apistamp::test::readFile(Dir.file("events.jsonl"))).size(),
+      5u);
 }
 
 // Issue 24, item 21: a line to a pipe is at most PIPE_BUF bytes, the most
@@ -394,11 +394,10 @@ TEST(JsonSink, LongLinesFromManyWritersToAPipeNeverInterleave) {
 }
 
 TEST(Failures, AFullDiskIsReportedWithItsReason) {
-  ProcessResult R = runHelper({"a", "log:x"},
-                              {{"APISTAMP_API_USAGE_LOG", "/dev/full"}});
+  ProcessResult R =
+      runHelper({"a", "log:x"}, {{"APISTAMP_API_USAGE_LOG", "/dev/full"}});
   expectClean(R);
-  EXPECT_NE(R.Err.find("No space left on device"), std::string::npos)
-      << R.Err;
+  EXPECT_NE(R.Err.find("No space left on device"), std::string::npos) << R.Err;
   EXPECT_EQ(R.Err.find("Success"), std::string::npos) << R.Err;
 }
 
@@ -475,9 +474,9 @@ TEST(Issue24, ARelativeLogIsResolvedOnceAtTheFirstEvent) {
   ASSERT_EQ(mkdir((Second + "/rel").c_str(), 0700), 0);
   // rel/ exists in both: the log is opened under first/ at the first event,
   // and later events must still go there.
-  ProcessResult R = runHelper({"cd:" + First, "a", "cd:" + Second, "log:x", "b", "cd:/",
-                 "meta:m"},
-                {{"APISTAMP_API_USAGE_LOG", "rel/events.jsonl"}});
+  ProcessResult R = runHelper(
+      {"cd:" + First, "a", "cd:" + Second, "log:x", "b", "cd:/", "meta:m"},
+      {{"APISTAMP_API_USAGE_LOG", "rel/events.jsonl"}});
   expectClean(R);
   EXPECT_EQ(R.Err, "");
   std::vector<JsonValue> Lines =
@@ -515,12 +514,11 @@ TEST(Issue24, AShortWriteLeavesNoPartialLine) {
   TempDir Dir;
   std::string Log = Dir.file("events.jsonl");
   std::string Long(600, 'p');
-  ProcessResult R = runHelper(
-      {"a", "fsize:+100", "log:" + Long, "fsize:max", "log:after"},
-      {{"APISTAMP_API_USAGE_LOG", Log}});
+  ProcessResult R =
+      runHelper({"a", "fsize:+100", "log:" + Long, "fsize:max", "log:after"},
+                {{"APISTAMP_API_USAGE_LOG", Log}});
   expectClean(R);
-  EXPECT_EQ(apistamp::test::countOccurrences(R.Err, "apistamp: "), 1u)
-      << R.Err;
+  EXPECT_EQ(apistamp::test::countOccurrences(R.Err, "apistamp: "), 1u) << R.Err;
   std::string Text = apistamp::test::readFile(Log);
   expectNoPartialLine(Text, "after");
   EXPECT_EQ(Text.find(Long.substr(0, 50)), std::string::npos);
@@ -612,8 +610,9 @@ long countSystemCalls(const std::vector<std::string> &Steps,
                       const std::string &Log) {
   TempDir Dir;
   ProcessOptions Options;
-  Options.Args = {"/usr/bin/strace", "-f", "-qq", "-o", Dir.file("trace"),
-                  apistamp::test::helperPath()};
+  Options.Args = {
+      "/usr/bin/strace",           "-f", "-qq", "-o", Dir.file("trace"),
+      apistamp::test::helperPath()};
   Options.Args.insert(Options.Args.end(), Steps.begin(), Steps.end());
   Options.Env = {{"APISTAMP_API_USAGE_LOG", Log}};
   ProcessResult R = apistamp::test::runProcess(Options);

@@ -50,20 +50,23 @@ TEST(UnifiedDiffTest, EqualTextsGiveNothing) {
 }
 
 TEST(UnifiedDiffTest, InsertionWithContext) {
-  EXPECT_EQ(unifiedDiff("1\n2\n3\n4\n5\n6\n7\n8\n",
-                        "1\n2\n3\n4\nnew\n5\n6\n7\n8\n", "f.cpp"),
-            "--- a/f.cpp\n+++ b/f.cpp\n@@ -2,6 +2,7 @@\n 2\n 3\n 4\n+new\n 5\n 6\n"
-            " 7\n");
+  EXPECT_EQ(
+      unifiedDiff("1\n2\n3\n4\n5\n6\n7\n8\n", "1\n2\n3\n4\nnew\n5\n6\n7\n8\n",
+                  "f.cpp"),
+      "--- a/f.cpp\n+++ b/f.cpp\n@@ -2,6 +2,7 @@\n 2\n 3\n 4\n+new\n 5\n 6\n"
+      " 7\n");
 }
 
 TEST(UnifiedDiffTest, ChangeAtStartAndMissingNewline) {
-  EXPECT_EQ(unifiedDiff("a\nb", "x\nb", "f"),
-            "--- a/f\n+++ b/f\n@@ -1,2 +1,2 @@\n-a\n+x\n b\n\\ No newline at end "
-            "of file\n");
+  EXPECT_EQ(
+      unifiedDiff("a\nb", "x\nb", "f"),
+      "--- a/f\n+++ b/f\n@@ -1,2 +1,2 @@\n-a\n+x\n b\n\\ No newline at end "
+      "of file\n");
 }
 
 TEST(UnifiedDiffTest, InsertIntoEmptyFile) {
-  EXPECT_EQ(unifiedDiff("", "a\n", "f"), "--- a/f\n+++ b/f\n@@ -0,0 +1 @@\n+a\n");
+  EXPECT_EQ(unifiedDiff("", "a\n", "f"),
+            "--- a/f\n+++ b/f\n@@ -0,0 +1 @@\n+a\n");
 }
 
 TEST(UnifiedDiffTest, HeadersQuoteAPathAsGitDoes) {

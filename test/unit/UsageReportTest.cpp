@@ -1,7 +1,7 @@
 //===- UsageReportTest.cpp - Tests for reading usage logs and the report --===//
 
-#include "Csv.h"
 #include "usage/UsageReport.h"
+#include "Csv.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
@@ -60,7 +60,8 @@ TEST(UsageReportTest, TrendIsWeeklyOverAQuarter) {
   std::string Text = line("e", "2026-01-05T10:00:00Z", 1, "a") + // Monday.
                      line("e", "2026-01-11T10:00:00Z", 2, "b") + // Sunday.
                      line("e", "2026-06-01T10:00:00Z", 3, "c");
-  std::vector<CatalogEvent> Catalog = {{"e", "r", "a.cpp", "function", 1}};
+  std::vector<CatalogEvent> Catalog = {
+      {"e", "r", "a.cpp", "function", 1, "", ""}};
   UsageReport R = buildReport(Catalog, readUsageText("t", Text, LogWindow{}));
   EXPECT_EQ(R.TrendUnit, "week");
   EXPECT_THAT(R.Periods, ::testing::ElementsAre("2026-01-05", "2026-06-01"));
@@ -134,9 +135,9 @@ std::vector<std::string> names(llvm::ArrayRef<ReportEvent> Rows) {
 // comes first: a layer never takes a placed event.
 TEST(UnplacedEventsTest, CatalogThenLayersThenOtherLibrariesThenUnknown) {
   std::vector<CatalogEvent> Catalog = {
-      {"torchvision.csrc.ops.nms.nms", "ops", "nms.cpp", "function", 1},
+      {"torchvision.csrc.ops.nms.nms", "ops", "nms.cpp", "function", 1, "", ""},
       {"torchvision.csrc.io.image.cpu.decode_png.decode_png", "io", "d.cpp",
-       "function", 2}};
+       "function", 2, "", ""}};
   std::string Text;
   for (const char *Event :
        {"torchvision.csrc.ops.nms.nms", "torchvision.models.resnet.ResNet",
@@ -149,14 +150,13 @@ TEST(UnplacedEventsTest, CatalogThenLayersThenOtherLibrariesThenUnknown) {
   UnplacedEvents Unplaced;
   Unplaced.Layers = {
       // Matches a placed event too: the catalog's it stays.
-      layer("torchvision-python",
-            {"torchvision.{models,ops,io,transforms}.*",
-             "torchvision.csrc.ops.nms.nms"}),
+      layer("torchvision-python", {"torchvision.{models,ops,io,transforms}.*",
+                                   "torchvision.csrc.ops.nms.nms"}),
       layer("torch", {"torch.*", "tensor.*", "python.*", "c10d.*"}),
       // Matches what an earlier layer took: the earlier keeps it.
       layer("late", {"tensor.*"}), layer("unused", {"nothing.*"})};
-  UsageReport R = buildReport(
-      Catalog, readUsageText("t", Text, LogWindow{}), Unplaced);
+  UsageReport R =
+      buildReport(Catalog, readUsageText("t", Text, LogWindow{}), Unplaced);
   ASSERT_EQ(R.Events.size(), 2u);
   EXPECT_EQ(R.Events[0].Event, "torchvision.csrc.ops.nms.nms");
   EXPECT_EQ(R.Events[0].Status, EventStatus::Used);
@@ -186,16 +186,16 @@ TEST(UnplacedEventsTest, CatalogThenLayersThenOtherLibrariesThenUnknown) {
             (std::vector<uint64_t>{1, 1}));
   // Unknown: what looks like this library's ("torchvision" alone has the
   // catalog's first component) and no layer declares.
-  EXPECT_THAT(names(R.Unknown),
-              ::testing::ElementsAre("torchvision",
-                                     "torchvision.csrc.ops.removed"));
+  EXPECT_THAT(
+      names(R.Unknown),
+      ::testing::ElementsAre("torchvision", "torchvision.csrc.ops.removed"));
   EXPECT_EQ(eventsIn(R.Layers), 6u);
   EXPECT_EQ(eventsIn(R.OtherLibraries), 3u);
 
   // --unknown=all: other libraries' events are unknown; layers still apply.
   Unplaced.Unknown = UnknownScope::All;
-  UsageReport All = buildReport(
-      Catalog, readUsageText("t", Text, LogWindow{}), Unplaced);
+  UsageReport All =
+      buildReport(Catalog, readUsageText("t", Text, LogWindow{}), Unplaced);
   EXPECT_TRUE(All.OtherLibraries.empty());
   EXPECT_EQ(All.Unknown.size(), 5u);
   EXPECT_EQ(eventsIn(All.Layers), 6u);
@@ -223,13 +223,14 @@ TEST(UnplacedEventsTest, AnEmptyCatalogNamesNoOtherLibrary) {
 // Every format shows the layers and other libraries, with their counts;
 // names from the logs are escaped in text.
 TEST(UnplacedEventsTest, EveryFormatShowsTheGroups) {
-  std::vector<CatalogEvent> Catalog = {{"lib.a", "r", "a.cpp", "function", 1}};
-  std::string Text = line("lib.a", "2026-11-20T10:00:00Z", 1, "j") +
-                     line("py.x", "2026-11-20T10:00:00Z", 1, "j") +
-                     line("py.x", "2026-11-20T10:00:00Z", 2, "k") +
-                     line("yaml\\u001b[2J.Load", "2026-11-20T10:00:00Z", 1,
-                          "j") +
-                     line("lib.gone", "2026-11-20T10:00:00Z", 1, "j");
+  std::vector<CatalogEvent> Catalog = {
+      {"lib.a", "r", "a.cpp", "function", 1, "", ""}};
+  std::string Text =
+      line("lib.a", "2026-11-20T10:00:00Z", 1, "j") +
+      line("py.x", "2026-11-20T10:00:00Z", 1, "j") +
+      line("py.x", "2026-11-20T10:00:00Z", 2, "k") +
+      line("yaml\\u001b[2J.Load", "2026-11-20T10:00:00Z", 1, "j") +
+      line("lib.gone", "2026-11-20T10:00:00Z", 1, "j");
   UnplacedEvents Unplaced;
   Unplaced.Layers = {layer("python", {"py.*"})};
   UsageReport R =
@@ -269,17 +270,16 @@ TEST(UnplacedEventsTest, EveryFormatShowsTheGroups) {
   EXPECT_TRUE(Py.getArray("trend"));
   const llvm::json::Array &Libraries = *O.getArray("other_libraries");
   ASSERT_EQ(Libraries.size(), 1u);
-  EXPECT_EQ(*Libraries[0].getAsObject()->getString("library"),
-            "yaml\x1b[2J");
+  EXPECT_EQ(*Libraries[0].getAsObject()->getString("library"), "yaml\x1b[2J");
   EXPECT_EQ(O.getArray("unknown")->size(), 1u);
 
   std::string Csv = Render(ReportFormat::Csv);
   EXPECT_THAT(Csv, ::testing::HasSubstr(
                        "event,status,rule,file,line,kind,jobs,processes,"
                        "hosts,first_seen,last_seen,logged_by\n"));
-  EXPECT_THAT(Csv, ::testing::HasSubstr(
-                       "py.x,layer,,,,,2,2,1,2026-11-20T10:00:00Z,"
-                       "2026-11-20T10:00:00Z,python\n"));
+  EXPECT_THAT(Csv,
+              ::testing::HasSubstr("py.x,layer,,,,,2,2,1,2026-11-20T10:00:00Z,"
+                                   "2026-11-20T10:00:00Z,python\n"));
   EXPECT_THAT(Csv, ::testing::HasSubstr(",other-library,"));
   // Unknown last, as before.
   EXPECT_THAT(Csv, ::testing::EndsWith(
@@ -296,7 +296,8 @@ TEST(UnplacedEventsTest, EveryFormatShowsTheGroups) {
                             "events)\n\n| event | jobs | processes | hosts | "
                             "last seen |\n|---|---:|---:|---:|---|\n| py.x | "
                             "2 | 2 | 1 | 2026-11-20T10:00:00Z |\n"));
-  EXPECT_THAT(Markdown, ::testing::HasSubstr("### Other libraries: yaml\\\\x1b"));
+  EXPECT_THAT(Markdown,
+              ::testing::HasSubstr("### Other libraries: yaml\\\\x1b"));
 
   std::string Html = Render(ReportFormat::Html);
   EXPECT_THAT(Html, ::testing::HasSubstr(
@@ -398,9 +399,9 @@ TEST(StderrLogTest, TheFirstLineOfEitherFormDecides) {
   std::string Json = line("lib.a", "2026-11-20T10:00:00Z", 1, "j");
   // JSON lines after junk and an object that is no log line: both are
   // malformed, with their line numbers.
-  UsageCounts J = readUsageText(
-      "a.jsonl", "junk\n{\"loss\": 1}\n" + Json + usage("lib.b"), LogWindow{},
-      Info);
+  UsageCounts J =
+      readUsageText("a.jsonl", "junk\n{\"loss\": 1}\n" + Json + usage("lib.b"),
+                    LogWindow{}, Info);
   EXPECT_TRUE(J.StderrLogs.empty());
   EXPECT_EQ(J.Malformed, 3u);
   EXPECT_EQ(J.EventLines, 1u);
@@ -411,9 +412,9 @@ TEST(StderrLogTest, TheFirstLineOfEitherFormDecides) {
   EXPECT_EQ(J.Problems[0].First[2].first, 4u);
   // Stderr after junk and a stray object: a JSON log line later is the
   // process's output.
-  UsageCounts S = readUsageText(
-      "a.err", "junk\n{\"loss\": 1}\n" + usage("lib.b") + Json, LogWindow{},
-      Info);
+  UsageCounts S =
+      readUsageText("a.err", "junk\n{\"loss\": 1}\n" + usage("lib.b") + Json,
+                    LogWindow{}, Info);
   ASSERT_EQ(S.StderrLogs.size(), 1u);
   EXPECT_EQ(S.Malformed, 0u);
   EXPECT_EQ(S.StderrLogs[0].Ignored, 3u);
@@ -422,7 +423,8 @@ TEST(StderrLogTest, TheFirstLineOfEitherFormDecides) {
   // No job: the process is its own job.
   EXPECT_EQ(S.Events["lib.b"].Jobs, 1u);
   // Neither: JSON lines, all malformed, as before the stderr form.
-  UsageCounts N = readUsageText("n.log", "junk\nmore junk\n", LogWindow{}, Info);
+  UsageCounts N =
+      readUsageText("n.log", "junk\nmore junk\n", LogWindow{}, Info);
   EXPECT_TRUE(N.StderrLogs.empty());
   EXPECT_EQ(N.Malformed, 2u);
 }
@@ -434,17 +436,17 @@ TEST(StderrLogTest, ProcessesAndJobsAcrossFiles) {
   std::string A = Dir.file("slurm-77.err", usage("tensor.create"));
   std::string B = Dir.file("slurm-78.err", usage("tensor.create"));
   std::string C = Dir.file("other.err", usage("tensor.create"));
-  std::string J = Dir.file("log.jsonl", line("tensor.create",
-                                             "2026-11-20T10:00:00Z", 5, "77"));
+  std::string J = Dir.file(
+      "log.jsonl", line("tensor.create", "2026-11-20T10:00:00Z", 5, "77"));
   UsageCounts NoJobs = readUsageLogs({A, B, C, J}, LogWindow{}, 2);
   EXPECT_EQ(NoJobs.StderrLogs.size(), 3u);
   EXPECT_EQ(NoJobs.Events["tensor.create"].Processes, 4u);
   EXPECT_EQ(NoJobs.Events["tensor.create"].Jobs, 4u);
   EXPECT_EQ(NoJobs.Events["tensor.create"].Hosts, 1u); // The JSON line's.
 
-  UsageCounts From = readUsageLogs({A, B, C, J}, LogWindow{}, 2,
-                                   DefaultLogPartBytes,
-                                   StderrJobs{"", "^slurm-([0-9]+)\\.err$"});
+  UsageCounts From =
+      readUsageLogs({A, B, C, J}, LogWindow{}, 2, DefaultLogPartBytes,
+                    StderrJobs{"", "^slurm-([0-9]+)\\.err$"});
   EXPECT_EQ(From.Events["tensor.create"].Processes, 4u);
   // 77 (slurm-77.err and the JSON line), 78, and other.err's own.
   EXPECT_EQ(From.Events["tensor.create"].Jobs, 3u);
@@ -470,8 +472,7 @@ TEST(StderrLogTest, ALargeStderrLogIsReadWhole) {
     Text += "step " + std::to_string(I) + " loss 0.5\n" +
             usage("e" + std::to_string(I % 3));
   std::string Path = Dir.file("big.err", Text);
-  struct timespec Times[2] = {{1795000000, 123456000},
-                              {1795000000, 123456000}};
+  struct timespec Times[2] = {{1795000000, 123456000}, {1795000000, 123456000}};
   ASSERT_EQ(utimensat(AT_FDCWD, Path.c_str(), Times, 0), 0);
   for (unsigned Threads : {1u, 3u}) {
     UsageCounts C = readUsageLogs({Path}, LogWindow{}, Threads, 4096);
@@ -491,10 +492,10 @@ TEST(StderrLogTest, ALargeStderrLogIsReadWhole) {
 // neutralised, and a line break in a time cannot forge a row.
 TEST(CsvFieldTest, FormulasAreNeutralisedAndBreaksQuoted) {
   EXPECT_EQ(apistamp::csvField("lib.open"), "lib.open");
-  EXPECT_EQ(apistamp::csvField("=HYPERLINK(\"x\")"), "\"'=HYPERLINK(\"\"x\"\")\"");
+  EXPECT_EQ(apistamp::csvField("=HYPERLINK(\"x\")"),
+            "\"'=HYPERLINK(\"\"x\"\")\"");
   for (const char *Formula : {"+1", "-1", "@SUM(A1)", "\tx", "\rx"})
-    EXPECT_EQ(apistamp::csvField(Formula),
-              "\"'" + std::string(Formula) + "\"")
+    EXPECT_EQ(apistamp::csvField(Formula), "\"'" + std::string(Formula) + "\"")
         << Formula;
   EXPECT_EQ(apistamp::csvField("2026-11-20\nlib.x,used"),
             "\"2026-11-20\nlib.x,used\"");

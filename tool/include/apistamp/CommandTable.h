@@ -1,7 +1,7 @@
 //===- CommandTable.h - One row per apistamp command ------------*- C++ -*-===//
 //
 // Everything that differs between commands, as data: the command line
-// (ApiStampMain.cpp) makes one subcommand per row and gives each option to
+// (CommandLine.cpp) makes one subcommand per row and gives each option to
 // the rows that take it, --help's usage lines are made from it, and run()
 // dispatches through it. docs/architecture.md's recipe "A new command"
 // lists every file a new command touches.
