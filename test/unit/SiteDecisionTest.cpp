@@ -266,6 +266,30 @@ TEST(SiteDecisionTest, OneBodyReachedWithAnotherEventIsAConflict) {
   reconcileReach(First, Rules, "a.cpp", Third, Rules, "c.cpp");
   reconcileReach(First, Rules, "a.cpp", Third, Rules, "c.cpp");
   EXPECT_THAT(First.SkipReason, testing::EndsWith("; 'lib3.f' through c.cpp"));
+  ASSERT_EQ(First.ConflictingTUs.size(), 3u);
+  EXPECT_EQ(First.ConflictingTUs[2].Need, "'lib3.f'");
+  EXPECT_EQ(First.ConflictingTUs[2].Through, "c.cpp");
+}
+
+TEST(SiteDecisionTest, AConflictNamesEachTUWhateverItsNameContains) {
+  // The participants were kept as text, and a TU whose words were a part
+  // of another's ("through b.cc" of "through b.cc2") was not named.
+  llvm::StringRef Code = "int f() { return 1; }\n";
+  RuleSet Rules;
+  Rules.Macro = "LOG";
+  Site First = fragmentSite(Code, "lib.f", "a.cc");
+  ASSERT_TRUE(decideSite(First, Code, Rules));
+  reconcileReach(First, Rules, "a.cc", fragmentSite(Code, "lib2.f", "b.cc2"),
+                 Rules, "b.cc2");
+  reconcileReach(First, Rules, "a.cc", fragmentSite(Code, "lib2.f", "b.cc"),
+                 Rules, "b.cc");
+  // The first TU again, with another event: included again.
+  reconcileReach(First, Rules, "a.cc", fragmentSite(Code, "lib4.f", "a.cc"),
+                 Rules, "a.cc");
+  EXPECT_EQ(First.SkipReason,
+            "different events: 'lib.f' through a.cc; 'lib2.f' through b.cc2; "
+            "'lib2.f' through b.cc; 'lib4.f' through a.cc, included again");
+  EXPECT_EQ(First.ConflictingTUs.size(), 4u);
 }
 
 TEST(SiteDecisionTest, EveryIncluderOfAFragmentGetsTheInclude) {

@@ -387,25 +387,33 @@ void reconcileReach(Site &Decided, const RuleSet &DecidedRules,
       Decided.Edits.push_back(std::move(Include));
     return;
   }
-  std::string Mine =
-      Other.Event == Decided.Event ? Need : "'" + Decided.Event + "'";
-  std::string Theirs =
-      Other.Event == Decided.Event ? OtherNeed : "'" + Other.Event + "'";
-  std::string Also = Theirs + " through " + OtherThrough.str() +
-                     (OtherThrough == DecidedThrough ? ", included again" : "");
-  if (Decided.Status == SiteStatus::Conflict) {
-    if (!StringRef(Decided.SkipReason).contains(Also))
-      Decided.SkipReason += "; " + Also;
-    return;
+  bool SameEvent = Other.Event == Decided.Event;
+  ConflictParticipant Theirs{SameEvent ? OtherNeed : "'" + Other.Event + "'",
+                             OtherThrough.str(),
+                             OtherThrough == DecidedThrough};
+  if (Decided.Status != SiteStatus::Conflict) {
+    Decided.Status = SiteStatus::Conflict;
+    Decided.Edits.clear();
+    Decided.ReportLine = Decided.Line;
+    Decided.ReportColumn = Decided.Column;
+    Decided.ConflictOfEvents = !SameEvent;
+    Decided.ConflictingTUs = {{SameEvent ? Need : "'" + Decided.Event + "'",
+                               DecidedThrough.str(), false}};
   }
-  Decided.Status = SiteStatus::Conflict;
-  Decided.Edits.clear();
-  Decided.ReportLine = Decided.Line;
-  Decided.ReportColumn = Decided.Column;
-  Decided.SkipReason =
-      std::string(Other.Event == Decided.Event ? "different include needs"
-                                               : "different events") +
-      ": " + Mine + " through " + DecidedThrough.str() + "; " + Also;
+  if (!llvm::is_contained(Decided.ConflictingTUs, Theirs))
+    Decided.ConflictingTUs.push_back(std::move(Theirs));
+  Decided.SkipReason = conflictReason(Decided);
+}
+
+std::string conflictReason(const Site &S) {
+  std::string Reason =
+      S.ConflictOfEvents ? "different events" : "different include needs";
+  for (size_t I = 0; I < S.ConflictingTUs.size(); ++I) {
+    const ConflictParticipant &P = S.ConflictingTUs[I];
+    Reason += (I == 0 ? ": " : "; ") + P.Need + " through " + P.Through +
+              (P.IncludedAgain ? ", included again" : "");
+  }
+  return Reason;
 }
 
 } // namespace apistamp

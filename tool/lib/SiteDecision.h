@@ -52,11 +52,16 @@ bool decideSite(Site &S, llvm::StringRef Code, const RuleSet &Rules,
 /// to Other's includer too (a fragment included inside a namespace by
 /// several files needs it in each). A different event, macro or include, or
 /// an include needed in the fragment by one TU and in its includer by
-/// another: one body cannot serve both, so Decided becomes a Conflict that
-/// names both, and nothing is written there. Neither selected: no change.
+/// another: one body cannot serve both, so Decided becomes a Conflict whose
+/// ConflictingTUs name both (once each), and nothing is written there. Neither
+/// selected: no change.
 void reconcileReach(Site &Decided, const RuleSet &DecidedRules,
                     llvm::StringRef DecidedThrough, const Site &Other,
                     const RuleSet &OtherRules, llvm::StringRef OtherThrough);
+
+/// A Conflict's reason in words, from its participants: "different events:
+/// 'a' through x.cpp; 'b' through y.cpp, included again".
+std::string conflictReason(const Site &S);
 
 /// The call that makes \p S stale when it is not selected: the first
 /// expansion of the macro in its block, if that is the block's first

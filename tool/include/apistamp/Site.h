@@ -100,9 +100,22 @@ enum class SiteStatus {
   Stale,
   /// Selected, but TUs reach the body with different events or include
   /// needs (a fragment included in two namespaces, an X-macro file included
-  /// twice): one body cannot log both. SkipReason says which, through
-  /// which TU; no fix.
+  /// twice): one body cannot log both. ConflictingTUs says which, through
+  /// which TU (and SkipReason, in words); no fix.
   Conflict,
+};
+
+/// One TU's part in a Conflict: what it needs in the body (an event, or a
+/// macro and its #include) and the TU it reaches the body through.
+struct ConflictParticipant {
+  std::string Need;
+  std::string Through;
+  /// The TU reached the body once already, with another need.
+  bool IncludedAgain = false;
+  bool operator==(const ConflictParticipant &O) const {
+    return Need == O.Need && Through == O.Through &&
+           IncludedAgain == O.IncludedAgain;
+  }
 };
 
 /// A definition that a rule selects, or whose first statement logs an
@@ -120,6 +133,12 @@ struct Site {
   /// Why a Skipped site cannot be instrumented; why a Stale one is not
   /// selected; the reason a Suppressed one's comment gives.
   std::string SkipReason;
+  /// A Conflict's TUs, in the order they were met; SkipReason is made from
+  /// them (conflictReason).
+  std::vector<ConflictParticipant> ConflictingTUs;
+  /// Whether a Conflict is of events ("different events") rather than of
+  /// include needs.
+  bool ConflictOfEvents = false;
   /// Events already in the body, in order.
   std::vector<std::string> FoundEvents;
   /// Where a finding is reported: the name, or the call or literal at fault.
