@@ -370,7 +370,7 @@ TEST(ValidateOptionsTest, OptionsThatDecideOneFieldTogether) {
   Options Merge = optionsFor(Mode::Merge, {"results"});
   Merge.Given.MergeDiff = true;
   ASSERT_EQ(messageOf(validateWith(Merge, {})), "");
-  EXPECT_EQ(Merge.MergeAs, Mode::Diff);
+  EXPECT_EQ(Merge.OutputMode, Mode::Diff);
   EXPECT_EQ(Merge.ResultFiles, std::vector<std::string>{"results"});
   EXPECT_TRUE(Merge.Sources.empty());
   Merge = optionsFor(Mode::Merge, {"results"});
@@ -458,7 +458,10 @@ TEST(CommandLineTest, OptionsLandInTheirFields) {
 
   llvm::Expected<Options> Merge = parse({"merge", "--fix", "r.json"});
   ASSERT_TRUE(bool(Merge)) << llvm::toString(Merge.takeError());
-  EXPECT_EQ(Merge->MergeAs, Mode::Fix);
+  EXPECT_EQ(Merge->OutputMode, Mode::Fix);
+  llvm::Expected<Options> Diff = parse({"diff", "a.cpp"});
+  ASSERT_TRUE(bool(Diff)) << llvm::toString(Diff.takeError());
+  EXPECT_EQ(Diff->OutputMode, Mode::Diff);
   EXPECT_EQ(Merge->ResultFiles, std::vector<std::string>{"r.json"});
 }
 

@@ -79,12 +79,6 @@ bool wantsColor(ColorMode Mode, raw_ostream &Stream) {
          (Mode == ColorMode::Auto && Stream.has_colors());
 }
 
-/// The command whose output \p Opts's run prints: merge prints what check,
-/// diff (--diff) or fix (--fix) print.
-const CommandInfo &outputCommand(const Options &Opts) {
-  return commandInfo(Opts.RunMode == Mode::Merge ? Opts.MergeAs : Opts.RunMode);
-}
-
 /// Plans, analyses and runs the command on the result.
 int runOnProject(const Options &Opts, raw_ostream &Out, raw_ostream &Err) {
   Expected<AnalysedRun> Run = planAndAnalyse(Opts, Err);
@@ -92,7 +86,7 @@ int runOnProject(const Options &Opts, raw_ostream &Out, raw_ostream &Err) {
     Err << printableLines(toString(Run.takeError())) << "\n";
     return ExitBadUsage;
   }
-  if (outputCommand(Opts).ProposesEdits)
+  if (commandInfo(Opts.OutputMode).ProposesEdits)
     StageNotes(Err, Run->Display, Opts.Verbose)
         .publicHeaderEdits(Run->Result.PublicHeaderEdits);
   CommandContext Ctx{Opts,
@@ -204,8 +198,8 @@ int run(const Options &Opts, raw_ostream &Out, raw_ostream &Err) {
   if (!Command.Run)
     return Command.RunAlone(Opts, Out, Err);
   // Diagnostics are coloured; machine-readable output and diffs never are.
-  bool TextOut =
-      Opts.Format == OutputFormat::Text && !outputCommand(Opts).PrintsData;
+  bool TextOut = Opts.Format == OutputFormat::Text &&
+                 !commandInfo(Opts.OutputMode).PrintsData;
   std::optional<DiagnosticColorStream> ColoredOut, ColoredErr;
   if (TextOut && wantsColor(Opts.Color, Out)) {
     Out.enable_colors(true);

@@ -158,9 +158,10 @@ static Error resolveGivenOptions(Options &Opts, EnvironmentLookup Environment) {
   const Options::GivenOptions &Given = Opts.Given;
   if (Given.MergeDiff && Given.MergeFix)
     return usageError("--diff and --fix: one or the other");
-  Opts.MergeAs = Given.MergeDiff  ? Mode::Diff
-                 : Given.MergeFix ? Mode::Fix
-                                  : Mode::Check;
+  Opts.OutputMode = Opts.RunMode != Mode::Merge ? Opts.RunMode
+                    : Given.MergeDiff           ? Mode::Diff
+                    : Given.MergeFix            ? Mode::Fix
+                                                : Mode::Check;
   if (Opts.RunMode == Mode::Merge && Opts.ResultFiles.empty())
     Opts.ResultFiles = std::exchange(Opts.Sources, {});
   Opts.Unselected = Given.ListUnselected || Given.FailOnUnselected;

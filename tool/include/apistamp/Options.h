@@ -185,16 +185,18 @@ struct Options {
   /// and which of the source's compile commands (0-based, in plan order).
   std::string TUOutput, TUDepfile;
   unsigned TUConfiguration = 0;
-  /// merge: the result files (and directories of them) tu wrote, and what
-  /// to do with them: report as check (the default), print the diff or fix.
+  /// merge: the result files (and directories of them) tu wrote.
   std::vector<std::string> ResultFiles;
-  Mode MergeAs = Mode::Check;
+  /// The command whose output this run prints and whose edits it makes:
+  /// RunMode's, but merge's, which is check's (the default), diff's
+  /// (--diff) or fix's (--fix). validateOptions sets it.
+  Mode OutputMode = Mode::Check;
   /// Compiler arguments after "--"; set when "--" was given.
   std::optional<std::vector<std::string>> CompilerArgs;
 
   /// The options as the command line gave them, where several options (or
   /// an environment variable) decide one field above: validateOptions
-  /// resolves them into MergeAs, Unselected, SkipBodies, Preambles,
+  /// resolves them into OutputMode, Unselected, SkipBodies, Preambles,
   /// PreambleStoreDir and Part.
   struct GivenOptions {
     bool MergeDiff = false, MergeFix = false; ///< merge --diff, --fix.

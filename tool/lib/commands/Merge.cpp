@@ -8,27 +8,17 @@
 //===----------------------------------------------------------------------===//
 
 #include "Commands.h"
+#include "apistamp/CommandTable.h"
 
 namespace apistamp {
 
-int runCheck(CommandContext &Ctx);
-int runDiff(CommandContext &Ctx);
-int runFix(CommandContext &Ctx);
-
 int runMerge(CommandContext &Ctx) {
   Options As = Ctx.Opts;
-  As.RunMode = Ctx.Opts.MergeAs;
+  As.RunMode = Ctx.Opts.OutputMode;
   CommandContext Inner{As,        Ctx.Plan,    Ctx.Result,           Ctx.Out,
                        Ctx.Err,   Ctx.Display, Ctx.WorkingDirectory, Ctx.Start,
                        Ctx.Notes, Ctx.Target};
-  switch (As.RunMode) {
-  case Mode::Diff:
-    return runDiff(Inner);
-  case Mode::Fix:
-    return runFix(Inner);
-  default:
-    return runCheck(Inner);
-  }
+  return commandInfo(As.RunMode).Run(Inner);
 }
 
 } // namespace apistamp
