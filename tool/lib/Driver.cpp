@@ -118,6 +118,8 @@ PlanRequest planRequestFor(const Options &Opts) {
   // The public surface is also in files no rule can select.
   Request.SkipUnselectableFiles =
       !commandInfo(Opts.RunMode).ReadsEveryNamedFile && !Opts.Unselected;
+  // Only run()'s analysis reads the other TUs of a partial run.
+  Request.PlanOthers = commandInfo(Opts.RunMode).Run != nullptr;
   return Request;
 }
 

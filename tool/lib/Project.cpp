@@ -435,7 +435,8 @@ Expected<Project> planProject(const PlanRequest &Request) {
     return usageError("no source in '" + Opts.BuildDir +
                       "' has a .apistamp.yaml above it; pass --rules FILE");
   P.TUs = shardOf(std::move(P.TUs), Opts.ShardIndex, Opts.ShardCount);
-  if ((!Opts.Sources.empty() || Opts.ShardCount > 1) && !Opts.CompilerArgs)
+  if ((!Opts.Sources.empty() || Opts.ShardCount > 1) && !Opts.CompilerArgs &&
+      Opts.PlanOthers)
     planOthers(Opts, P, Rules);
   return P;
 }

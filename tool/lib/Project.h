@@ -101,6 +101,10 @@ struct PlanRequest {
   /// Named files no rule can select are skipped, unparsed (not for explain
   /// and verify, which look at any file they are given).
   bool SkipUnselectableFiles = true;
+  /// In a run on a part of the database, plan Project::Others too: the
+  /// commands run() analyses need them (a partial view is completed from
+  /// them); tu, which analyses one TU alone, does not.
+  bool PlanOthers = true;
 };
 
 /// Plans the run \p Request asks for: loads the compilation database (from
