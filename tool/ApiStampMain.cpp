@@ -15,7 +15,11 @@ int main(int argc, const char **argv) {
   llvm::Expected<apistamp::Options> Opts =
       apistamp::parseCommandLine(llvm::ArrayRef(argv, argc), llvm::errs());
   if (!Opts) {
-    llvm::errs() << llvm::toString(Opts.takeError()) << "\n";
+    // llvm::cl says some errors itself (a bad value): then the message is
+    // empty.
+    std::string Message = llvm::toString(Opts.takeError());
+    if (!Message.empty())
+      llvm::errs() << Message << "\n";
     return apistamp::ExitBadUsage;
   }
   return apistamp::run(*Opts, llvm::outs(), llvm::errs());

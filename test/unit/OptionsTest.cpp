@@ -488,6 +488,10 @@ TEST(CommandLineTest, BadUsageSaysWhatAndHints) {
   ASSERT_FALSE(bool(Both));
   EXPECT_EQ(messageOf(Both.takeError()),
             "apistamp: error: --diff and --fix: one or the other");
+  // A value an option does not take: llvm::cl says so itself.
+  llvm::Expected<Options> BadValue = parse({"report", "--format=xml", "l"});
+  ASSERT_FALSE(bool(BadValue));
+  EXPECT_EQ(messageOf(BadValue.takeError()), "");
   llvm::Expected<Options> None = parse({});
   ASSERT_FALSE(bool(None));
   EXPECT_THAT(messageOf(None.takeError()),

@@ -19,7 +19,8 @@ namespace apistamp {
 /// them (validateOptions, with the process's environment): the subcommand,
 /// its options and, after "--", a compile command. llvm::cl's warnings go
 /// to \p Warnings. The error is what to print for bad usage (exit code
-/// ExitBadUsage), with a hint after an unknown option. --help and --version
+/// ExitBadUsage), with a hint after an unknown option; it is empty when
+/// llvm::cl printed the error itself (a value an option does not take). --help and --version
 /// print and exit, as llvm::cl does. Callable again: each call starts from
 /// the defaults.
 llvm::Expected<Options> parseCommandLine(llvm::ArrayRef<const char *> Args,
