@@ -42,10 +42,7 @@ import subprocess
 import sys
 import time
 
-from realworld import Steps, adopted_copy, googletest_copy
-import googletest_roundtrip
-import jsoncpp_adoption
-import pugixml_adoption
+from realworld import Steps, uninstrumented_tree
 import torchvision_policy
 
 GOOGLETEST_FILES = ["googletest/src/gtest-all.cc", "googletest/src/gtest_main.cc",
@@ -129,18 +126,18 @@ def main():
     # --- the trees: each a fresh, uninstrumented copy -------------------
 
     def googletest():
-        made = googletest_copy(realworld, work / "googletest", googletest_roundtrip.RULES)
+        made = uninstrumented_tree(realworld, "googletest", work / "googletest")
         if isinstance(made, str):
             return made
         src, build = made
         return Tree("googletest", src, ["-p", str(build)], [src / f for f in GOOGLETEST_FILES],
                     "its library sources")
 
-    def adopted(project):
-        made = adopted_copy(realworld, project, work / project.name)
+    def adopted(name):
+        made = uninstrumented_tree(realworld, name, work / name)
         if isinstance(made, str):
             return made
-        return Tree(project.name, made[0], [])  # compile_commands: src/build
+        return Tree(name, made[0], [])  # compile_commands: src/build
 
     def torchvision():
         source = pathlib.Path(args.torchvision_source)
@@ -152,8 +149,8 @@ def main():
                     [src / f for f in TORCHVISION_FILES], "7 of its 52 TUs, the ops and image files")
 
     makers = [("googletest", googletest),
-              ("jsoncpp", lambda: adopted(jsoncpp_adoption.Jsoncpp())),
-              ("pugixml", lambda: adopted(pugixml_adoption.Pugixml())),
+              ("jsoncpp", lambda: adopted("jsoncpp")),
+              ("pugixml", lambda: adopted("pugixml")),
               ("torchvision", torchvision)]
 
     # --- (a), (b), (c) --------------------------------------------------
