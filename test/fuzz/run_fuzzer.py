@@ -5,6 +5,10 @@ every run), and a check that a failed property stops it. A failure names
 the input libFuzzer wrote and the command that replays it.
 
   test/fuzz/run_fuzzer.py --bin build/bin --work build/fuzz --junit out.xml
+
+--runs N mutates N inputs for every fuzzer instead of its own count (the
+quick tier's smoke run: scripts/test.sh --quick); the seeds and the
+self-check run either way.
 """
 import argparse
 import os
@@ -83,6 +87,8 @@ def main():
     parser.add_argument("--bin", required=True, help="where the fuzzers are")
     parser.add_argument("--work", required=True)
     parser.add_argument("--junit")
+    parser.add_argument("--runs", type=int,
+                        help="inputs mutated per fuzzer (default: each one's count above)")
     args = parser.parse_args()
     steps = Steps("fuzzers", independent=True)
     work = pathlib.Path(args.work).resolve()
@@ -93,8 +99,8 @@ def main():
             steps.skip("%s fuzzer" % name,
                        "%s was not built (libFuzzer needs clang)" % binary)
             continue
-        check_fuzzer(steps, name, binary, HERE / seeds, runs, self_check,
-                     work / program)
+        check_fuzzer(steps, name, binary, HERE / seeds, args.runs or runs,
+                     self_check, work / program)
     return steps.finish(args.junit)
 
 

@@ -31,6 +31,13 @@ output is a cold run's (which reports the deleted call).
 
 Each step is a JUnit test case; a project whose tree is missing (its test
 skipped or not run) is skipped with the reason.
+
+--torchvision-work DIR --torchvision-cache CACHE (the test command's):
+torchvision's stripped tree is made in DIR/src and DIR/build, as
+torchvision_policy.py --work DIR makes it (the same paths and bytes), and
+its reference (a) is parsed, cold as ever (CACHE is emptied first, and 0
+hits is checked), into CACHE, which is kept: torchvision_policy.py
+--cache-dir CACHE, run next, does not parse those 7 TUs again.
 """
 import argparse
 import json
@@ -42,10 +49,7 @@ import subprocess
 import sys
 import time
 
-from realworld import Steps, adopted_copy, googletest_copy
-import googletest_roundtrip
-import jsoncpp_adoption
-import pugixml_adoption
+from realworld import Steps, uninstrumented_tree
 import torchvision_policy
 
 GOOGLETEST_FILES = ["googletest/src/gtest-all.cc", "googletest/src/gtest_main.cc",
@@ -66,9 +70,11 @@ SCRUBBED = ("APISTAMP_PREAMBLE_STORE", "APISTAMP_PREAMBLE", "APISTAMP_NO_SKIP_BO
 class Tree:
     """One project's uninstrumented tree and how check is run on it."""
 
-    def __init__(self, name, src, args, files=(), subset=""):
+    def __init__(self, name, src, args, files=(), subset="", cache=None):
         self.name, self.src, self.args = name, src, list(args)
         self.files, self.subset = [str(f) for f in files], subset
+        # The reference's result cache, to keep (None: one of its own, deleted).
+        self.cache = cache
 
 
 def run(apistamp, args, cwd, store=None):
@@ -116,6 +122,12 @@ def main():
     parser.add_argument("--junit", required=True)
     parser.add_argument("--jobs", default="2")
     parser.add_argument("--torchvision-source", default=torchvision_policy.DEFAULT_SOURCE)
+    parser.add_argument("--torchvision-work",
+                        help="make torchvision's tree here, as torchvision_policy.py --work "
+                             "does (default: WORK/torchvision)")
+    parser.add_argument("--torchvision-cache",
+                        help="the torchvision reference's result cache, emptied first and "
+                             "kept (torchvision_policy.py --cache-dir)")
     args = parser.parse_args()
     apistamp = os.path.abspath(args.apistamp)
     rules = os.path.abspath(args.rules)
@@ -129,31 +141,39 @@ def main():
     # --- the trees: each a fresh, uninstrumented copy -------------------
 
     def googletest():
-        made = googletest_copy(realworld, work / "googletest", googletest_roundtrip.RULES)
+        made = uninstrumented_tree(realworld, "googletest", work / "googletest")
         if isinstance(made, str):
             return made
         src, build = made
         return Tree("googletest", src, ["-p", str(build)], [src / f for f in GOOGLETEST_FILES],
                     "its library sources")
 
-    def adopted(project):
-        made = adopted_copy(realworld, project, work / project.name)
+    def adopted(name):
+        made = uninstrumented_tree(realworld, name, work / name)
         if isinstance(made, str):
             return made
-        return Tree(project.name, made[0], [])  # compile_commands: src/build
+        return Tree(name, made[0], [])  # compile_commands: src/build
 
     def torchvision():
         source = pathlib.Path(args.torchvision_source)
         if not (source / "torchvision/csrc/vision.cpp").exists():
             return "torchvision's source is missing at %s (scripts/fetch-torchvision.sh)" % source
-        src, build = work / "torchvision/src", work / "torchvision/build"
+        where = pathlib.Path(args.torchvision_work or work / "torchvision").resolve()
+        src, build = where / "src", where / "build"
+        for made in (src, build):
+            shutil.rmtree(made, ignore_errors=True)
         torchvision_policy.strip_calls(source, src, build)
+        cache = None
+        if args.torchvision_cache:
+            cache = pathlib.Path(args.torchvision_cache).resolve()
+            shutil.rmtree(cache, ignore_errors=True)
         return Tree("torchvision", src, ["--rules", rules, "--root", str(src), "-p", str(build)],
-                    [src / f for f in TORCHVISION_FILES], "7 of its 52 TUs, the ops and image files")
+                    [src / f for f in TORCHVISION_FILES], "7 of its 52 TUs, the ops and image files",
+                    cache)
 
     makers = [("googletest", googletest),
-              ("jsoncpp", lambda: adopted(jsoncpp_adoption.Jsoncpp())),
-              ("pugixml", lambda: adopted(pugixml_adoption.Pugixml())),
+              ("jsoncpp", lambda: adopted("jsoncpp")),
+              ("pugixml", lambda: adopted("pugixml")),
               ("torchvision", torchvision)]
 
     # --- (a), (b), (c) --------------------------------------------------
@@ -162,7 +182,7 @@ def main():
         common = ["check", "--verbose", "--color=never", "-j" + args.jobs, *tree.args]
         json_args = common[:1] + ["--format=json"] + common[1:] + tree.files
         text_args = common + tree.files
-        reference_cache = work / tree.name / "reference-cache"
+        reference_cache = tree.cache or work / tree.name / "reference-cache"
         cold = ["--no-preamble", "--cache-dir", str(reference_cache)]
         times = {}
 
@@ -216,7 +236,8 @@ def main():
                 sum(p.stat().st_size for p in store.iterdir()) / 1048576.0,
                 ", ".join("%s %.1f" % kv for kv in times.items())))
         shutil.rmtree(store)
-        shutil.rmtree(reference_cache)
+        if not tree.cache:
+            shutil.rmtree(reference_cache)
 
     trees = {}
     for name, maker in makers:

@@ -1,6 +1,7 @@
 """Shared by the real-project tests: JUnit-recorded steps, a subprocess
 helper, and uninstrumented copies of the trees the round trip and the
-adoption tests leave under build/realworld."""
+adoption tests leave under build/realworld (uninstrumented_tree: the one
+tree maker of preamble_equivalence.py and tu_merge.py)."""
 import json
 import pathlib
 import shutil
@@ -129,3 +130,20 @@ def adopted_copy(realworld, project, where, build_name="build"):
     translated_database(build / "compile_commands.json", realworld / project.name / "src",
                         src, build)
     return src, build
+
+
+def uninstrumented_tree(realworld, name, where, build_name="build"):
+    """googletest's, jsoncpp's or pugixml's tree, copied uninstrumented to
+    where/src with its rules, with the compilation database its test left
+    under realworld translated to it (googletest: in where/build; the
+    adopted projects: in src/build_name): (src, build), or why it cannot be
+    made. Each call makes a fresh copy: a test may edit it."""
+    # Imported here: these modules import this one.
+    if name == "googletest":
+        import googletest_roundtrip
+        return googletest_copy(realworld, where, googletest_roundtrip.RULES)
+    import jsoncpp_adoption
+    import pugixml_adoption
+    project = {"jsoncpp": jsoncpp_adoption.Jsoncpp,
+               "pugixml": pugixml_adoption.Pugixml}[name]()
+    return adopted_copy(realworld, project, where, build_name)

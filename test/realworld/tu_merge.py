@@ -27,10 +27,7 @@ import subprocess
 import sys
 import time
 
-from realworld import Steps, adopted_copy, googletest_copy
-import googletest_roundtrip
-import jsoncpp_adoption
-import pugixml_adoption
+from realworld import Steps, uninstrumented_tree
 from preamble_equivalence import SCRUBBED, same
 
 ENV = {k: v for k, v in os.environ.items() if k not in SCRUBBED}
@@ -79,12 +76,6 @@ def main():
         steps.skip("tu and merge on real projects", "no ninja on PATH")
         steps.write_junit(args.junit)
         return 0
-
-    def googletest(where):
-        return googletest_copy(realworld, where, googletest_roundtrip.RULES)
-
-    def adopted(project, where, build_name="build"):
-        return adopted_copy(realworld, project, where, build_name)
 
     def at_scale(name, src, build):
         """The Ninja file's build equals check -p; a rerun does nothing."""
@@ -150,11 +141,11 @@ def main():
                 header, sorted(ran), sorted(readers)))
         figures["googletest: TUs rerun after touching sample3-inl.h"] = len(ran)
 
-    def elsewhere(out, project):
+    def elsewhere(out, name):
         """The same tree at another path, another build directory name: the
         same result bytes; merge --fix there is fix -p's edit."""
-        where = work / (project.name + "-elsewhere")
-        made = adopted(project, where, build_name="out-of-tree")
+        where = work / (name + "-elsewhere")
+        made = uninstrumented_tree(realworld, name, where, build_name="out-of-tree")
         if isinstance(made, str):
             raise RuntimeError(made)
         src, build = made
@@ -162,7 +153,7 @@ def main():
         run([apistamp, "ninja", "-p", build, "-o", other / "build.ninja"], cwd=src)
         run(["ninja", "-C", other, "-j" + args.jobs], cwd=src, expect=(0,))
         same_tree(out / "apistamp-results", other / "apistamp-results")
-        third = adopted(project, work / (project.name + "-fix"))
+        third = uninstrumented_tree(realworld, name, work / (name + "-fix"))
         run([apistamp, "fix", "--no-cache", "--no-preamble", "-j" + args.jobs, "-p",
              third[1]], cwd=third[0], expect=(0,))
         run([apistamp, "merge", "--fix", "-p", build, other / "apistamp-results"], cwd=src,
@@ -173,12 +164,9 @@ def main():
             raise RuntimeError("check after merge --fix: exit %d\n%s" % (
                 check.returncode, check.stdout[-2000:]))
 
-    projects = [("googletest", lambda: googletest(work / "googletest")),
-                ("jsoncpp", lambda: adopted(jsoncpp_adoption.Jsoncpp(), work / "jsoncpp")),
-                ("pugixml", lambda: adopted(pugixml_adoption.Pugixml(), work / "pugixml"))]
-    for name, maker in projects:
+    for name in ("googletest", "jsoncpp", "pugixml"):
         step = "%s: ninja's tu actions and merge equal check -p, a rerun does nothing" % name
-        made = maker()
+        made = uninstrumented_tree(realworld, name, work / name)
         if isinstance(made, str):
             steps.skip(step, made)
             continue
@@ -193,7 +181,7 @@ def main():
         if name == "jsoncpp":
             step = "jsoncpp: another checkout and build dir give the same results; merge --fix is fix -p"
             if out:
-                steps.run(step, lambda: elsewhere(out, jsoncpp_adoption.Jsoncpp()))
+                steps.run(step, lambda: elsewhere(out, "jsoncpp"))
             else:
                 steps.skip(step, "the build failed")
     steps.write_junit(args.junit)
