@@ -38,13 +38,14 @@ section() {
 
 scripts/install-deps.sh
 build=${APISTAMP_BUILD_DIR:-build}
-scripts/configure-build.sh "$build"
+# Warnings are errors in the test command's builds of the tool (clang).
+scripts/configure-build.sh "$build" -DAPISTAMP_WERROR=ON
 cmake --build "$build"
 
 results="$build/test-results"
 rm -rf "$results" && mkdir -p "$results"
 status=0
-section "format (clang-format-19 on tool/)"
+section "format (clang-format-19 on tool/, runtime/, test/unit/, test/fuzz/, bench/)"
 scripts/check-format.sh "$results/format.xml" || status=1
 section "unit tests"
 "$build/bin/apistampUnitTests" --gtest_output="xml:$results/unit.xml" --gtest_brief=1 || status=1
@@ -75,7 +76,7 @@ if ((full)); then
   # checked (clang's front end frees some of its state only at exit).
   section "the tool under -fsanitize=address,undefined (unit and lit tests)"
   asan_tool="$build-tool-asan"
-  if scripts/configure-build.sh "$asan_tool" -DAPISTAMP_TOOL_SANITIZER=address \
+  if scripts/configure-build.sh "$asan_tool" -DAPISTAMP_TOOL_SANITIZER=address -DAPISTAMP_WERROR=ON \
        -DCMAKE_BUILD_TYPE=Debug "-DCMAKE_C_FLAGS_DEBUG=-O0 -g1" "-DCMAKE_CXX_FLAGS_DEBUG=-O0 -g1" &&
      cmake --build "$asan_tool" --target apistamp apistampUnitTests; then
     export ASAN_OPTIONS=detect_leaks=0:handle_segv=0:handle_sigbus=0:handle_abort=0:handle_sigill=0:handle_sigfpe=0
