@@ -29,7 +29,10 @@ TEST(CommandTableTest, EveryModeHasOneRowThatRuns) {
         Mode::Verify, Mode::Report, Mode::Tu, Mode::Merge, Mode::Ninja}) {
     const CommandInfo &C = commandInfo(M);
     EXPECT_EQ(C.RunMode, M);
-    EXPECT_NE(C.Run == nullptr, C.RunAlone == nullptr) << C.Name.str();
+    EXPECT_EQ(int(C.Run != nullptr) + int(C.RunAlone != nullptr) +
+                  int(C.RunOnPlan != nullptr),
+              1)
+        << C.Name.str();
     EXPECT_EQ(
         llvm::count_if(commandTable(),
                        [&](const CommandInfo &R) { return R.Name == C.Name; }),

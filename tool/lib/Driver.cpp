@@ -197,8 +197,12 @@ Expected<AnalysedRun> planAndAnalyse(const Options &Opts, raw_ostream &Err) {
 
 int run(const Options &Opts, raw_ostream &Out, raw_ostream &Err) {
   const CommandInfo &Command = commandInfo(Opts.RunMode);
-  if (!Command.Run)
+  if (Command.RunAlone)
     return Command.RunAlone(Opts, Out, Err);
+  if (Command.RunOnPlan) {
+    std::optional<Project> Planned = planOrPrintError(Opts, Err);
+    return Planned ? Command.RunOnPlan(Opts, *Planned, Err) : ExitBadUsage;
+  }
   // Diagnostics are coloured; machine-readable output and diffs never are.
   bool TextOut = Opts.Format == OutputFormat::Text &&
                  !commandInfo(Opts.OutputMode).PrintsData;

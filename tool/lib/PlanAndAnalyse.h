@@ -34,8 +34,9 @@ struct AnalysedRun {
 /// The plan's part of \p Opts.
 PlanRequest planRequestFor(const Options &Opts);
 
-/// Plans the TUs \p Opts asks for without analysing them (tu, ninja); a
-/// plan that fails is printed to \p Err and is std::nullopt (bad usage).
+/// Plans the TUs \p Opts asks for without analysing them (for the commands
+/// that run on the plan alone: tu, ninja); a plan that fails is printed to
+/// \p Err and is std::nullopt (bad usage).
 std::optional<Project> planOrPrintError(const Options &Opts,
                                         llvm::raw_ostream &Err);
 

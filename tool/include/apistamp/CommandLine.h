@@ -20,9 +20,9 @@ namespace apistamp {
 /// its options and, after "--", a compile command. llvm::cl's warnings go
 /// to \p Warnings. The error is what to print for bad usage (exit code
 /// ExitBadUsage), with a hint after an unknown option; it is empty when
-/// llvm::cl printed the error itself (a value an option does not take). --help and --version
-/// print and exit, as llvm::cl does. Callable again: each call starts from
-/// the defaults.
+/// llvm::cl printed the error itself (a value an option does not take). --help
+/// and --version print and exit, as llvm::cl does. Callable again: each call
+/// starts from the defaults.
 llvm::Expected<Options> parseCommandLine(llvm::ArrayRef<const char *> Args,
                                          llvm::raw_ostream &Warnings);
 

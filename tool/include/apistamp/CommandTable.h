@@ -19,6 +19,7 @@
 namespace apistamp {
 
 struct CommandContext;
+struct Project;
 
 /// One command: its name, what it takes and how it runs.
 struct CommandInfo {
@@ -42,14 +43,17 @@ struct CommandInfo {
   bool ReadsEveryNamedFile;
   /// Prints data or a diff on standard output, never coloured.
   bool PrintsData;
-  /// From a planned and analysed project to an exit code; or, if null,
-  /// RunAlone.
+  /// Exactly one of the three is set. From a planned and analysed project
+  /// to an exit code (the project commands).
   int (*Run)(CommandContext &Ctx);
-  /// A command that does not go through run()'s plan and analysis of the
-  /// project: report (logs, no project), tu (one TU) and ninja (plans
-  /// only).
+  /// A command that plans nothing: report (logs and a catalog).
   int (*RunAlone)(const Options &Opts, llvm::raw_ostream &Out,
                   llvm::raw_ostream &Err);
+  /// A command on the plan alone, which run() makes (and whose errors it
+  /// prints) but does not analyse: tu (one TU, analysed by itself) and
+  /// ninja (the plan's actions).
+  int (*RunOnPlan)(const Options &Opts, const Project &P,
+                   llvm::raw_ostream &Err);
 };
 
 /// Every command, in the order --help lists them.

@@ -16,11 +16,10 @@ int runExplain(CommandContext &Ctx);
 int runCatalog(CommandContext &Ctx);
 int runVerify(CommandContext &Ctx);
 int runMerge(CommandContext &Ctx);
-/// tu plans and analyses one TU itself, and writes its result file.
-int runTu(const Options &Opts, llvm::raw_ostream &Out, llvm::raw_ostream &Err);
-/// ninja plans the project and writes its actions.
-int runNinja(const Options &Opts, llvm::raw_ostream &Out,
-             llvm::raw_ostream &Err);
+/// tu analyses one TU of the plan itself, and writes its result file.
+int runTu(const Options &Opts, const Project &P, llvm::raw_ostream &Err);
+/// ninja writes the plan's actions.
+int runNinja(const Options &Opts, const Project &P, llvm::raw_ostream &Err);
 /// report works on logs and a catalog, not on a planned project.
 int runReport(const Options &Opts, llvm::raw_ostream &Out,
               llvm::raw_ostream &Err);
@@ -34,12 +33,12 @@ constexpr OutputFormat CatalogFormats[] = {
 
 // Columns: name, description, positional arguments, formats, project options
 // (--changed-since, --shard), cache, proposes edits, reads every named file,
-// prints data, run, run alone.
+// prints data, run, run alone, run on the plan.
 constexpr CommandInfo Commands[] = {
     {Mode::Check, "check",
      "Report missing or wrong API usage events; exit 1 if there are any",
      "[<source>...]", CheckFormats, true, true, true, false, false, runCheck,
-     nullptr},
+     nullptr, nullptr},
     {Mode::Fix,
      "fix",
      "Insert or correct API usage events in place",
@@ -51,6 +50,7 @@ constexpr CommandInfo Commands[] = {
      false,
      false,
      runFix,
+     nullptr,
      nullptr},
     {Mode::Diff,
      "diff",
@@ -63,6 +63,7 @@ constexpr CommandInfo Commands[] = {
      false,
      true,
      runDiff,
+     nullptr,
      nullptr},
     {Mode::Explain,
      "explain",
@@ -76,12 +77,13 @@ constexpr CommandInfo Commands[] = {
      true,
      false,
      runExplain,
+     nullptr,
      nullptr},
     {Mode::Catalog, "catalog",
      "List every event the rules select, one per definition, with its "
      "rule, file, line, kind and status",
      "[<source>...]", CatalogFormats, true, true, false, false, true,
-     runCatalog, nullptr},
+     runCatalog, nullptr, nullptr},
     {Mode::Verify,
      "verify",
      "Test rules: compare what they select with the '// expect-event: "
@@ -95,6 +97,7 @@ constexpr CommandInfo Commands[] = {
      true,
      false,
      runVerify,
+     nullptr,
      nullptr},
     {Mode::Report,
      "report",
@@ -110,7 +113,8 @@ constexpr CommandInfo Commands[] = {
      false,
      true,
      nullptr,
-     runReport},
+     runReport,
+     nullptr},
     {Mode::Tu,
      "tu",
      "Analyse one compile command of <source> and write its result file "
@@ -124,13 +128,14 @@ constexpr CommandInfo Commands[] = {
      true,
      false,
      nullptr,
+     nullptr,
      runTu},
     {Mode::Merge, "merge",
      "Decide the result files tu wrote for every TU of the database as "
      "check -p decides its TUs, and report them as check does, or print "
      "the diff (--diff) or apply it (--fix)",
      "<result-file-or-dir>...", CheckFormats, false, false, true, false, false,
-     runMerge, nullptr},
+     runMerge, nullptr, nullptr},
     {Mode::Ninja,
      "ninja",
      "Write a Ninja file (-o) with one tu action per compile command of "
@@ -143,6 +148,7 @@ constexpr CommandInfo Commands[] = {
      false,
      false,
      false,
+     nullptr,
      nullptr,
      runNinja},
 };

@@ -59,12 +59,7 @@ std::string resultName(const TUIdentity &Id) {
 
 } // namespace
 
-int runNinja(const Options &Opts, raw_ostream &Out, raw_ostream &Err) {
-  (void)Out;
-  std::optional<Project> Planned = planOrPrintError(Opts, Err);
-  if (!Planned)
-    return ExitBadUsage;
-  const Project &P = *Planned;
+int runNinja(const Options &Opts, const Project &P, raw_ostream &Err) {
   if (P.BuildDir.empty() || !P.OthersUnplanned.empty()) {
     Err << "apistamp: error: ninja writes the actions of a compilation "
            "database's TUs: pass -p BUILD_DIR\n";

@@ -20,12 +20,7 @@ using namespace llvm;
 
 namespace apistamp {
 
-int runTu(const Options &Opts, raw_ostream &Out, raw_ostream &Err) {
-  (void)Out;
-  std::optional<Project> Planned = planOrPrintError(Opts, Err);
-  if (!Planned)
-    return ExitBadUsage;
-  const Project &P = *Planned;
+int runTu(const Options &Opts, const Project &P, raw_ostream &Err) {
   std::string Source = canonicalPath(Opts.Sources.front());
   // A source the database does not list (a header, a new file) would get a
   // command inferred from a neighbour: no TU that merge would know.
