@@ -6,6 +6,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include <map>
+#include <set>
 
 using namespace apistamp;
 
@@ -420,10 +421,22 @@ TEST(CommandTableTest, UsageHasEveryCommandAndItsArguments) {
 }
 
 TEST(FormatNamesTest, EachFormatHasOneName) {
-  for (const auto &F : outputFormats())
-    EXPECT_EQ(formatName(F.Value), F.Name);
-  EXPECT_EQ(outputFormats().size(), 4u);
-  EXPECT_EQ(reportFormats().size(), 5u);
+  // Every enumerator has a row, under a name no other row has.
+  std::set<OutputFormat> Formats;
+  std::set<std::string> Names;
+  for (const auto &F : outputFormats()) {
+    Formats.insert(F.Value);
+    Names.insert(F.Name.str());
+  }
+  EXPECT_EQ(Formats,
+            (std::set<OutputFormat>{OutputFormat::Text, OutputFormat::Csv,
+                                    OutputFormat::Json, OutputFormat::Sarif}));
+  EXPECT_EQ(Names, (std::set<std::string>{"text", "csv", "json", "sarif"}));
+  std::set<ReportFormat> Reports;
+  for (const auto &F : reportFormats())
+    Reports.insert(F.Value);
+  EXPECT_EQ(Reports.size(), reportFormats().size());
+  EXPECT_EQ(Reports.size(), 5u);
 }
 
 /// parseCommandLine on \p Args after the program name.

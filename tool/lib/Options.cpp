@@ -6,7 +6,6 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Regex.h"
 #include "llvm/Support/Threading.h"
-#include <cstdlib>
 #include <utility>
 
 using namespace llvm;
@@ -145,12 +144,6 @@ StringRef formatName(OutputFormat Format) {
     if (F.Value == Format)
       return F.Name;
   llvm_unreachable("an OutputFormat without a name");
-}
-
-std::optional<std::string> processEnvironment(StringRef Name) {
-  if (const char *Value = std::getenv(Name.str().c_str()))
-    return std::string(Value);
-  return std::nullopt;
 }
 
 /// Options::Given and the environment, into the fields they decide.

@@ -16,6 +16,7 @@
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/Process.h"
 #include <optional>
 #include <string>
 #include <vector>
@@ -213,9 +214,6 @@ struct Options {
 using EnvironmentLookup =
     llvm::function_ref<std::optional<std::string>(llvm::StringRef)>;
 
-/// The process's environment (std::getenv).
-std::optional<std::string> processEnvironment(llvm::StringRef Name);
-
 /// "I/N" with 1 <= I <= N, as --shard takes it.
 llvm::Expected<Shard> parseShard(llvm::StringRef Text);
 
@@ -254,8 +252,9 @@ std::string unknownOptionHint(llvm::StringRef Arg, llvm::StringRef Command,
 /// (read through \p Environment), the number of jobs, merge's result
 /// files and explain's "<source>:<line>". Errors are bad usage
 /// ("apistamp: error: ..."); nothing is read from disk.
-llvm::Error validateOptions(Options &Opts,
-                            EnvironmentLookup Environment = processEnvironment);
+llvm::Error
+validateOptions(Options &Opts,
+                EnvironmentLookup Environment = llvm::sys::Process::GetEnv);
 
 } // namespace apistamp
 
