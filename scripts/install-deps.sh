@@ -9,7 +9,8 @@ packages=(clang-19 libclang-rt-19-dev clang-tools-19 clang-format-19 libclang-19
           libtorch-dev libbenchmark-dev pkgconf libjpeg-dev libpng-dev
           libavcodec-dev libavformat-dev libavutil-dev libswscale-dev
           libswresample-dev pre-commit libsimdjson-dev zlib1g-dev libzstd-dev
-          zstd sqlite3 jq chromium time acl python3-torch python3-torchvision)
+          zstd sqlite3 jq chromium time acl python3-torch python3-torchvision
+          libtree-sitter-dev)
 # libtorch-dev: the runtime's test against the real c10 and the c10 variant of
 # its benchmark; libbenchmark-dev: runtime/bench; pkgconf: the runtime's
 # installed-package check (apistamp.pc); libjpeg, libpng and ffmpeg: the
@@ -23,7 +24,9 @@ packages=(clang-19 libclang-rt-19-dev clang-tools-19 clang-format-19 libclang-19
 # time: /usr/bin/time, the peak RSS in bench/report/run.sh; python3-torch and
 # python3-torchvision: the c10 bridge's Python tests and the torchvision end
 # to end test (Debian's /usr/bin/python3 imports them); libclang-rt-19-dev:
-# clang's sanitizer runtimes, for the tool's build under ASan and UBSan.
+# clang's sanitizer runtimes, for the tool's build under ASan and UBSan;
+# libtree-sitter-dev: the Python front end runs the vendored grammar
+# (third_party/tree-sitter-python) on it.
 
 missing=()
 for p in "${packages[@]}"; do

@@ -103,6 +103,11 @@ protected:
     Other.Facts.ExternalLinkage = false;
     Other.Facts.Public = false;
     Other.Facts.PublicOrProtected = false;
+    // Python's facts (a Python candidate's DeclFacts, not cached yet, but
+    // the fields round-trip like the others).
+    Other.Facts.Lang = Language::Python;
+    Other.Facts.Module = "lib.mod";
+    Other.Facts.Decorators = {"torch.jit.unused"};
     Other.Suppression = 0;
     Other.Constexpr = ConstexprKind::Consteval;
     Other.Shape = BodyShape::FromMacro;

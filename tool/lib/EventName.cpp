@@ -12,8 +12,9 @@ using namespace llvm;
 namespace apistamp {
 
 ArrayRef<StringRef> EventTemplate::placeholders() {
-  static const StringRef Names[] = {
-      "qualified", "namespace", "class", "name", "path", "file", "signature"};
+  static const StringRef Names[] = {"qualified", "namespace", "class",
+                                    "name",      "path",      "file",
+                                    "signature", "module"};
   return Names;
 }
 
@@ -86,8 +87,12 @@ static std::string placeholderValue(StringRef Name, const DeclFacts &Facts) {
     return join(Facts.Namespaces, ".");
   if (Name == "class")
     return join(Facts.Classes, ".");
+  if (Name == "module")
+    return Facts.Module;
   if (Name == "qualified") {
     std::vector<std::string> Parts = Facts.Namespaces;
+    if (!Facts.Module.empty())
+      Parts.insert(Parts.begin(), Facts.Module);
     append_range(Parts, Facts.Classes);
     // A constructor is named after its class, which Classes already ends in.
     if (Facts.Kind != DeclKind::Constructor || Facts.Classes.empty())

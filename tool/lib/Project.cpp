@@ -381,10 +381,72 @@ bool sameParse(const TUJob &L, const TUJob &R) {
                         L.Command->CommandLine == R.Command->CommandLine);
 }
 
-Expected<Project> planProject(const PlanRequest &Request) {
-  PlanRequest Opts = Request;
-  Project P;
-  RulesFiles Rules(P, Opts.Root);
+bool isPythonSource(StringRef Path) { return Path.ends_with(".py"); }
+
+/// The Python files among \p Sources, taken out of them: named .py files,
+/// and every .py file under a named directory (not under hidden
+/// directories or __pycache__), canonical and sorted.
+static Expected<std::vector<std::string>>
+takePythonSources(std::vector<std::string> &Sources) {
+  std::vector<std::string> Python, Rest;
+  for (const std::string &Source : Sources) {
+    if (isPythonSource(Source) && sys::fs::is_regular_file(Source)) {
+      Python.push_back(canonicalPath(Source));
+      continue;
+    }
+    if (!sys::fs::is_directory(Source)) {
+      Rest.push_back(Source);
+      continue;
+    }
+    std::error_code EC;
+    for (sys::fs::recursive_directory_iterator It(Source, EC), End;
+         It != End && !EC; It.increment(EC)) {
+      StringRef Name = sys::path::filename(It->path());
+      if (It->type() == sys::fs::file_type::directory_file) {
+        if (Name.starts_with(".") || Name == "__pycache__")
+          It.no_push();
+        continue;
+      }
+      if (isPythonSource(Name) && sys::fs::is_regular_file(It->path()))
+        Python.push_back(canonicalPath(It->path()));
+    }
+    if (EC)
+      return usageError("cannot list '" + Source + "': " + EC.message());
+  }
+  llvm::sort(Python);
+  Python.erase(std::unique(Python.begin(), Python.end()), Python.end());
+  Sources = std::move(Rest);
+  return Python;
+}
+
+/// Plans the Python files \p Python: one job each, with its rules.
+static Error planPython(const PlanRequest &Opts, Project &P, RulesFiles &Rules,
+                        ArrayRef<std::string> Python) {
+  for (const std::string &Source : Python) {
+    std::string RulesPath =
+        Opts.RulesFile.empty() ? findRulesFileFor(Source) : Opts.RulesFile;
+    if (RulesPath.empty())
+      return usageError("no .apistamp.yaml found in the directories above '" +
+                        Source + "'; pass --rules FILE");
+    Expected<RuleSet *> Loaded = Rules.load(RulesPath);
+    if (!Loaded)
+      return Loaded.takeError();
+    if (!pathUnder(Source, (*Loaded)->Root))
+      return usageError("'" + Source + "' is outside the root '" +
+                        (*Loaded)->Root +
+                        "': apistamp writes only under the root; pass "
+                        "--root with the project's directory");
+    TUJob Job;
+    Job.Source = Source;
+    Job.Rules = *Loaded;
+    Job.Python = true;
+    P.TUs.push_back(std::move(Job));
+  }
+  return Error::success();
+}
+
+/// Plans the C++ part of a run into \p P.
+static Error planCxx(PlanRequest &Opts, Project &P, RulesFiles &Rules) {
   // No sources and no -p: the whole project whose rules file (found from
   // the current directory) says where its build is.
   if (Opts.Sources.empty() && Opts.BuildDir.empty() && !Opts.CompilerArgs)
@@ -438,6 +500,34 @@ Expected<Project> planProject(const PlanRequest &Request) {
   if ((!Opts.Sources.empty() || Opts.ShardCount > 1) && !Opts.CompilerArgs &&
       Opts.PlanOthers)
     planOthers(Opts, P, Rules);
+  return Error::success();
+}
+
+Expected<Project> planProject(const PlanRequest &Request) {
+  PlanRequest Opts = Request;
+  Project P;
+  RulesFiles Rules(P, Opts.Root);
+  Expected<std::vector<std::string>> Python = takePythonSources(Opts.Sources);
+  if (!Python)
+    return Python.takeError();
+  if (!Python->empty()) {
+    if (!Opts.Root.empty() && !sys::fs::is_directory(Opts.Root))
+      return usageError("--root '" + Opts.Root + "' is not a directory");
+    if (Error E = planPython(Opts, P, Rules, *Python))
+      return std::move(E);
+    // Only Python named, and no build: no C++ part.
+    if (Opts.Sources.empty() && Opts.BuildDir.empty() && !Opts.CompilerArgs) {
+      P.TUs = shardOf(std::move(P.TUs), Opts.ShardIndex, Opts.ShardCount);
+      P.OthersPlanned = true;
+      return P;
+    }
+  }
+  std::vector<TUJob> PythonJobs =
+      shardOf(std::move(P.TUs), Opts.ShardIndex, Opts.ShardCount);
+  P.TUs.clear();
+  if (Error E = planCxx(Opts, P, Rules))
+    return std::move(E);
+  append_range(P.TUs, PythonJobs);
   return P;
 }
 

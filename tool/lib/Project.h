@@ -37,6 +37,9 @@ struct TUJob {
   /// these files (sorted), which this run's TUs read too: only what lies in
   /// them is taken, so that they are judged from every TU that reads them.
   std::vector<std::string> Completes;
+  /// A Python source: read by the Python front end, with no compile
+  /// command.
+  bool Python = false;
 };
 
 /// Whether \p L and \p R parse the same source with the same command.
@@ -121,6 +124,9 @@ llvm::Expected<Project> planProject(const PlanRequest &Request);
 /// A C++ source file by its extension: not a header, not Objective-C++,
 /// CUDA or HIP.
 bool isCppSource(llvm::StringRef Path);
+
+/// A Python source file by its extension.
+bool isPythonSource(llvm::StringRef Path);
 
 } // namespace apistamp
 

@@ -8,6 +8,7 @@
 #include "WorkerPool.h"
 #include "apistamp/Analysis.h"
 #include "apistamp/Paths.h"
+#include "python/PythonProject.h"
 #include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/Threading.h"
 #include "llvm/Support/thread.h"
@@ -63,8 +64,13 @@ TUResult analyseTUIsolated(const TUJob &Job,
                   "' (a clang bug, or code nested too deeply for its stack)");
 }
 
-/// Analyses \p Job, or takes its result from the cache.
-TUResult analyseJob(const TUJob &Job, const ProjectAnalysisOptions &Options) {
+/// Analyses \p Job, or takes its result from the cache; a Python job from
+/// \p Python, the run's Python sources read.
+TUResult analyseJob(const TUJob &Job, const ProjectAnalysisOptions &Options,
+                    const python::Project *Python) {
+  if (Job.Python)
+    return Python ? Python->analyse(Job, Options.Target, Options.Unselected)
+                  : failedTU("'" + Job.Source + "' was not read");
   if (!Job.Command)
     return failedTU("no compile command for '" + Job.Source +
                     "'; pass -p BUILD_DIR or compiler arguments after '--'");
@@ -337,8 +343,13 @@ static std::vector<TUResult> analyseJobs(ArrayRef<TUJob> Jobs,
                                          function_ref<void(size_t)> Finished) {
   std::vector<TUResult> Results(Jobs.size());
   std::mutex FinishedMutex;
+  // The Python sources are read together: a class's bases are resolved
+  // across modules.
+  std::unique_ptr<python::Project> Python;
+  if (llvm::any_of(Jobs, [](const TUJob &Job) { return Job.Python; }))
+    Python = std::make_unique<python::Project>(Jobs);
   auto Run = [&](size_t I) {
-    Results[I] = analyseJob(Jobs[I], Options);
+    Results[I] = analyseJob(Jobs[I], Options, Python.get());
     std::lock_guard<std::mutex> Lock(FinishedMutex);
     Finished(I);
   };
@@ -373,8 +384,12 @@ static bool planOrder(const TUJob &L, const TUJob &R) {
 }
 
 TUResult analyseAlone(const TUJob &Job, const ProjectAnalysisOptions &Options) {
+  if (Job.Python) {
+    python::Project Python(Job);
+    return analyseJob(Job, Options, &Python);
+  }
   if (!Job.Command)
-    return analyseJob(Job, Options);
+    return analyseJob(Job, Options, nullptr);
   TUResult Result;
   WorkerOptions Workers;
   Workers.StackSize = TUStackSize;

@@ -91,6 +91,50 @@ Expected<NamespacePattern> NamespacePattern::create(StringRef Pattern) {
   return Result;
 }
 
+StringRef languageName(Language L) {
+  return L == Language::Python ? "python" : "c++";
+}
+
+Expected<ModulePattern> ModulePattern::create(StringRef Pattern) {
+  ModulePattern Result;
+  Result.Pattern = Pattern.str();
+  StringRef Text = Pattern.trim();
+  auto Bad = [&] {
+    return createStringError(
+        inconvertibleErrorCode(),
+        "bad module pattern '" + printable(Pattern) +
+            "': expected a dotted module name with globs, e.g. "
+            "'torchvision.models' (it alone), 'torchvision.models.*' (its "
+            "modules) or 'torchvision.models.**' (it and everything in it)");
+  };
+  if (Text.empty() || Text.contains('/') || Text.starts_with(".") ||
+      Text.ends_with(".") || Text.contains(".."))
+    return Bad();
+  if (Text.consume_back(".**") && !Text.contains_insensitive("*") &&
+      !Text.contains('{') && !Text.contains('[') && !Text.contains('?')) {
+    Result.Prefix = Text.str();
+    return Result;
+  }
+  std::string Slashed = Pattern.trim().str();
+  std::replace(Slashed.begin(), Slashed.end(), '.', '/');
+  Expected<PathGlob> Glob = PathGlob::create(Slashed);
+  if (!Glob) {
+    consumeError(Glob.takeError());
+    return Bad();
+  }
+  Result.Glob = std::move(*Glob);
+  return Result;
+}
+
+bool ModulePattern::matches(StringRef Module) const {
+  if (!Glob)
+    return Module == Prefix || (Module.starts_with(Prefix) &&
+                                Module.substr(Prefix.size()).starts_with("."));
+  std::string Slashed = Module.str();
+  std::replace(Slashed.begin(), Slashed.end(), '.', '/');
+  return Glob->matches(Slashed);
+}
+
 bool NamespacePattern::matches(StringRef Namespace) const {
   if (!Nested)
     return Namespace == Prefix;

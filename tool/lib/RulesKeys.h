@@ -79,6 +79,24 @@ private:
                const YAML::Node &Map, Rule &R);
   void event(llvm::StringRef Key, const YAML::Node &Value, const YAML::Node &,
              Rule &R);
+  // Python rules (`language: python`).
+  void language(llvm::StringRef Key, const YAML::Node &Value,
+                const YAML::Node &, Rule &R);
+  void skipDecorators(llvm::StringRef Key, const YAML::Node &Value,
+                      const YAML::Node &, Rule &R);
+  void call(llvm::StringRef Key, const YAML::Node &Value, const YAML::Node &,
+            Rule &R);
+  void guard(llvm::StringRef Key, const YAML::Node &Value, const YAML::Node &,
+             Rule &R);
+  void import(llvm::StringRef Key, const YAML::Node &Value, const YAML::Node &,
+              Rule &R);
+  void relativeImport(llvm::StringRef Key, const YAML::Node &Value,
+                      const YAML::Node &, Rule &R);
+  void placement(llvm::StringRef Key, const YAML::Node &Value,
+                 const YAML::Node &, Rule &R);
+  /// Reports the keys of \p Map that a rule of another language than \p R's
+  /// takes.
+  void checkLanguageKeys(const YAML::Node &Map, const Rule &R);
 
   /// Reports the selection keys of \p Map, which `matcher:` replaces.
   void checkNoSelectionKeys(const YAML::Node &Map);

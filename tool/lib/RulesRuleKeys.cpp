@@ -35,7 +35,165 @@ const RuleParser::Key RuleParser::Keys[] = {
     {"access", true, &RuleParser::access},
     {"event", false, &RuleParser::event},
     {"matcher", false, &RuleParser::matcher},
+    {"language", false, &RuleParser::language},
+    {"modules", true,
+     &RuleParser::strings<&Rule::Modules, &ModulePattern::create>},
+    {"skip_decorators", true, &RuleParser::skipDecorators},
+    {"call", false, &RuleParser::call},
+    {"guard", false, &RuleParser::guard},
+    {"import", false, &RuleParser::import},
+    {"relative_import", false, &RuleParser::relativeImport},
+    {"placement", false, &RuleParser::placement},
 };
+
+/// The keys that only a rule of one language may have, and why.
+static const struct {
+  StringRef Key;
+  Language Only;
+} LanguageKeys[] = {
+    {"namespace", Language::Cxx},    {"declared_in", Language::Cxx},
+    {"linkage", Language::Cxx},      {"matcher", Language::Cxx},
+    {"modules", Language::Python},   {"skip_decorators", Language::Python},
+    {"call", Language::Python},      {"guard", Language::Python},
+    {"import", Language::Python},    {"relative_import", Language::Python},
+    {"placement", Language::Python},
+};
+
+void RuleParser::language(StringRef Key, const YAML::Node &Value,
+                          const YAML::Node &, Rule &R) {
+  if (std::optional<std::string> L = P.oneOf(Value, Key, {"c++", "python"}))
+    R.Lang = *L == "python" ? Language::Python : Language::Cxx;
+}
+
+void RuleParser::checkLanguageKeys(const YAML::Node &Map, const Rule &R) {
+  for (const auto &[Key, Only] : LanguageKeys) {
+    YAML::Node Value = Map[Key.str()];
+    if (!Value || Only == R.Lang)
+      continue;
+    if (Only == Language::Python)
+      Diags.error(Value, "'" + Key +
+                             "' is a Python key, and this rule is a C++ rule; "
+                             "add 'language: python' to select Python "
+                             "definitions");
+    else
+      Diags.error(Value, "'" + Key +
+                             "' is a C++ key, and this rule is a Python rule "
+                             "('language: python')" +
+                             (Key == "namespace"
+                                  ? "; select Python modules with 'modules'"
+                                  : ""));
+  }
+  if (R.Lang == Language::Python && R.Access == Rule::AccessFilter::Protected)
+    Diags.error(Map["access"], "'access: protected' is a C++ access; a Python "
+                               "rule takes 'public' (in '__all__', or no "
+                               "leading '_') or 'any'");
+}
+
+/// A dotted Python name: identifiers joined by '.'.
+static bool isDottedName(StringRef Name) {
+  if (Name.empty())
+    return false;
+  SmallVector<StringRef, 4> Parts;
+  Name.split(Parts, '.');
+  return llvm::all_of(Parts, [](StringRef Part) {
+    return !Part.empty() && !isDigit(Part.front()) &&
+           llvm::all_of(Part, [](char C) {
+             return isAlnum(C) || C == '_' || (unsigned char)C >= 0x80;
+           });
+  });
+}
+
+void RuleParser::skipDecorators(StringRef Key, const YAML::Node &Value,
+                                const YAML::Node &, Rule &R) {
+  auto Create = [](StringRef Name) -> Expected<std::string> {
+    StringRef Trimmed = Name.trim();
+    Trimmed.consume_front("@");
+    if (!isDottedName(Trimmed))
+      return createStringError(inconvertibleErrorCode(),
+                               "bad decorator '" + printable(Name) +
+                                   "': expected a dotted name, e.g. 'overload' "
+                                   "or 'torch.jit.unused'");
+    return Trimmed.str();
+  };
+  P.eachString(Value, Key, Create, R.SkipDecorators);
+}
+
+void RuleParser::call(StringRef Key, const YAML::Node &Value,
+                      const YAML::Node &, Rule &R) {
+  std::optional<std::string> Text = P.scalar(Value, Key);
+  if (!Text)
+    return;
+  StringRef Call = StringRef(*Text).trim();
+  size_t Open = Call.find('(');
+  StringRef Callee = Call.substr(0, Open).rtrim();
+  StringRef Argument;
+  if (Open != StringRef::npos && Call.ends_with(")"))
+    Argument = Call.slice(Open + 1, Call.size() - 1).trim();
+  if (!isDottedName(Callee) ||
+      (Argument != "self" && Argument != "{name}" && Argument != "{event}")) {
+    Diags.error(Value,
+                "bad 'call': expected 'FUNCTION(self)', 'FUNCTION({name})' "
+                "(the function itself) or 'FUNCTION({event})' (the event as "
+                "a string), e.g. '_log_api_usage_once(self)'",
+                Diags.valueOffset(Value));
+    return;
+  }
+  R.Call.Callee = Callee.str();
+  R.Call.Argument = Argument.str();
+}
+
+void RuleParser::guard(StringRef Key, const YAML::Node &Value,
+                       const YAML::Node &, Rule &R) {
+  std::optional<std::string> Text = P.scalar(Value, Key);
+  if (!Text)
+    return;
+  StringRef Guard = StringRef(*Text).trim();
+  if (!Guard.consume_front("if ") || !Guard.consume_back(":") ||
+      Guard.trim().empty() || Guard.contains('\n') || Guard.contains('#')) {
+    Diags.error(Value,
+                "bad 'guard': expected one line 'if CONDITION:', e.g. 'if "
+                "not torch.jit.is_scripting() and not "
+                "torch.jit.is_tracing():'",
+                Diags.valueOffset(Value));
+    return;
+  }
+  R.Call.Guard = Guard.trim().str();
+}
+
+void RuleParser::import(StringRef Key, const YAML::Node &Value,
+                        const YAML::Node &, Rule &R) {
+  std::optional<std::string> Text = P.scalar(Value, Key);
+  if (!Text)
+    return;
+  SmallVector<StringRef, 4> Words;
+  StringRef(*Text).split(Words, ' ', -1, /*KeepEmpty=*/false);
+  if (Words.size() != 4 || Words[0] != "from" || Words[2] != "import" ||
+      !isDottedName(Words[1]) || !isDottedName(Words[3]) ||
+      Words[3].contains('.')) {
+    Diags.error(Value,
+                "bad 'import': expected 'from MODULE import NAME' with an "
+                "absolute module, e.g. 'from torchvision.utils import "
+                "_log_api_usage_once' ('relative_import: true' writes it "
+                "relative)",
+                Diags.valueOffset(Value));
+    return;
+  }
+  R.Call.ImportModule = Words[1].str();
+  R.Call.ImportName = Words[3].str();
+}
+
+void RuleParser::relativeImport(StringRef Key, const YAML::Node &Value,
+                                const YAML::Node &, Rule &R) {
+  if (std::optional<std::string> V = P.oneOf(Value, Key, {"true", "false"}))
+    R.Call.RelativeImport = *V == "true";
+}
+
+void RuleParser::placement(StringRef Key, const YAML::Node &Value,
+                           const YAML::Node &, Rule &R) {
+  if (std::optional<std::string> V =
+          P.oneOf(Value, Key, {"after_super_init", "first_statement"}))
+    R.Call.AfterSuperInit = *V == "after_super_init";
+}
 
 std::vector<StringRef> RuleParser::keyNames() {
   std::vector<StringRef> Names;
@@ -173,6 +331,16 @@ void RuleParser::parse(const YAML::Node &N, RuleSet &Rules, StringSet<> &Ids) {
     if (K.Parse)
       if (YAML::Node Value = N[K.Name.str()])
         (this->*K.Parse)(K.Name, Value, N, R);
+  checkLanguageKeys(N, R);
+  if (R.Lang == Language::Python && !N["event"]) {
+    // What the callee logs: "<module>.<name>" of a function, of the class
+    // for `self`.
+    size_t Column = 0;
+    R.Event = cantFail(EventTemplate::parse(
+        R.Where && *R.Where == DeclKind::Method ? "{module}.{class}"
+                                                : "{module}.{name}",
+        Column));
+  }
   Rules.Rules.push_back(std::move(R));
 }
 

@@ -13,6 +13,8 @@ std::string DeclFacts::namespaceName() const { return join(Namespaces, "::"); }
 std::string DeclFacts::qualifiedClassName() const {
   if (Classes.empty())
     return "";
+  if (Lang == Language::Python)
+    return join(Classes, ".");
   std::vector<std::string> Parts = Namespaces;
   append_range(Parts, Classes);
   return join(Parts, "::");
@@ -43,6 +45,9 @@ static std::string fileRejection(const Rule &R, StringRef RelativePath) {
 
 RuleVerdict evaluateRule(const Rule &R, const DeclFacts &Facts) {
   auto Reject = [](std::string Why) { return RuleVerdict{false, Why}; };
+  if (R.Lang != Facts.Lang)
+    return Reject("a " + languageName(R.Lang).str() + " rule, and this is " +
+                  languageName(Facts.Lang).str());
   if (R.Where && *R.Where != Facts.Kind)
     return Reject("where " + quoted(kindName(*R.Where)) + " but this is a " +
                   kindName(Facts.Kind).str());
@@ -64,6 +69,19 @@ RuleVerdict evaluateRule(const Rule &R, const DeclFacts &Facts) {
     return Reject("declared only in " + join(Files, ", ") +
                   ", none of which matches " + describePatterns(R.DeclaredIn));
   }
+  if (!R.Modules.empty() && none_of(R.Modules, [&](const ModulePattern &P) {
+        return P.matches(Facts.Module);
+      })) {
+    std::vector<std::string> Patterns;
+    for (const ModulePattern &P : R.Modules)
+      Patterns.push_back(quoted(P.pattern()));
+    return Reject("module " + quoted(Facts.Module) + " matches none of " +
+                  join(Patterns, ", "));
+  }
+  for (const std::string &Decorator : Facts.Decorators)
+    if (is_contained(R.SkipDecorators, Decorator))
+      return Reject("decorated with '@" + Decorator +
+                    "', which the rule skips (skip_decorators)");
   std::string Namespace = Facts.namespaceName();
   if (!R.Namespaces.empty() &&
       none_of(R.Namespaces, [&](const NamespacePattern &P) {
@@ -105,7 +123,11 @@ RuleVerdict evaluateRule(const Rule &R, const DeclFacts &Facts) {
     return Reject("linkage is internal (static or in an anonymous "
                   "namespace); the rule wants external");
   if (R.Access == Rule::AccessFilter::Public && !Facts.Public)
-    return Reject("access is not public; the rule wants public");
+    return Reject(Facts.Lang == Language::Python
+                      ? "not public (not in its module's '__all__', or a "
+                        "name with a leading '_', or nested in a function); "
+                        "the rule wants public"
+                      : "access is not public; the rule wants public");
   if (R.Access == Rule::AccessFilter::Protected && !Facts.PublicOrProtected)
     return Reject("access is private; the rule wants public or protected");
   return RuleVerdict{true, ""};

@@ -2,6 +2,7 @@
 
 #include "SiteDecision.h"
 #include "Insertion.h"
+#include "python/PythonEdits.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/StringExtras.h"
 
@@ -140,15 +141,24 @@ std::optional<TextEdit> callRemoval(StringRef File, StringRef Code,
 }
 
 const MacroUse *staleCall(const Site &S, StringRef Code, const RuleSet &Rules) {
-  if (S.Shape != BodyShape::Block || !S.Body)
+  if (S.Shape != BodyShape::Block || (!S.Body && !S.Python))
     return nullptr;
   auto First = llvm::find_if(
       S.Calls, [](const MacroUse &Use) { return !Use.FunctionCall; });
   if (First == S.Calls.end() ||
-      !isFirstStatement(Code, S.Body->LBraceOffset, *First) ||
+      !(S.Python ? python::isFirstStatement(S, *First)
+                 : isFirstStatement(Code, S.Body->LBraceOffset, *First)) ||
       First->Event.empty() || Rules.keeps(First->Event))
     return nullptr;
   return &*First;
+}
+
+/// The rule of \p Rules that selected \p S.
+static const Rule *ruleOf(const Site &S, const RuleSet &Rules) {
+  for (const Rule &R : Rules.Rules)
+    if (R.Id == S.RuleId)
+      return &R;
+  return nullptr;
 }
 
 std::optional<std::pair<unsigned, unsigned>>
@@ -202,6 +212,16 @@ static void decideStale(Site &S, StringRef Code, const MacroUse &Call,
   S.FoundEvents = {Call.Event};
   reportAt(S, Code, Call.Offset);
   std::string WhyNot;
+  if (S.Python) {
+    // The import stays: other code of the module may call it.
+    if (std::optional<TextEdit> Removal =
+            python::callRemoval(S, &Call - S.Calls.data(), &WhyNot))
+      S.Edits.push_back(std::move(*Removal));
+    else
+      Why += "; not removed: " + WhyNot;
+    S.SkipReason = std::move(Why);
+    return;
+  }
   if (std::optional<TextEdit> Removal =
           callRemoval(S.File, Code, Call, Rules.Macro, &WhyNot)) {
     S.Edits.push_back(std::move(*Removal));
@@ -218,6 +238,12 @@ static void decideStale(Site &S, StringRef Code, const MacroUse &Call,
 
 /// Why a selected body of \p S's shape cannot be instrumented; "" if it can.
 static std::string skipReason(const Site &S) {
+  if (S.Python) {
+    if (S.Shape == BodyShape::NoConstructorBody)
+      return "no __init__ to instrument (the class has no constructor of "
+             "its own)";
+    return S.Python->Unplaceable;
+  }
   if (S.Constexpr != ConstexprKind::None)
     return std::string(S.Constexpr == ConstexprKind::Consteval ? "consteval"
                                                                : "constexpr") +
@@ -246,11 +272,16 @@ static void decideBlock(Site &S, StringRef Code, const RuleSet &Rules) {
   llvm::copy_if(S.Calls, std::back_inserter(Calls), [&](const MacroUse &Use) {
     return Use.Event == S.Event || !Rules.keeps(Use.Event);
   });
-  const BodyLocation &Body = *S.Body;
   for (const MacroUse &Call : Calls)
     S.FoundEvents.push_back(Call.Event);
+  const Rule *R = S.Python ? ruleOf(S, Rules) : nullptr;
   if (Calls.empty()) {
     S.Status = SiteStatus::Missing;
+    if (R) {
+      S.Edits = python::insertion(S, Code, *R);
+      return;
+    }
+    const BodyLocation &Body = *S.Body;
     S.Edits = makeInsertion(S.File, Code, Body.DeclOffset, Body.LBraceOffset,
                             Body.RBraceOffset, Rules.Macro, S.Event);
     addInclude(S, Rules);
@@ -268,7 +299,14 @@ static void decideBlock(Site &S, StringRef Code, const RuleSet &Rules) {
   }
   S.Status = SiteStatus::Wrong;
   reportAt(S, Code, Call.Offset);
-  if (Call.HasArgRange) {
+  if (Call.HasArgRange && R) {
+    S.Edits.push_back(TextEdit{S.File, Call.ArgBegin,
+                               Call.ArgEnd - Call.ArgBegin,
+                               python::callArgument(S, *R)});
+    S.ReportColumn = lineAndColumn(Code, Call.ArgBegin).second;
+    if (std::optional<TextEdit> Import = python::importEdit(S, *R))
+      S.Edits.push_back(std::move(*Import));
+  } else if (Call.HasArgRange && !S.Python) {
     S.Edits.push_back(TextEdit{S.File, Call.ArgBegin,
                                Call.ArgEnd - Call.ArgBegin,
                                quoteEvent(S.Event)});
@@ -334,7 +372,7 @@ bool decideSite(Site &S, StringRef Code, const RuleSet &Rules,
     S.Status = SiteStatus::Skipped;
     return true;
   }
-  if (!S.Body)
+  if (!S.Body && !S.Python)
     return false; // A block without braces: facts no analysis records.
   decideBlock(S, Code, Rules);
   forbidPublicHeaderEdits(S, Rules, PublicHeaderWhy);

@@ -60,6 +60,7 @@ public:
     S.Shape = C.Shape;
     S.BodyMacro = C.BodyMacro;
     S.Body = C.Body;
+    S.Python = C.Python;
     // Calls of a function named like the macro count only in a selected
     // body (`macro:` may name a function).
     for (const MacroUse &Use : C.Calls)

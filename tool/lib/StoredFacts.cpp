@@ -34,6 +34,9 @@ static bool enumFromJSON(const json::Value &E, Enum &Out, json::Path P) {
 static bool fromJSON(const json::Value &E, DeclKind &Out, json::Path P) {
   return enumFromJSON<DeclKind, DeclKind::Constructor>(E, Out, P);
 }
+static bool fromJSON(const json::Value &E, Language &Out, json::Path P) {
+  return enumFromJSON<Language, Language::Python>(E, Out, P);
+}
 static bool fromJSON(const json::Value &E, BodyShape &Out, json::Path P) {
   return enumFromJSON<BodyShape, BodyShape::Unrecognised>(E, Out, P);
 }

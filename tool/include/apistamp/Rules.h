@@ -30,6 +30,12 @@ enum class DeclKind { Function, Method, Constructor };
 /// Spelling of a kind as written in rules files and reports.
 llvm::StringRef kindName(DeclKind Kind);
 
+/// The language a rule's definitions are written in (`language:`).
+enum class Language { Cxx, Python };
+
+/// Spelling of a language as written in rules files and reports.
+llvm::StringRef languageName(Language L);
+
 /// A whole-match regular expression with its source text.
 class NameRegex {
 public:
@@ -58,6 +64,44 @@ private:
   bool Nested = false;
 };
 
+/// A Python module selector (`modules:`): a dotted glob, "a.b" exactly,
+/// "a.*" for a module directly in package a, "a.**" for a or anything in
+/// it at any depth.
+class ModulePattern {
+public:
+  static llvm::Expected<ModulePattern> create(llvm::StringRef Pattern);
+  bool matches(llvm::StringRef Module) const;
+  const std::string &pattern() const { return Pattern; }
+
+private:
+  std::string Pattern;
+  std::optional<PathGlob> Glob; ///< The pattern with '.' as '/'.
+  std::string Prefix;           ///< For "a.**": "a".
+};
+
+/// How a Python rule's call is written, imported and placed (`call`,
+/// `guard`, `import`, `relative_import`, `placement`).
+struct PythonCall {
+  /// The called function, as `call:` writes it ("_log_api_usage_once").
+  std::string Callee = "_log_api_usage_once";
+  /// The argument template: "self", "{name}" (the function itself), or
+  /// "{event}" (the event as a string literal). Empty: "self" for
+  /// constructors and methods, "{name}" for functions.
+  std::string Argument;
+  /// `guard:` the condition of the `if` the call goes inside ("not
+  /// torch.jit.is_scripting() and not torch.jit.is_tracing()"), or "".
+  std::string Guard;
+  /// `import: "from M import N"`: the module (absolute, dotted) and name
+  /// that provide the callee; empty: no import is added.
+  std::string ImportModule, ImportName;
+  /// `relative_import: true`: written "from ..M import N" when M is in the
+  /// module's own top-level package.
+  bool RelativeImport = false;
+  /// `placement: after_super_init` (constructors' default): after a leading
+  /// `super().__init__(...)`; else the first statement after the docstring.
+  std::optional<bool> AfterSuperInit;
+};
+
 /// A rule's `matcher:` expression, parsed (see tool/lib/Matcher.h).
 struct CompiledMatcher;
 
@@ -65,6 +109,7 @@ struct CompiledMatcher;
 struct Rule {
   std::string Id;
   unsigned Line = 0; ///< 1-based line of the rule in the rules file.
+  Language Lang = Language::Cxx; ///< `language:` (c++ by default)
   std::optional<DeclKind> Where;
   std::vector<PathGlob> Files;
   std::vector<PathGlob> ExcludeFiles;
@@ -83,6 +128,13 @@ struct Rule {
   /// ExcludeFiles.
   std::shared_ptr<const CompiledMatcher> Matcher;
   EventTemplate Event;
+  /// Python: `modules:` (any of them).
+  std::vector<ModulePattern> Modules;
+  /// Python: `skip_decorators:` a definition with one of these decorators
+  /// (dotted, as imported: "overload", "torch.jit.unused") is not selected.
+  std::vector<std::string> SkipDecorators;
+  /// Python: how the call is written.
+  PythonCall Call;
 };
 
 /// One entry of a rules file's `aliases:`: the events an old name or glob
@@ -159,6 +211,10 @@ struct RuleSet {
   /// `public_surface`: what `catalog --unselected` and `check
   /// --fail-on-unselected` hold the rules against.
   PublicSurface Surface;
+  /// `python: path:` the directories under the root that are on Python's
+  /// path (a module's name is its path under the first that holds it),
+  /// relative to the root; "." by default.
+  std::vector<std::string> PythonPath = {"."};
   /// `compile_commands`: the directory of compile_commands.json, absolute
   /// (resolved against the rules file's directory); "" if not set. -p wins.
   std::string CompileCommandsDir;

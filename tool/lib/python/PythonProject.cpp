@@ -1,0 +1,246 @@
+//===- PythonProject.cpp - The Python modules of a run --------------------===//
+
+#include "PythonProject.h"
+#include "../Project.h"
+#include "../SitesFromFacts.h"
+#include "apistamp/Paths.h"
+#include "apistamp/Selection.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include <set>
+
+using namespace llvm;
+
+namespace apistamp {
+namespace python {
+
+/// The directories of \p Rules' Python path, canonical.
+static std::vector<std::string> pythonPath(const RuleSet &Rules) {
+  std::vector<std::string> Dirs;
+  for (const std::string &Entry : Rules.PythonPath) {
+    SmallString<256> Dir(Rules.Root);
+    if (Entry != ".")
+      sys::path::append(Dir, Entry);
+    std::string Canonical = canonicalPath(Dir);
+    if (!Canonical.empty())
+      Dirs.push_back(std::move(Canonical));
+  }
+  return Dirs;
+}
+
+static bool isIdentifier(StringRef Part) {
+  return !Part.empty() && !isDigit(Part.front()) && all_of(Part, [](char C) {
+    return isAlnum(C) || C == '_' || (unsigned char)C >= 0x80;
+  });
+}
+
+std::optional<ModuleName> moduleNameOf(StringRef File, const RuleSet &Rules) {
+  for (const std::string &Dir : pythonPath(Rules)) {
+    std::optional<StringRef> Relative = pathUnder(File, Dir);
+    if (!Relative || !Relative->ends_with(".py"))
+      continue;
+    SmallVector<StringRef, 8> Parts;
+    Relative->drop_back(3).split(Parts, '/');
+    ModuleName Name;
+    if (Parts.back() == "__init__") {
+      Parts.pop_back();
+      Name.IsPackage = true;
+    }
+    if (Parts.empty() || !all_of(Parts, isIdentifier))
+      continue;
+    Name.Module = join(Parts, ".");
+    return Name;
+  }
+  return std::nullopt;
+}
+
+Project::Module Project::read(StringRef File, const RuleSet &Rules) {
+  Module M;
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Bytes =
+      MemoryBuffer::getFile(File, /*IsText=*/false,
+                            /*RequiresNullTerminator=*/false);
+  if (!Bytes) {
+    M.Error =
+        File.str() + ": error: cannot read: " + Bytes.getError().message();
+    return M;
+  }
+  M.Bytes = std::move(*Bytes);
+  std::optional<ModuleName> Name = moduleNameOf(File, Rules);
+  if (!Name) {
+    M.Error = File.str() +
+              ":1:1: error: not a module under the rules' Python path (" +
+              join(pythonPath(Rules), ", ") +
+              "): a Python file's module name is its path under one of "
+              "them; set 'python: path:' in the rules file";
+    return M;
+  }
+  std::optional<StringRef> Relative = pathUnder(File, Rules.Root);
+  Expected<ModuleFacts> Facts =
+      readModuleFacts(File, M.Bytes->getBuffer(), Name->Module, Name->IsPackage,
+                      Relative ? *Relative : File, Calls);
+  if (!Facts)
+    M.Error = toString(Facts.takeError());
+  else
+    M.Facts = std::move(*Facts);
+  return M;
+}
+
+const ModuleFacts *Project::moduleNamed(StringRef Dotted,
+                                        const RuleSet &Rules) {
+  auto [It, New] = Found.try_emplace({&Rules, Dotted.str()});
+  if (New) {
+    std::string Slashed = Dotted.str();
+    std::replace(Slashed.begin(), Slashed.end(), '.', '/');
+    for (const std::string &Dir : pythonPath(Rules)) {
+      for (const char *Suffix : {".py", "/__init__.py"}) {
+        std::string Path = Dir + "/" + Slashed + Suffix;
+        if (sys::fs::is_regular_file(Path)) {
+          It->second = canonicalPath(Path);
+          break;
+        }
+      }
+      if (!It->second.empty())
+        break;
+    }
+    if (!It->second.empty() && !Files.count(It->second))
+      Files.emplace(It->second, read(It->second, Rules));
+  }
+  if (It->second.empty())
+    return nullptr;
+  const Module &M = Files.at(It->second);
+  return M.Facts ? &*M.Facts : nullptr;
+}
+
+std::vector<std::string> Project::allBases(ArrayRef<std::string> Direct,
+                                           const RuleSet &Rules) {
+  std::vector<std::string> Result;
+  std::vector<std::string> Work(Direct.rbegin(), Direct.rend());
+  std::set<std::string> Seen;
+  // A chain of classes and re-exports is short; a cycle ends here.
+  for (unsigned Steps = 0; !Work.empty() && Steps < 1000; ++Steps) {
+    std::string Name = Work.back();
+    Work.pop_back();
+    if (!Seen.insert(Name).second)
+      continue;
+    Result.push_back(Name);
+    SmallVector<StringRef, 8> Parts;
+    StringRef(Name).split(Parts, '.');
+    // The longest prefix that is a module of the project holds the class.
+    for (size_t Split = Parts.size() - 1; Split > 0; --Split) {
+      const ModuleFacts *M =
+          moduleNamed(join(Parts.begin(), Parts.begin() + Split, "."), Rules);
+      if (!M)
+        continue;
+      std::string InModule = join(Parts.begin() + Split, Parts.end(), ".");
+      if (auto Class = M->Classes.find(InModule); Class != M->Classes.end()) {
+        for (auto Base = Class->second.rbegin(); Base != Class->second.rend();
+             ++Base)
+          Work.push_back(*Base);
+      } else if (auto Import = M->Imports.find(Parts[Split].str());
+                 Import != M->Imports.end()) {
+        // A re-export: `from .resnet import ResNet` in a package.
+        std::string Target = Import->second;
+        for (size_t I = Split + 1; I < Parts.size(); ++I)
+          Target += "." + Parts[I].str();
+        Work.push_back(Target);
+      } else {
+        for (const std::string &Star : M->StarImports)
+          Work.push_back(Star + "." + InModule);
+      }
+      break;
+    }
+  }
+  return Result;
+}
+
+Project::Project(ArrayRef<TUJob> Jobs) {
+  std::set<std::string> Callees;
+  for (const TUJob &Job : Jobs)
+    if (Job.Python)
+      for (const Rule &R : Job.Rules->Rules)
+        if (R.Lang == Language::Python)
+          Callees.insert(R.Call.Callee);
+  Calls.Callees.assign(Callees.begin(), Callees.end());
+  for (const TUJob &Job : Jobs)
+    if (Job.Python && !Files.count(Job.Source))
+      Files.emplace(Job.Source, read(Job.Source, *Job.Rules));
+  for (const TUJob &Job : Jobs) {
+    if (!Job.Python)
+      continue;
+    Module &M = Files.at(Job.Source);
+    if (!M.Facts)
+      continue;
+    for (Candidate &C : M.Facts->Facts.Candidates)
+      if (!C.Facts.Bases.empty())
+        C.Facts.Bases = allBases(C.Facts.Bases, *Job.Rules);
+  }
+}
+
+Project::~Project() = default;
+
+/// Whether \p C is the definition \p Target names: by qualified name, or
+/// the innermost one whose lines hold the target's line.
+static bool isTarget(const Candidate &C, const ExplainTarget &Target) {
+  if (!Target.QualifiedName.empty())
+    return C.QualifiedName == Target.QualifiedName;
+  return C.File == Target.File && C.BeginLine <= Target.Line &&
+         Target.Line <= C.EndLine;
+}
+
+TUResult Project::analyse(const TUJob &Job, const ExplainTarget *Target,
+                          bool Unselected) const {
+  TUResult Result;
+  auto It = Files.find(Job.Source);
+  if (It == Files.end() || !It->second.Facts) {
+    Result.ParseFailed = true;
+    Result.Diagnostics = (It == Files.end() ? Job.Source + ": error: not read"
+                                            : It->second.Error) +
+                         "\n";
+    return Result;
+  }
+  const ModuleFacts &M = *It->second.Facts;
+  FileBytes Contents;
+  Contents[M.File] = It->second.Bytes->getBuffer();
+  std::vector<std::optional<size_t>> SiteOf =
+      sitesFromFacts(M.Facts, *Job.Rules, Unselected, Contents, Result);
+  if (!Target)
+    return Result;
+  // explain: the innermost definition at the line, or every one so named.
+  std::optional<size_t> Innermost;
+  for (size_t I = 0; I < M.Facts.Candidates.size(); ++I) {
+    const Candidate &C = M.Facts.Candidates[I];
+    if (!isTarget(C, *Target))
+      continue;
+    if (Target->QualifiedName.empty() && Innermost &&
+        M.Facts.Candidates[*Innermost].BeginLine > C.BeginLine)
+      continue;
+    if (Target->QualifiedName.empty()) {
+      Innermost = I;
+      continue;
+    }
+    Innermost = I;
+    break;
+  }
+  if (!Innermost)
+    return Result;
+  const Candidate &C = M.Facts.Candidates[*Innermost];
+  Explanation E;
+  E.File = C.File;
+  E.Line = C.Line;
+  E.Column = C.Column;
+  E.SpanLines = C.EndLine - C.BeginLine + 1;
+  E.QualifiedName = C.QualifiedName;
+  E.Kind = kindName(C.Facts.Kind).str();
+  for (const Rule &R : Job.Rules->Rules)
+    E.Rules.push_back({R.Id, R.Line, evaluateRule(R, C.Facts).Rejection});
+  if (SiteOf[*Innermost]) {
+    E.Outcome = Explanation::Selected;
+    E.SelectedSite = Result.Sites[*SiteOf[*Innermost]];
+  }
+  Result.Explanations.push_back(std::move(E));
+  return Result;
+}
+
+} // namespace python
+} // namespace apistamp
