@@ -17,6 +17,10 @@ extensions copied in) must log `torchvision.models.resnet.ResNet` at run time.
 The source comes from scripts/fetch-torchvision.sh (the steps are skipped
 with a message when it is absent). Each step is a JUnit test case.
 
+--emulate RULES runs the same steps without apistamp, placing the calls that
+torchvision_python_rules_check.py's ast emulation of RULES selects: a
+preview of what the real tool should score with those rules.
+
 --self-test runs the same steps without apistamp: `check` and `fix` are played
 by this script (the fix puts each upstream call back where its tuple says,
 from the truth list, into the stripped tree), which must pass every step with
@@ -67,12 +71,6 @@ def excused_keys():
 
 
 # --- the harness's own check and fix (the self-test) -------------------------
-
-def fake_check(source, tree):
-    """Plays `apistamp check`: 1 if an upstream call is missing from tree."""
-    result = truth.compare_trees(source, tree.parent)
-    return 0 if not result["missed"] and not result["extra"] else 1
-
 
 def insertion(function, form, lines):
     """(index in lines before which to insert, indentation) for a call of the
@@ -157,19 +155,26 @@ class Apistamp:
 
 
 class FakeApistamp:
-    """The harness's stand-in (--self-test)."""
+    """The harness's stand-in (--self-test, --emulate): its fix places the
+    given sites (upstream's by default); its check exits 1 while one of them
+    is missing from the tree."""
 
-    def __init__(self, source, broken=False):
-        self.source, self.broken = source, broken
-        self.sites = truth.find_sites(source)
+    def __init__(self, source, sites=None, broken=False, name="fake"):
+        self.broken, self.name = broken, name
+        self.sites = truth.find_sites(source) if sites is None else sites
 
     def check(self, work):
-        code = fake_check(self.source, work / "torchvision")
-        return subprocess.CompletedProcess([], code, "fake check: exit %d\n" % code)
+        present = {site.key() for site in truth.find_sites(work)}
+        missing = [site for site in self.sites if site.key() not in present]
+        code = 1 if missing else 0
+        return subprocess.CompletedProcess(
+            [], code, "%s check: %d of %d calls missing\n" % (self.name, len(missing),
+                                                              len(self.sites)))
 
     def fix(self, work):
         fake_fix(work, self.sites, broken=self.broken)
-        return "fake fix%s: %d calls" % (" (broken)" if self.broken else "", len(self.sites))
+        return "%s fix%s: %d calls" % (self.name, " (broken)" if self.broken else "",
+                                       len(self.sites))
 
 
 STEP_NAMES = ["strip upstream's calls", "check reports the stripped tree",
@@ -220,6 +225,11 @@ def pipeline(steps, tool, source, work, excused=()):
         truth.print_comparison(result)
         beyond = [f for f, (status, _) in result["files"].items()
                   if status in ("differs beyond calls", "missing", "added")]
+        # The stripper keeps imports: where upstream calls the helper, the
+        # import is there and a correct fix adds none.
+        upstream_files = {site.file for site in result["upstream"]}
+        imported_again = [f for f, (status, _) in result["files"].items()
+                          if status == "import added" and f in upstream_files]
         problems = []
         if result["recall"] < THRESHOLD or result["precision"] < THRESHOLD:
             problems.append("recall %.4f, precision %.4f: below %.2f"
@@ -228,6 +238,9 @@ def pipeline(steps, tool, source, work, excused=()):
             problems.append("%d duplicate calls" % result["duplicates"])
         if beyond:
             problems.append("files changed beyond calls: " + ", ".join(beyond))
+        if imported_again:
+            problems.append("the helper imported again where upstream imports it: "
+                            + ", ".join(imported_again))
         if problems:
             raise RuntimeError("; ".join(problems))
 
@@ -280,12 +293,17 @@ def main():
     parser.add_argument("--junit", help="write the JUnit report here")
     parser.add_argument("--self-test", action="store_true",
                         help="test the harness with its own fake check and fix")
+    parser.add_argument("--emulate", metavar="RULES",
+                        help="no apistamp: place the calls the ast emulation of RULES "
+                             "selects (torchvision_python_rules_check.py), a preview "
+                             "of the real tool's score")
     args = parser.parse_args()
-    if not args.self_test and not (args.apistamp and args.rules):
-        parser.error("--apistamp and --rules are required without --self-test")
+    if not (args.self_test or args.emulate) and not (args.apistamp and args.rules):
+        parser.error("--apistamp and --rules are required without --self-test or --emulate")
     source = pathlib.Path(args.source).resolve()
     work = pathlib.Path(args.work).resolve()
-    steps = Steps("torchvision-python" + ("-self-test" if args.self_test else ""))
+    steps = Steps("torchvision-python" + ("-self-test" if args.self_test else
+                                          "-emulated" if args.emulate else ""))
     if not (source / "torchvision/utils.py").exists():
         reason = ("torchvision 0.14.1 source not found at %s; run "
                   "scripts/fetch-torchvision.sh" % source)
@@ -294,6 +312,13 @@ def main():
         if args.junit:
             steps.write_junit(args.junit)
         return 0
+    if args.emulate:
+        import torchvision_python_rules_check as emulation
+        chosen, _, _ = emulation.Emulator(args.emulate, source, "leading").run()
+        sites = [site for _, site in chosen.values()]
+        pipeline(steps, FakeApistamp(source, sites, name="emulated"), source,
+                 work / "emulated", excused_keys())
+        return steps.finish(args.junit)
     if not args.self_test:
         tool = Apistamp(os.path.abspath(args.apistamp), os.path.abspath(args.rules))
         pipeline(steps, tool, source, work / "tree", excused_keys())

@@ -269,7 +269,10 @@ def _module_all(tree):
     for node in tree.body:
         if (isinstance(node, ast.Assign) and len(node.targets) == 1
                 and isinstance(node.targets[0], ast.Name) and node.targets[0].id == "__all__"):
-            return [ast.literal_eval(e) for e in node.value.elts]
+            try:
+                return list(ast.literal_eval(node.value))
+            except ValueError:  # `a_all + b_all` of imported lists: not needed here
+                return []
     return None
 
 
@@ -430,7 +433,9 @@ def compare_trees(original, fixed, excused=()):
 
 
 def compare_bytes(original, fixed, upstream, ours):
-    """Per file of either tree: "identical", "calls differ" (the fixed file
+    """Per file of either tree: "identical", "import added" (the fixed file
+    less its calls is the stripped one plus the helper's import: expected
+    only where upstream has no call), "calls differ" (the fixed file
     with its calls and guards deleted is the stripped file: only the call
     lines differ from upstream, in place or text, or a `pass` the stripper
     left; the diff against upstream), "differs beyond calls" (the diff of
@@ -463,9 +468,33 @@ def compare_bytes(original, fixed, upstream, ours):
         no_passes = strip_bytes(relative, a, ups.get(relative, []), check=False, passes=False)
         if ours_stripped in (reference, no_passes):
             files[relative] = ("calls differ", _diff(a, b, relative))
+        elif only_import_added(reference, ours_stripped):
+            files[relative] = ("import added", _diff(reference, ours_stripped, relative))
         else:
             files[relative] = ("differs beyond calls", _diff(reference, ours_stripped, relative))
     return files
+
+
+def only_import_added(before, after):
+    """after is before with the helper's import added: each added line is an
+    import naming the helper, each removed line an import (one the fix
+    merged the name into: `from ..utils import _make_ntuple` ->
+    `from ..utils import _log_api_usage_once, _make_ntuple`)."""
+    import difflib
+    old, new = before.splitlines(), after.splitlines()
+    added = removed = 0
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, old, new, autojunk=False).get_opcodes():
+        if tag == "equal":
+            continue
+        for line in new[j1:j2]:
+            if HELPER.encode() not in line or b"import" not in line:
+                return False
+            added += 1
+        for line in old[i1:i2]:
+            if not line.lstrip().startswith((b"from ", b"import ")):
+                return False
+            removed += 1
+    return added > 0 and removed <= added
 
 
 def _diff(a, b, relative):
@@ -498,10 +527,10 @@ def print_comparison(result, out=sys.stdout, diffs=True):
     for relative, (status, _) in result["files"].items():
         summary.setdefault(status, []).append(relative)
     write("files: " + ", ".join("%s %d" % (k, len(v)) for k, v in sorted(summary.items())) + "\n")
-    for status in ("missing", "added", "differs beyond calls", "calls differ"):
+    for status in ("missing", "added", "differs beyond calls", "import added", "calls differ"):
         for relative in summary.get(status, []):
             write("  %s: %s\n" % (status, relative))
-            if diffs and status == "differs beyond calls":
+            if diffs and status in ("differs beyond calls", "import added"):
                 write("".join("    " + line for line in
                               result["files"][relative][1].splitlines(keepends=True)[:40]))
 
