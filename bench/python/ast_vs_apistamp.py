@@ -20,7 +20,6 @@ are counted and left out of both sides.
 """
 import argparse
 import ast
-import os
 import pathlib
 import resource
 import shlex

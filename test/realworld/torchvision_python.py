@@ -192,7 +192,6 @@ def compileall(work):
 
 def pipeline(steps, tool, source, work, excused=()):
     """Runs STEP_NAMES on steps; work is made anew."""
-    state = {}
 
     def strip():
         shutil.rmtree(work, ignore_errors=True)

@@ -4,8 +4,8 @@ the Python half of apistamp is measured against.
 
 torchvision 0.14.1 places 156 `_log_api_usage_once(...)` calls by hand in its
 Python package (models 31, ops 35, transforms 70, io 14, utils 5, datasets 1;
-docs/CONTEXT 3b). For each call this module records where it is in terms a
-rule can reproduce: the file (relative to the vision root), the enclosing
+the project notes, CONTEXT.md 3b). For each call this module records where
+it is in terms a rule can reproduce: the file (relative to the vision root), the enclosing
 definition's qualified name (`ResNet.__init__`, `nms`), the argument's source
 text (`self`, `nms`), the statement's position form and whether it sits in
 torchvision's TorchScript guard
@@ -33,7 +33,6 @@ import argparse
 import ast
 import json
 import pathlib
-import shutil
 import sys
 from dataclasses import asdict, dataclass
 
@@ -122,11 +121,10 @@ class _Finder(ast.NodeVisitor):
     """Walks one module, keeping the stack of enclosing definitions and the
     path of (field, index) steps from the innermost function's body."""
 
-    def __init__(self, relative, parse_tree):
+    def __init__(self, relative):
         self.relative = relative
         self.sites = []
         self.scopes = []  # (kind, name, node)
-        self.parse_tree = parse_tree
 
     def qualname(self):
         parts = []
@@ -230,7 +228,7 @@ def sites_in_file(root, relative, source=None):
     if source is None:
         source = (pathlib.Path(root) / relative).read_bytes()
     tree = ast.parse(source, filename=relative)
-    finder = _Finder(relative, tree)
+    finder = _Finder(relative)
 
     def module_level(nodes):
         for node in nodes:
@@ -441,7 +439,6 @@ def compare_bytes(original, fixed, upstream, ours):
     left; the diff against upstream), "differs beyond calls" (the diff of
     the stripped file and the fixed file less its calls), "missing" or
     "added"."""
-    import difflib
     original, fixed = pathlib.Path(original), pathlib.Path(fixed)
     ups, our = {}, {}
     for site in upstream:
