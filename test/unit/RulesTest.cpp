@@ -57,7 +57,7 @@ rules:
   EXPECT_FALSE(R.Names[0].matches("Nms"));
   ASSERT_EQ(R.ExcludeNames.size(), 1u);
   ASSERT_TRUE(R.Class);
-  EXPECT_EQ(R.DerivedFrom, "torch::nn::Module");
+  EXPECT_EQ(R.DerivedFrom, std::vector<std::string>{"torch::nn::Module"});
   EXPECT_FALSE(R.ExternalLinkageOnly);
   EXPECT_EQ(R.Access, Rule::AccessFilter::Any);
   EXPECT_EQ(R.Event.text(), "{path}.{name}");

@@ -153,6 +153,12 @@ TEST(SelectionTest, DerivedFrom) {
   EXPECT_EQ(selected(R, Ctor), "");
   Ctor.Bases = {"torch::nn::Cloneable", "torch::nn::Module"};
   EXPECT_EQ(selected(R, Ctor), "r");
+  // A list: any of them.
+  RuleSet Either = rules("  - id: r\n    derived_from: [a::A, b::B]\n");
+  Ctor.Bases = {"b::B"};
+  EXPECT_EQ(selected(Either, Ctor), "r");
+  Ctor.Bases = {"c::C"};
+  EXPECT_EQ(selected(Either, Ctor), "");
 }
 
 TEST(SelectionTest, LinkageAndAccess) {

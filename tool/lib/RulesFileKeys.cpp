@@ -76,6 +76,7 @@ const FileParser::Key FileParser::Keys[] = {
     {"public_headers", nullptr, &FileParser::publicHeaders},
     {"public_header_edits", nullptr, &FileParser::publicHeaderEdits},
     {"public_surface", nullptr, &FileParser::publicSurface},
+    {"python", nullptr, &FileParser::python},
     {"rules", "missing 'rules:' (a list of rules)", &FileParser::rules},
 };
 
@@ -339,6 +340,35 @@ void FileParser::publicSurface(const YAML::Node &Value, RuleSet &Rules) {
   if (YAML::Node Names = Value["exclude_names"])
     P.eachString(Names, "public_surface: exclude_names", &NameRegex::create,
                  Surface.ExcludeNames);
+}
+
+void FileParser::python(const YAML::Node &Value, RuleSet &Rules) {
+  if (!Value.IsMap()) {
+    Diags.error(Value, "'python' must be a mapping with 'path' (the "
+                       "directories under the root that are on Python's "
+                       "path)");
+    return;
+  }
+  P.checkKeys(Value, {"path"}, "'python'");
+  YAML::Node Path = Value["path"];
+  if (!Path)
+    return;
+  auto Create = [](StringRef Dir) -> Expected<std::string> {
+    StringRef D = Dir.trim();
+    while (D.size() > 1 && D.ends_with("/"))
+      D = D.drop_back();
+    if (D.empty() || D.starts_with("/") || D == ".." || D.starts_with("../") ||
+        D.contains("/../") || D.ends_with("/.."))
+      return createStringError(inconvertibleErrorCode(),
+                               "bad Python path entry '" + printable(Dir) +
+                                   "': a directory under the root, relative "
+                                   "to it ('.', 'src')");
+    return D.str();
+  };
+  std::vector<std::string> Dirs;
+  P.eachString(Path, "python: path", Create, Dirs);
+  if (!Dirs.empty())
+    Rules.PythonPath = std::move(Dirs);
 }
 
 void FileParser::rules(const YAML::Node &Value, RuleSet &Rules) {

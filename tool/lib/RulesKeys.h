@@ -162,6 +162,7 @@ private:
   void publicHeaders(const YAML::Node &Value, RuleSet &Rules);
   void publicHeaderEdits(const YAML::Node &Value, RuleSet &Rules);
   void publicSurface(const YAML::Node &Value, RuleSet &Rules);
+  void python(const YAML::Node &Value, RuleSet &Rules);
   void rules(const YAML::Node &Value, RuleSet &Rules);
 
   llvm::StringRef Path, Text;

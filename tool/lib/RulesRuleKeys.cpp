@@ -213,15 +213,17 @@ void RuleParser::where(StringRef Key, const YAML::Node &Value,
 
 void RuleParser::derivedFrom(StringRef Key, const YAML::Node &Value,
                              const YAML::Node &, Rule &R) {
-  if (std::optional<std::string> Base = P.scalar(Value, Key)) {
-    StringRef Name = StringRef(*Base).trim();
+  auto Create = [](StringRef Base) -> Expected<std::string> {
+    StringRef Name = Base.trim();
     Name.consume_front("::");
     if (Name.empty())
-      Diags.error(Value,
-                  "'derived_from' must name a class, e.g. 'torch::nn::Module'");
-    else
-      R.DerivedFrom = Name.str();
-  }
+      return createStringError(inconvertibleErrorCode(),
+                               "'derived_from' must name a class, e.g. "
+                               "'torch::nn::Module' (Python: "
+                               "'torch.nn.Module')");
+    return Name.str();
+  };
+  P.eachString(Value, Key, Create, R.DerivedFrom);
 }
 
 void RuleParser::linkage(StringRef Key, const YAML::Node &Value,

@@ -113,12 +113,19 @@ RuleVerdict evaluateRule(const Rule &R, const DeclFacts &Facts) {
                             " but this is not a member"
                       : "class " + quoted(Class) + " does not match " +
                             quoted(R.Class->pattern()));
-  if (R.DerivedFrom && !is_contained(Facts.Bases, *R.DerivedFrom))
+  if (!R.DerivedFrom.empty() &&
+      none_of(R.DerivedFrom, [&](const std::string &Base) {
+        return is_contained(Facts.Bases, Base);
+      })) {
+    std::vector<std::string> Bases;
+    for (const std::string &Base : R.DerivedFrom)
+      Bases.push_back(quoted(Base));
     return Reject(Class.empty()
-                      ? "derived_from " + quoted(*R.DerivedFrom) +
+                      ? "derived_from " + join(Bases, " or ") +
                             " but this is not a member"
                       : "class " + quoted(Class) + " does not derive from " +
-                            quoted(*R.DerivedFrom));
+                            join(Bases, " or "));
+  }
   if (R.ExternalLinkageOnly && !Facts.ExternalLinkage)
     return Reject("linkage is internal (static or in an anonymous "
                   "namespace); the rule wants external");

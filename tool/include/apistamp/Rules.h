@@ -119,7 +119,9 @@ struct Rule {
   std::vector<NameRegex> Names;             ///< Any of them.
   std::vector<NameRegex> ExcludeNames;
   std::optional<NameRegex> Class;
-  std::optional<std::string> DerivedFrom;
+  /// `derived_from`: any of these classes is a base ("a::B"; Python:
+  /// "torch.nn.Module").
+  std::vector<std::string> DerivedFrom;
   bool ExternalLinkageOnly = true; ///< linkage: external (default) | any
   /// access: public (default) | protected (public or protected) | any
   enum class AccessFilter { Public, Protected, Any };

@@ -81,6 +81,14 @@ public:
     size_t LF = Code.find('\n');
     if (LF != StringRef::npos && LF > 0 && Code[LF - 1] == '\r')
       Newline = "\r\n";
+    // A module in a private package or of a private name ("ops._utils"):
+    // nothing in it is public.
+    SmallVector<StringRef, 8> Parts;
+    StringRef(Out.Module).split(Parts, '.');
+    PrivateModule = any_of(Parts, [](StringRef Part) {
+      return Part.starts_with("_") &&
+             !(Part.starts_with("__") && Part.ends_with("__"));
+    });
   }
 
   void read() {
@@ -364,6 +372,8 @@ private:
   /// Whether a top-level name is public: in `__all__` if the module has
   /// one, else without a leading '_'.
   bool publicName(StringRef Name) const {
+    if (PrivateModule)
+      return false;
     if (All)
       return All->count(Name.str()) > 0;
     return !Name.starts_with("_");
@@ -647,8 +657,14 @@ private:
     B.Statements = unsigned(Statements.size() - Next);
     B.InsertAfterDocstring = Insert;
     B.FirstAfterDocstring = FirstAt(Next);
-    if (Next < Statements.size() && isSuperInit(Statements[Next]))
-      Advance(Statements[Next]);
+    // After the body's first top-level super().__init__(...), wherever it
+    // is: what is built before it (nn.Sequential's layers) comes first.
+    for (size_t I = Next; I < Statements.size(); ++I)
+      if (isSuperInit(Statements[I])) {
+        Next = I;
+        Advance(Statements[I]);
+        break;
+      }
     B.InsertAfterSuper = Insert;
     B.FirstAfterSuper = FirstAt(Next);
     return B;
@@ -767,6 +783,7 @@ private:
   bool ImportNeedsNewline = false;
   std::map<unsigned, size_t> SuppressionAtLine, ExpectationAtLine;
   std::map<std::string, bool> ClassPublic;
+  bool PrivateModule = false;
 };
 
 } // namespace
