@@ -9,7 +9,7 @@ would go (the position form the comparer uses) and scores the result against
 the 156 upstream calls, printing each miss and each extra. The rules can so
 be tuned now, and the real tool's results compared with this emulation later.
 
-What it emulates (the syntax in torchvision_python_rules.yaml's header):
+What it emulates (the Python rule syntax of docs/rules.md):
  - module names: the path under the first `python.path` entry that holds the
    file, `/` to `.`, `.py` and `__init__` dropped; `modules` are dotted
    globs (`*` one component, `**` zero or more), `files`/`exclude_files`
@@ -58,7 +58,7 @@ import yaml
 import torchvision_python_truth as truth
 
 HERE = pathlib.Path(__file__).resolve().parent
-DEFAULT_RULES = HERE / "torchvision_python_rules.yaml"
+DEFAULT_RULES = HERE.parent.parent / "rules" / "torchvision.yaml"
 
 
 def dotted_match(pattern, name):
@@ -380,7 +380,7 @@ def main():
     parser.add_argument("--rules", default=str(DEFAULT_RULES))
     parser.add_argument("--source", default=truth.DEFAULT_SOURCE)
     parser.add_argument("--super", dest="super_mode", choices=("leading", "anywhere"),
-                        default="leading",
+                        default="anywhere",
                         help="after_super_init: after a leading super().__init__ only "
                              "(the written syntax), or after the first one anywhere "
                              "(the proposal)")

@@ -1,6 +1,8 @@
 //===- Changes.cpp - Compute file changes and write them safely -----------===//
 
 #include "Changes.h"
+#include "Project.h"
+#include "python/PythonSyntax.h"
 #include "SafeWrite.h"
 #include "apistamp/FileEdits.h"
 #include <map>
@@ -32,6 +34,18 @@ ChangeSet computeChanges(ArrayRef<Site> Sites,
       continue;
     }
     std::string After = applyReplacements(Before, *Replacements);
+    // A Python file was refused if it had a syntax error: one now is the
+    // edits'. Nothing is written then.
+    if (After != Before && isPythonSource(Path))
+      if (Expected<python::SyntaxTree> Tree =
+              python::SyntaxTree::parse(Path, After);
+          !Tree) {
+        Result.Problems.push_back(
+            {Path, FileProblem::BadEdits,
+             "the edited file would not parse (" + toString(Tree.takeError()) +
+                 "); nothing is written"});
+        continue;
+      }
     if (After != Before)
       Result.Changes.push_back(
           {Path, Before.str(), std::move(After), std::move(*Replacements)});

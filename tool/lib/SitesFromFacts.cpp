@@ -41,6 +41,7 @@ public:
         return std::nullopt;
       Site S = selected(C, *Facts, *R);
       S.Shape = BodyShape::NoConstructorBody;
+      S.Python = C.Python;
       suppress(S, C);
       return S;
     }

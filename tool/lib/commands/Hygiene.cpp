@@ -11,7 +11,19 @@ std::vector<Finding> unusedRuleWarnings(const CommandContext &Ctx) {
   std::vector<Finding> Warnings;
   for (const RuleSet *Rules : Ctx.Plan.sortedRuleSets()) {
     auto Usage = Ctx.Result.Usage.find(Rules);
+    // A rule of a language the run reads no source of is not judged: a
+    // C++ run of a policy for both languages says nothing of its Python
+    // rules.
+    auto ReadsSourcesIn = [&](Language L) {
+      return any_of(Ctx.Plan.TUs, [&](const TUJob &Job) {
+        return Job.Rules == Rules && Job.Python == (L == Language::Python);
+      });
+    };
+    bool Reads[] = {ReadsSourcesIn(Language::Cxx),
+                    ReadsSourcesIn(Language::Python)};
     for (const Rule &R : Rules->Rules) {
+      if (!Reads[R.Lang == Language::Python])
+        continue;
       if (Usage != Ctx.Result.Usage.end() && Usage->second.Used.count(R.Id))
         continue;
       std::string Warning =

@@ -452,6 +452,8 @@ private:
       C.Facts.Classes = Classes;
       C.QualifiedName = qualified(Classes, "");
       C.Shape = BodyShape::NoConstructorBody;
+      C.Python.emplace(); // A Python class: decideSite words its skip so.
+      C.Python->Module = Out.Module;
       Out.Facts.Candidates.push_back(std::move(C));
     }
     for (TSNode Member : statements(Body)) {
