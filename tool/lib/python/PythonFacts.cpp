@@ -94,7 +94,12 @@ public:
   void read() {
     TSNode Root = Tree.root();
     std::vector<TSNode> Top = statements(Root);
-    readComments(Root);
+    // Directive comments are rare: the tree is walked for them only when
+    // the bytes name one.
+    if (any_of(AllDirectives, [&](Directive D) {
+          return Code.contains(directiveSpelling(D));
+        }))
+      readComments(Root);
     for (TSNode S : Top)
       readBindings(S, /*TopLevel=*/true);
     placeImports(Top);
@@ -107,6 +112,12 @@ private:
   unsigned begin(TSNode N) const { return ts_node_start_byte(N); }
   unsigned end(TSNode N) const { return ts_node_end_byte(N); }
   unsigned row(TSNode N) const { return ts_node_start_point(N).row + 1; }
+  /// 1-based line and byte column of \p N's start (tree-sitter counts
+  /// them as it parses; a line break is '\n', as in Python).
+  std::pair<unsigned, unsigned> pointOf(TSNode N) const {
+    TSPoint P = ts_node_start_point(N);
+    return {P.row + 1, P.column + 1};
+  }
   unsigned endRow(TSNode N) const { return ts_node_end_point(N).row + 1; }
 
   /// The start of the line holding \p Offset.
@@ -198,7 +209,7 @@ private:
     std::string Argument;
     if (Body.consume_front(":"))
       Argument = Body.trim().str();
-    auto [Line, Column] = position(Code, begin(Comment));
+    auto [Line, Column] = pointOf(Comment);
     if (*Found == Directive::Ignore) {
       Suppression S;
       S.File = Out.File;
@@ -486,7 +497,7 @@ private:
     C.File = Out.File;
     TSNode NameNode = field(Def, "name");
     C.Offset = begin(NameNode);
-    std::tie(C.Line, C.Column) = position(Code, C.Offset);
+    std::tie(C.Line, C.Column) = pointOf(NameNode);
     C.BeginLine = row(Outer);
     C.EndLine = endRow(Outer);
     // A trailing line break belongs to the block in this grammar.
@@ -545,10 +556,13 @@ private:
     C.Python = bodyFacts(Def, Body);
     readCalls(Body, Classes, C);
     Out.Facts.Candidates.push_back(std::move(C));
-    // Nested definitions: never public.
-    forEachNested(Body, [&](TSNode Nested) {
-      readDefinition(Nested, Classes, /*InFunction=*/true);
-    });
+    // Nested definitions: never public. (Bytes without "def" or "class"
+    // hold none.)
+    StringRef BodyText = text(Body);
+    if (BodyText.contains("def") || BodyText.contains("class"))
+      forEachNested(Body, [&](TSNode Nested) {
+        readDefinition(Nested, Classes, /*InFunction=*/true);
+      });
   }
 
   /// Calls \p Visit on each definition directly nested in \p Body (in its
@@ -622,8 +636,8 @@ private:
       return B;
     }
     TSNode First = Statements.front();
-    B.IsInline =
-        position(Code, begin(First)).first == position(Code, Colon).first;
+    B.IsInline = Code.slice(Colon, begin(First)).find_first_of("\r\n") ==
+                 StringRef::npos;
     if (B.IsInline) {
       B.Inline = begin(First);
       B.IndentUnit = StringRef(B.DefIndent).contains('\t') ? "\t" : "    ";
@@ -705,6 +719,13 @@ private:
   /// definitions or lambdas), with how each statement sits.
   void readCalls(TSNode Body, const std::vector<std::string> &Classes,
                  Candidate &C) {
+    StringRef BodyText = text(Body);
+    auto Names = [&](StringRef Callee) {
+      StringRef Last = Callee.rsplit('.').second;
+      return BodyText.contains(Last.empty() ? Callee : Last);
+    };
+    if (none_of(Calls.Callees, Names))
+      return; // No callee is named in it.
     std::vector<TSNode> Work = {Body};
     std::vector<TSNode> Found;
     while (!Work.empty()) {

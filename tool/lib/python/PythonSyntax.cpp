@@ -133,9 +133,12 @@ Expected<SyntaxTree> SyntaxTree::parse(StringRef File, StringRef Code) {
                            "encoding (PEP 263)"
                          : "not UTF-8, which its coding cookie names");
   }
-  std::unique_ptr<TSParser, void (*)(TSParser *)> Parser(ts_parser_new(),
-                                                         ts_parser_delete);
-  if (!ts_parser_set_language(Parser.get(), tree_sitter_python()))
+  // One parser per thread, reused: a parser's stacks are allocated once.
+  thread_local std::unique_ptr<TSParser, void (*)(TSParser *)> Parser(
+      ts_parser_new(), ts_parser_delete);
+  ts_parser_reset(Parser.get());
+  if (!ts_parser_language(Parser.get()) &&
+      !ts_parser_set_language(Parser.get(), tree_sitter_python()))
     return errorAt(File, Code, 0,
                    "the Python grammar's ABI is not the tree-sitter "
                    "library's (rebuild apistamp)");
