@@ -91,6 +91,11 @@ protected:
     MacroUse Function;
     Function.Offset = C.Calls.front().Offset; // A function named LOG.
     Function.FunctionCall = true;
+    // Python's statement facts (no Python candidate here: the fields
+    // round-trip all the same).
+    Function.StatementBegin = 1;
+    Function.StatementEnd = 2;
+    Function.Guarded = true;
     C.Calls.push_back(Function);
     Candidate Other;
     Other.File = Source;
@@ -108,6 +113,9 @@ protected:
     Other.Facts.Lang = Language::Python;
     Other.Facts.Module = "lib.mod";
     Other.Facts.Decorators = {"torch.jit.unused"};
+    Other.Python.emplace();
+    Other.Python->Indent = "    ";
+    Other.Python->FromImports = {{"lib.utils", 12}};
     Other.Suppression = 0;
     Other.Constexpr = ConstexprKind::Consteval;
     Other.Shape = BodyShape::FromMacro;
@@ -163,6 +171,10 @@ bool differ(const std::vector<MacroUse> &L, const std::vector<MacroUse> &R) {
 }
 bool differ(const DeclFacts &L, const DeclFacts &R) {
   return !sameFields(L, R);
+}
+bool differ(const std::optional<PythonBody> &L,
+            const std::optional<PythonBody> &R) {
+  return L.has_value() != R.has_value() || (L && !sameFields(*L, *R));
 }
 
 /// Whether \p Field of some of \p Values differs from its default.

@@ -2,9 +2,9 @@
 
 #include "Changes.h"
 #include "Project.h"
-#include "python/PythonSyntax.h"
 #include "SafeWrite.h"
 #include "apistamp/FileEdits.h"
+#include "python/PythonSyntax.h"
 #include <map>
 
 using namespace llvm;
@@ -40,10 +40,10 @@ ChangeSet computeChanges(ArrayRef<Site> Sites,
       if (Expected<python::SyntaxTree> Tree =
               python::SyntaxTree::parse(Path, After);
           !Tree) {
-        Result.Problems.push_back(
-            {Path, FileProblem::BadEdits,
-             "the edited file would not parse (" + toString(Tree.takeError()) +
-                 "); nothing is written"});
+        Result.Problems.push_back({Path, FileProblem::BadEdits,
+                                   "the edited file would not parse (" +
+                                       toString(Tree.takeError()) +
+                                       "); nothing is written"});
         continue;
       }
     if (After != Before)

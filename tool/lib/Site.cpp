@@ -24,6 +24,18 @@ bool equalField(const std::vector<MacroUse> &L,
 bool equalField(const DeclFacts &L, const DeclFacts &R) {
   return sameFields(L, R);
 }
+bool equalField(const std::optional<PythonBody> &L,
+                const std::optional<PythonBody> &R) {
+  return L.has_value() == R.has_value() && (!L || sameFields(*L, *R));
+}
+bool equalField(const std::vector<PythonFromImport> &L,
+                const std::vector<PythonFromImport> &R) {
+  return L.size() == R.size() &&
+         std::equal(L.begin(), L.end(), R.begin(),
+                    [](const PythonFromImport &A, const PythonFromImport &B) {
+                      return sameFields(A, B);
+                    });
+}
 
 } // namespace
 
@@ -66,6 +78,12 @@ bool sameFields(const MacroUse &L, const MacroUse &R) {
   return sameListedFields(L, R);
 }
 bool sameFields(const BodyLocation &L, const BodyLocation &R) {
+  return sameListedFields(L, R);
+}
+bool sameFields(const PythonBody &L, const PythonBody &R) {
+  return sameListedFields(L, R);
+}
+bool sameFields(const PythonFromImport &L, const PythonFromImport &R) {
   return sameListedFields(L, R);
 }
 bool sameFields(const Site &L, const Site &R) { return sameListedFields(L, R); }

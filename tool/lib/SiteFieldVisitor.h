@@ -28,6 +28,12 @@ template <typename T, typename Visitor> void forEachField(Visitor &&Visit) {
   } else if constexpr (std::is_same_v<T, BodyLocation>) {
 #define APISTAMP_BODY_FIELD APISTAMP_VISIT
 #include "apistamp/SiteFields.def"
+  } else if constexpr (std::is_same_v<T, PythonBody>) {
+#define APISTAMP_PYTHON_BODY_FIELD APISTAMP_VISIT
+#include "apistamp/SiteFields.def"
+  } else if constexpr (std::is_same_v<T, PythonFromImport>) {
+#define APISTAMP_PYTHON_IMPORT_FIELD APISTAMP_VISIT
+#include "apistamp/SiteFields.def"
   } else if constexpr (std::is_same_v<T, Site>) {
 #define APISTAMP_SITE_FACT APISTAMP_VISIT
 #include "apistamp/SiteFields.def"

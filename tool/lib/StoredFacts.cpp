@@ -66,6 +66,15 @@ static json::Value fieldToJSON(const std::optional<unsigned> &V) {
   return V ? json::Value(*V) : json::Value(nullptr);
 }
 static json::Value fieldToJSON(const DeclFacts &V) { return fieldsToJSON(V); }
+static json::Value fieldToJSON(const std::vector<PythonFromImport> &V) {
+  json::Array Imports;
+  for (const PythonFromImport &I : V)
+    Imports.push_back(fieldsToJSON(I));
+  return Imports;
+}
+static json::Value fieldToJSON(const std::optional<PythonBody> &V) {
+  return V ? fieldsToJSON(*V) : json::Value(nullptr);
+}
 static json::Value fieldToJSON(const std::vector<MacroUse> &V) {
   json::Array Uses;
   for (const MacroUse &U : V)
@@ -99,6 +108,12 @@ static bool fromJSON(const json::Value &E, MacroUse &V, json::Path P) {
   return fieldsFromJSON(E, V, P);
 }
 static bool fromJSON(const json::Value &E, BodyLocation &V, json::Path P) {
+  return fieldsFromJSON(E, V, P);
+}
+static bool fromJSON(const json::Value &E, PythonFromImport &V, json::Path P) {
+  return fieldsFromJSON(E, V, P);
+}
+static bool fromJSON(const json::Value &E, PythonBody &V, json::Path P) {
   return fieldsFromJSON(E, V, P);
 }
 static bool fromJSON(const json::Value &E, DeclFacts &V, json::Path P) {

@@ -75,51 +75,15 @@ struct BodyLocation {
 
 /// A module-level `from M import a, b` of a Python file.
 struct PythonFromImport {
-  std::string Module;       ///< Absolute, dotted (relative imports resolved).
-  unsigned LastNameEnd = 0; ///< After its last name: where ", x" goes.
-  bool operator==(const PythonFromImport &O) const {
-    return Module == O.Module && LastNameEnd == O.LastNameEnd;
-  }
+#define APISTAMP_PYTHON_IMPORT_FIELD(Type, Name, Key) Type Name{};
+#include "apistamp/SiteFields.def"
 };
 
 /// Where a Python function's call goes and how its body is laid out, with
-/// what its module's imports need: the Python front end's facts of a body
-/// (Python sites only; Python results are not stored in the cache).
+/// what its module's imports need: the Python front end's facts of a body.
 struct PythonBody {
-  /// The body is on the `def` line (`def f(): return x`): Inline is where
-  /// its first statement starts.
-  bool IsInline = false;
-  unsigned Inline = 0;
-  /// Where the call's line goes (a line start), and the statement that
-  /// comes first after it: after the docstring, and after a leading
-  /// `super().__init__(...)` (the same as after the docstring if none).
-  unsigned InsertAfterDocstring = 0, FirstAfterDocstring = 0;
-  unsigned InsertAfterSuper = 0, FirstAfterSuper = 0;
-  /// Why the call cannot be placed ("" if it can): a statement shares the
-  /// docstring's line, say.
-  std::string Unplaceable;
-  /// The body's indentation, the `def`'s, and one level of the file's.
-  std::string Indent, DefIndent, IndentUnit;
-  /// The file's line break ("\n" or "\r\n").
-  std::string Newline = "\n";
-  /// Statements in the body besides the docstring, and whether it has one.
-  unsigned Statements = 0;
-  bool HasDocstring = false;
-  /// Per call of Site::Calls: the statement's bytes a removal takes (whole
-  /// lines), or {0, 0} if the call is inside another statement; and whether
-  /// it sits alone in an `if` (a guard).
-  std::vector<std::pair<unsigned, unsigned>> CallStatements;
-  std::vector<bool> Guarded;
-  /// The module: its name, whether it is a package's __init__, and the
-  /// names bound at its top level (by def, class, import or assignment).
-  std::string Module;
-  bool IsPackage = false;
-  std::vector<std::string> TopLevelNames;
-  std::vector<PythonFromImport> FromImports;
-  /// Where a new import line goes (a line start), and whether the line
-  /// before it needs a line break first (a file without a final one).
-  unsigned ImportOffset = 0;
-  bool ImportNeedsNewline = false;
+#define APISTAMP_PYTHON_BODY_FIELD(Type, Name, Key) Type Name{};
+#include "apistamp/SiteFields.def"
 };
 
 /// What a selected definition's body is.
@@ -174,9 +138,6 @@ struct Site {
   // them of a Candidate (sitesFromFacts).
 #define APISTAMP_SITE_FACT(Type, Name, Key) Type Name{};
 #include "apistamp/SiteFields.def"
-
-  /// Python sites: the front end's facts of the body (not cached).
-  std::optional<PythonBody> Python;
 
   // The decision (decideSite): what follows from the facts and the file's
   // bytes. A stale site's Event becomes the event its call logs, and it has
@@ -233,8 +194,6 @@ struct UnselectedDefinition {
 struct Candidate {
 #define APISTAMP_CANDIDATE_FIELD(Type, Name, Key) Type Name{};
 #include "apistamp/SiteFields.def"
-  /// Python candidates: the front end's facts of the body (not cached).
-  std::optional<PythonBody> Python;
 };
 
 /// What a parse of one TU found that rules decide on: the candidates and the
@@ -271,6 +230,8 @@ Directive directiveOf(Expectation::KindType Kind);
 /// (for a Site, the same facts).
 bool sameFields(const MacroUse &L, const MacroUse &R);
 bool sameFields(const BodyLocation &L, const BodyLocation &R);
+bool sameFields(const PythonBody &L, const PythonBody &R);
+bool sameFields(const PythonFromImport &L, const PythonFromImport &R);
 bool sameFields(const Site &L, const Site &R);
 bool sameFields(const Suppression &L, const Suppression &R);
 bool sameFields(const Expectation &L, const Expectation &R);

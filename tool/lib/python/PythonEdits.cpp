@@ -111,7 +111,8 @@ bool isFirstStatement(const Site &S, const MacroUse &Call) {
 std::optional<TextEdit> callRemoval(const Site &S, size_t Index,
                                     std::string *WhyNot) {
   const PythonBody &B = *S.Python;
-  auto [Begin, End] = B.CallStatements[Index];
+  unsigned Begin = S.Calls[Index].StatementBegin;
+  unsigned End = S.Calls[Index].StatementEnd;
   if (Begin == End) {
     if (WhyNot)
       *WhyNot = "the call is not a statement of its own lines";

@@ -787,9 +787,10 @@ private:
                        nextLineStart(end(Statement))};
         }
       }
+      Use.StatementBegin = Removal.first;
+      Use.StatementEnd = Removal.second;
+      Use.Guarded = Guarded;
       C.Calls.push_back(std::move(Use));
-      C.Python->CallStatements.push_back(Removal);
-      C.Python->Guarded.push_back(Guarded);
     }
   }
 
