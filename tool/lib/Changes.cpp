@@ -4,6 +4,7 @@
 #include "Project.h"
 #include "SafeWrite.h"
 #include "apistamp/FileEdits.h"
+#include "python/PythonEdits.h"
 #include "python/PythonSyntax.h"
 #include <map>
 
@@ -26,6 +27,8 @@ ChangeSet computeChanges(ArrayRef<Site> Sites,
       continue;
     }
     StringRef Before = Contents->second;
+    if (isPythonSource(Path))
+      Edits = python::mergeInsertions(std::move(Edits));
     Expected<std::vector<TextEdit>> Replacements =
         fileReplacements(Path, Before, std::move(Edits));
     if (!Replacements) {

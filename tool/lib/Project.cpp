@@ -4,6 +4,7 @@
 #include "apistamp/Analysis.h"
 #include "apistamp/Paths.h"
 #include "apistamp/Selection.h"
+#include "python/PythonProject.h"
 #include "clang/Driver/Types.h"
 #include "clang/Tooling/ArgumentsAdjusters.h"
 #include "llvm/ADT/StringSet.h"
@@ -436,6 +437,17 @@ static Error planPython(const PlanRequest &Opts, Project &P, RulesFiles &Rules,
                         (*Loaded)->Root +
                         "': apistamp writes only under the root; pass "
                         "--root with the project's directory");
+    // A Python file no rule can select: rules without Python rules, or a
+    // script that is no module of the rules' Python path (setup.py, a CI
+    // script the pre-commit hook passes): skipped, as a C++ file no rule's
+    // files match is.
+    if (skipsUnselectableFiles(Opts) &&
+        (none_of((*Loaded)->Rules,
+                 [](const Rule &R) { return R.Lang == Language::Python; }) ||
+         !python::moduleNameOf(Source, **Loaded))) {
+      P.NotSelectable.push_back(Source);
+      continue;
+    }
     TUJob Job;
     Job.Source = Source;
     Job.Rules = *Loaded;

@@ -83,6 +83,20 @@ void RuleParser::checkLanguageKeys(const YAML::Node &Map, const Rule &R) {
                                   ? "; select Python modules with 'modules'"
                                   : ""));
   }
+  if (YAML::Node Event = Map["event"]) {
+    StringRef Text = R.Event.text();
+    for (StringRef Placeholder : {"{module}", "{namespace}", "{signature}"}) {
+      bool PythonOnly = Placeholder == "{module}";
+      if (Text.contains(Placeholder) &&
+          PythonOnly != (R.Lang == Language::Python))
+        Diags.error(Event,
+                    "'" + Placeholder + "' is a " +
+                        (PythonOnly ? "Python" : "C++") +
+                        " placeholder, and this rule is a " +
+                        languageName(R.Lang) + " rule",
+                    Diags.valueOffset(Event, Text.find(Placeholder)));
+    }
+  }
   if (R.Lang == Language::Python && R.Access == Rule::AccessFilter::Protected)
     Diags.error(Map["access"], "'access: protected' is a C++ access; a Python "
                                "rule takes 'public' (in '__all__', or no "

@@ -124,5 +124,21 @@ std::optional<TextEdit> callRemoval(const Site &S, size_t Index,
   return TextEdit{S.File, Begin, End - Begin, Instead};
 }
 
+std::vector<TextEdit> mergeInsertions(std::vector<TextEdit> Edits) {
+  llvm::sort(Edits);
+  Edits.erase(std::unique(Edits.begin(), Edits.end()), Edits.end());
+  std::vector<TextEdit> Merged;
+  for (TextEdit &E : Edits) {
+    if (!Merged.empty() && E.Kind == TextEdit::Replace && E.Length == 0 &&
+        Merged.back().Kind == TextEdit::Replace && Merged.back().Length == 0 &&
+        Merged.back().Offset == E.Offset) {
+      Merged.back().Text += E.Text;
+      continue;
+    }
+    Merged.push_back(std::move(E));
+  }
+  return Merged;
+}
+
 } // namespace python
 } // namespace apistamp

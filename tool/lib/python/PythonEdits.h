@@ -43,6 +43,11 @@ bool isFirstStatement(const Site &S, const MacroUse &Call);
 std::optional<TextEdit> callRemoval(const Site &S, size_t Index,
                                     std::string *WhyNot);
 
+/// \p Edits of one Python file with the insertions at one offset made
+/// one (each once, in order): two rules' imports go on the same line, one
+/// after the other.
+std::vector<TextEdit> mergeInsertions(std::vector<TextEdit> Edits);
+
 } // namespace python
 } // namespace apistamp
 

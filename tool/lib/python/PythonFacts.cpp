@@ -170,7 +170,10 @@ private:
     auto Import = Out.Imports.find(Head.str());
     if (Import != Out.Imports.end())
       Resolved = Import->second;
-    else if (TopLevel.count(Head.str()) && !Out.Module.empty())
+    else if ((TopLevel.count(Head.str()) || !Out.StarImports.empty()) &&
+             !Out.Module.empty())
+      // Defined here, or maybe brought by `from M import *`: the project
+      // follows the module's star imports (Project::allBases).
       Resolved = Out.Module + "." + Head.str();
     else
       Resolved = Head.str();
