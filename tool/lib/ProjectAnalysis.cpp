@@ -64,13 +64,52 @@ TUResult analyseTUIsolated(const TUJob &Job,
                   "' (a clang bug, or code nested too deeply for its stack)");
 }
 
+/// Whether deciding the sites of \p R (from the cache) changes nothing.
+bool changesNothing(const TUResult &R, const RuleSet &Rules) {
+  return llvm::all_of(R.Sites, [&](const Site &S) {
+    auto Code = R.FileContents.find(S.File);
+    if (Code == R.FileContents.end())
+      return false;
+    Site Decided = S;
+    return !decideSite(Decided, Code->second, Rules, "", false) ||
+           Decided.Edits.empty();
+  });
+}
+
+/// A Python file's result: from the cache when the entry says that nothing
+/// in the file needs to change (then no edit can come of it), else from
+/// \p Python's fresh read, which is stored.
+TUResult analysePythonJob(const TUJob &Job,
+                          const ProjectAnalysisOptions &Options,
+                          python::Project *Python) {
+  if (!Python)
+    return failedTU("'" + Job.Source + "' was not read");
+  std::string Key;
+  if (Options.Cache) {
+    Key =
+        Options.Cache->keyForPython(*Job.Rules, Job.Source, Python->callees());
+    if (std::optional<TUResult> Cached =
+            Options.Cache->lookup(Key, *Job.Rules, Options.Unselected)) {
+      if (!Options.Target && changesNothing(*Cached, *Job.Rules)) {
+        Cached->Facts = TUFacts();
+        return std::move(*Cached);
+      }
+      Options.Cache->editNeeded();
+    }
+  }
+  TUResult Result = Python->analyse(Job, Options.Target, Options.Unselected);
+  if (!Key.empty())
+    Options.Cache->store(Key, Result, *Job.Rules);
+  Result.Facts = TUFacts();
+  return Result;
+}
+
 /// Analyses \p Job, or takes its result from the cache; a Python job from
 /// \p Python, the run's Python sources read.
 TUResult analyseJob(const TUJob &Job, const ProjectAnalysisOptions &Options,
-                    const python::Project *Python) {
+                    python::Project *Python) {
   if (Job.Python)
-    return Python ? Python->analyse(Job, Options.Target, Options.Unselected)
-                  : failedTU("'" + Job.Source + "' was not read");
+    return analysePythonJob(Job, Options, Python);
   if (!Job.Command)
     return failedTU("no compile command for '" + Job.Source +
                     "'; pass -p BUILD_DIR or compiler arguments after '--'");

@@ -137,6 +137,26 @@ std::string ResultCache::keyFor(const RuleSet &Rules,
   return toHex(Key.final(), /*LowerCase=*/true);
 }
 
+std::string ResultCache::keyForPython(const RuleSet &Rules, StringRef Source,
+                                      ArrayRef<std::string> Callees) {
+  SHA256 Key;
+  auto Add = [&Key](StringRef Part) {
+    Key.update(Part);
+    Key.update(StringRef("\0", 1));
+  };
+  Add(Identity);
+  Add("python");
+  Add(Rules.Root);
+  Add(std::to_string(Rules.PythonPath.size()) + " path entries");
+  for (const std::string &Entry : Rules.PythonPath)
+    Add(Entry);
+  Add(std::to_string(Callees.size()) + " callees");
+  for (const std::string &Callee : Callees)
+    Add(Callee);
+  Add(Source);
+  return toHex(Key.final(), /*LowerCase=*/true);
+}
+
 bool ResultCache::stillAbsent(const std::string &Path) {
   {
     std::lock_guard<std::mutex> Lock(Mutex);
@@ -258,6 +278,7 @@ CacheCounts ResultCache::counts() const {
   C.Changed = Changed;
   C.BodiesNeeded = BodiesNeeded;
   C.Untrusted = Untrusted;
+  C.EditNeeded = EditNeeded;
   return C;
 }
 

@@ -39,9 +39,12 @@ struct CacheCounts {
   /// the rules can select something where the parse skipped bodies; the
   /// entry does not check out (corrupt or tampered with).
   unsigned NoEntry = 0, Changed = 0, BodiesNeeded = 0, Untrusted = 0;
+  /// Python: entries that said a file needs an edit, which comes only from
+  /// a fresh parse.
+  unsigned EditNeeded = 0;
 
   unsigned misses() const {
-    return NoEntry + Changed + BodiesNeeded + Untrusted;
+    return NoEntry + Changed + BodiesNeeded + Untrusted + EditNeeded;
   }
 };
 
@@ -56,6 +59,13 @@ public:
   /// root, the macro, the matchers' texts; not the other selectors, the
   /// events or any other setting), the compile command, \p SkipBodies and
   /// apistamp's own executable.
+  /// The key of a Python file's entry: what its facts depend on besides
+  /// the files it read (\p Source, and the modules its classes' bases
+  /// are in): the root, the Python path, the callees the rules name
+  /// (\p Callees), and apistamp's own executable.
+  std::string keyForPython(const RuleSet &Rules, llvm::StringRef Source,
+                           llvm::ArrayRef<std::string> Callees);
+
   std::string keyFor(const RuleSet &Rules,
                      const clang::tooling::CompileCommand &Command,
                      bool SkipBodies);
@@ -80,6 +90,12 @@ public:
   std::string writeError() const { return WriteError; }
 
   unsigned hits() const { return Hits; }
+  /// Counts the last hit of \p Key as a miss: its facts said that an edit
+  /// is needed, and an edit is made only from a fresh parse.
+  void editNeeded() {
+    --Hits;
+    ++EditNeeded;
+  }
   unsigned misses() const { return counts().misses(); }
   unsigned redecided() const { return Redecided; }
   /// What the lookups so far gave.
@@ -107,6 +123,7 @@ private:
   llvm::StringMap<FileState> Files;
   std::atomic<unsigned> Hits{0}, Redecided{0};
   std::atomic<unsigned> NoEntry{0}, Changed{0}, BodiesNeeded{0}, Untrusted{0};
+  std::atomic<unsigned> EditNeeded{0};
   llvm::StringMap<bool> Absent;
   std::string WriteError;
 };

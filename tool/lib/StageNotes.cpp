@@ -107,7 +107,8 @@ static std::string missCauses(const CacheCounts &C) {
        {std::pair<unsigned, const char *>{C.NoEntry, "no entry"},
         {C.Changed, "a file read changed"},
         {C.BodiesNeeded, "the rules need bodies the parse skipped"},
-        {C.Untrusted, "an entry that does not check out"}})
+        {C.Untrusted, "an entry that does not check out"},
+        {C.EditNeeded, "an edit is needed (made from a fresh parse)"}})
     if (Count)
       Causes +=
           (Causes.empty() ? "" : ", ") + std::to_string(Count) + " " + Cause;

@@ -268,6 +268,23 @@ struct LexedFile {
   }
 };
 
+/// Whether the facts of \p S, a Python site read from an untrusted entry,
+/// lie in \p Code: its offsets inside the file. (Such facts only ever say
+/// that nothing needs to change: a Python file an edit would change is
+/// parsed afresh, never edited from an entry: analyseJob.)
+static bool plausiblePythonBody(const Site &S, StringRef Code) {
+  const PythonBody &B = *S.Python;
+  auto In = [&](unsigned Offset) { return Offset <= Code.size(); };
+  return In(B.Inline) && In(B.InsertAfterDocstring) &&
+         In(B.FirstAfterDocstring) && In(B.InsertAfterSuper) &&
+         In(B.FirstAfterSuper) && In(B.ImportOffset) &&
+         llvm::all_of(S.Calls, [&](const MacroUse &U) {
+           return U.Offset < Code.size() && U.ArgBegin <= U.ArgEnd &&
+                  In(U.ArgEnd) && U.StatementBegin <= U.StatementEnd &&
+                  In(U.StatementEnd);
+         });
+}
+
 /// Whether the facts of \p S, read from an untrusted entry, describe a body
 /// in \p Code that decideSite can work on: offsets inside the file, on
 /// brace tokens (\p Lexed), the calls inside the body and on the macro's
@@ -326,6 +343,11 @@ StoredFactsUse decideStoredFacts(const TUFacts &Facts, const RuleSet &Rules,
     auto Code = Result.FileContents.find(S.File);
     if (Code == Result.FileContents.end())
       return StoredFactsUse::Untrusted;
+    if (S.Python) {
+      if (!plausiblePythonBody(S, Code->second))
+        return StoredFactsUse::Untrusted;
+      continue;
+    }
     const LexedFile &Tokens =
         Lexed.try_emplace(S.File, Code->second, Rules.Macro).first->second;
     if (!plausibleBody(S, Code->second, Tokens) ||

@@ -8,6 +8,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/xxhash.h"
 #include <set>
 
 using namespace llvm;
@@ -86,9 +87,10 @@ Project::Module Project::read(StringRef File, const RuleSet &Rules) {
   return M;
 }
 
-const ModuleFacts *Project::moduleNamed(StringRef Dotted,
-                                        const RuleSet &Rules) {
+const ModuleFacts *Project::moduleNamed(StringRef Dotted, const RuleSet &Rules,
+                                        Reads &Read) {
   auto [It, New] = Found.try_emplace({&Rules, Dotted.str()});
+  Lookup &L = It->second;
   if (New) {
     std::string Slashed = Dotted.str();
     std::replace(Slashed.begin(), Slashed.end(), '.', '/');
@@ -96,24 +98,27 @@ const ModuleFacts *Project::moduleNamed(StringRef Dotted,
       for (const char *Suffix : {".py", "/__init__.py"}) {
         std::string Path = Dir + "/" + Slashed + Suffix;
         if (sys::fs::is_regular_file(Path)) {
-          It->second = canonicalPath(Path);
+          L.Path = canonicalPath(Path);
           break;
         }
+        L.Probed.push_back(Path);
       }
-      if (!It->second.empty())
+      if (!L.Path.empty())
         break;
     }
-    if (!It->second.empty() && !Files.count(It->second))
-      Files.emplace(It->second, read(It->second, Rules));
+    if (!L.Path.empty() && !Files.count(L.Path))
+      Files.emplace(L.Path, read(L.Path, Rules));
   }
-  if (It->second.empty())
+  Read.Absent.insert(L.Probed.begin(), L.Probed.end());
+  if (L.Path.empty())
     return nullptr;
-  const Module &M = Files.at(It->second);
+  Read.Modules.insert(L.Path);
+  const Module &M = Files.at(L.Path);
   return M.Facts ? &*M.Facts : nullptr;
 }
 
 std::vector<std::string> Project::allBases(ArrayRef<std::string> Direct,
-                                           const RuleSet &Rules) {
+                                           const RuleSet &Rules, Reads &Read) {
   std::vector<std::string> Result;
   std::vector<std::string> Work(Direct.rbegin(), Direct.rend());
   std::set<std::string> Seen;
@@ -128,8 +133,8 @@ std::vector<std::string> Project::allBases(ArrayRef<std::string> Direct,
     StringRef(Name).split(Parts, '.');
     // The longest prefix that is a module of the project holds the class.
     for (size_t Split = Parts.size() - 1; Split > 0; --Split) {
-      const ModuleFacts *M =
-          moduleNamed(join(Parts.begin(), Parts.begin() + Split, "."), Rules);
+      const ModuleFacts *M = moduleNamed(
+          join(Parts.begin(), Parts.begin() + Split, "."), Rules, Read);
       if (!M)
         continue;
       std::string InModule = join(Parts.begin() + Split, Parts.end(), ".");
@@ -162,19 +167,19 @@ Project::Project(ArrayRef<TUJob> Jobs) {
         if (R.Lang == Language::Python)
           Callees.insert(R.Call.Callee);
   Calls.Callees.assign(Callees.begin(), Callees.end());
-  for (const TUJob &Job : Jobs)
-    if (Job.Python && !Files.count(Job.Source))
-      Files.emplace(Job.Source, read(Job.Source, *Job.Rules));
-  for (const TUJob &Job : Jobs) {
-    if (!Job.Python)
-      continue;
-    Module &M = Files.at(Job.Source);
-    if (!M.Facts)
-      continue;
-    for (Candidate &C : M.Facts->Facts.Candidates)
-      if (!C.Facts.Bases.empty())
-        C.Facts.Bases = allBases(C.Facts.Bases, *Job.Rules);
+}
+
+const Project::Module &Project::moduleAt(const std::string &File,
+                                         const RuleSet &Rules) {
+  {
+    std::lock_guard<std::mutex> Lock(Mutex);
+    if (auto It = Files.find(File); It != Files.end())
+      return It->second;
   }
+  // Read outside the lock: the run's threads parse their files in parallel.
+  Module Read = read(File, Rules);
+  std::lock_guard<std::mutex> Lock(Mutex);
+  return Files.try_emplace(File, std::move(Read)).first->second;
 }
 
 Project::~Project() = default;
@@ -189,21 +194,42 @@ static bool isTarget(const Candidate &C, const ExplainTarget &Target) {
 }
 
 TUResult Project::analyse(const TUJob &Job, const ExplainTarget *Target,
-                          bool Unselected) const {
+                          bool Unselected) {
   TUResult Result;
-  auto It = Files.find(Job.Source);
-  if (It == Files.end() || !It->second.Facts) {
+  const Module &Mod = moduleAt(Job.Source, *Job.Rules);
+  if (!Mod.Facts) {
     Result.ParseFailed = true;
-    Result.Diagnostics = (It == Files.end() ? Job.Source + ": error: not read"
-                                            : It->second.Error) +
-                         "\n";
+    Result.Diagnostics = Mod.Error + "\n";
     return Result;
   }
-  const ModuleFacts &M = *It->second.Facts;
+  ModuleFacts M = *Mod.Facts;
+  // Each class's bases through the project's modules (read as the chains
+  // need them, one thread at a time).
+  Reads Read;
+  {
+    std::lock_guard<std::mutex> Lock(Mutex);
+    for (Candidate &C : M.Facts.Candidates)
+      if (!C.Facts.Bases.empty())
+        C.Facts.Bases = allBases(C.Facts.Bases, *Job.Rules, Read);
+  }
   FileBytes Contents;
-  Contents[M.File] = It->second.Bytes->getBuffer();
+  Contents[M.File] = Mod.Bytes->getBuffer();
   std::vector<std::optional<size_t>> SiteOf =
       sitesFromFacts(M.Facts, *Job.Rules, Unselected, Contents, Result);
+  // What the result cache stores, and what an entry depends on.
+  Result.Dependencies.push_back({M.File, xxh3_64bits(Mod.Bytes->getBuffer())});
+  {
+    std::lock_guard<std::mutex> Lock(Mutex);
+    for (const std::string &Path : Read.Modules) {
+      auto Module = Files.find(Path);
+      if (Path != M.File && Module != Files.end() && Module->second.Bytes)
+        Result.Dependencies.push_back(
+            {Path, xxh3_64bits(Module->second.Bytes->getBuffer())});
+    }
+  }
+  Result.Absent.assign(Read.Absent.begin(), Read.Absent.end());
+  llvm::sort(Result.Dependencies);
+  Result.Facts = M.Facts;
   if (!Target)
     return Result;
   // explain: the innermost definition at the line, or every one so named.

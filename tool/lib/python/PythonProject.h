@@ -19,7 +19,9 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -43,14 +45,19 @@ std::optional<ModuleName> moduleNameOf(llvm::StringRef File,
 /// The Python sources of one run, read and resolved.
 class Project {
 public:
-  /// Reads the file of each Python job of \p Jobs (others are ignored).
+  /// A project of \p Jobs' Python files (others are ignored), each read
+  /// when analysed.
   explicit Project(llvm::ArrayRef<TUJob> Jobs);
   ~Project();
 
   /// What the rules of \p Job make of its file, as analyseTU gives a C++
   /// TU's result; a file that does not read or parse is a failed TU.
+  /// Thread-safe: the run's threads call it for their jobs.
   TUResult analyse(const TUJob &Job, const ExplainTarget *Target,
-                   bool Unselected) const;
+                   bool Unselected);
+
+  /// The functions the rules' calls call, sorted.
+  llvm::ArrayRef<std::string> callees() const { return Calls.Callees; }
 
 private:
   struct Module {
@@ -58,20 +65,37 @@ private:
     std::optional<ModuleFacts> Facts;
     std::string Error; ///< Why it could not be read, if it could not.
   };
+  /// What a job's facts depend on besides its file: the modules its
+  /// classes' base chains were read from, and the paths probed for a
+  /// module that were not there (one that appears may change a chain).
+  struct Reads {
+    std::set<std::string> Modules, Absent;
+  };
   /// The module \p Dotted of \p Rules' project, read if not yet; null if
-  /// the project has no such module or it does not parse.
-  const ModuleFacts *moduleNamed(llvm::StringRef Dotted, const RuleSet &Rules);
+  /// the project has no such module or it does not parse. Adds what it
+  /// looked at to \p Read.
+  const ModuleFacts *moduleNamed(llvm::StringRef Dotted, const RuleSet &Rules,
+                                 Reads &Read);
   /// Every base of a class whose direct bases are \p Direct, through the
   /// project's modules: each as written (resolved through imports) and as
   /// the class it re-exports.
   std::vector<std::string> allBases(llvm::ArrayRef<std::string> Direct,
-                                    const RuleSet &Rules);
+                                    const RuleSet &Rules, Reads &Read);
   Module read(llvm::StringRef File, const RuleSet &Rules);
+  /// The module in \p File, read if not yet.
+  const Module &moduleAt(const std::string &File, const RuleSet &Rules);
 
   /// By canonical path: the jobs' files and the modules base chains read.
   std::map<std::string, Module> Files;
-  /// Dotted module name -> canonical path ("" if none), per rules file.
-  std::map<std::pair<const RuleSet *, std::string>, std::string> Found;
+  /// Dotted module name -> canonical path ("" if none) and the paths
+  /// probed before it, per rules file.
+  struct Lookup {
+    std::string Path;
+    std::vector<std::string> Probed;
+  };
+  std::map<std::pair<const RuleSet *, std::string>, Lookup> Found;
+  /// Guards Files and Found.
+  std::mutex Mutex;
   CallNames Calls;
 };
 
