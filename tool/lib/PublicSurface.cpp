@@ -14,12 +14,19 @@ using namespace llvm;
 namespace apistamp {
 
 bool hasPublicSurface(const RuleSet &Rules, bool BuildInstalls) {
+  // Python's public surface is its modules' public names.
   return !Rules.Surface.Headers.empty() || !Rules.PublicHeaders.empty() ||
-         BuildInstalls;
+         BuildInstalls || any_of(Rules.Rules, [](const Rule &R) {
+           return R.Lang == Language::Python;
+         });
 }
 
 std::string surfaceHeader(const UnselectedDefinition &U, const RuleSet &Rules,
                           PublicHeaderTest IsPublicHeader) {
+  // A Python definition is public by its module's `__all__` or its name
+  // (the facts say so): on the surface in its own module.
+  if (U.Lang == Language::Python)
+    return U.File;
   const std::vector<PathGlob> &Globs = Rules.Surface.Headers;
   for (const std::string &Relative : U.DeclaredIn) {
     SmallString<256> Path(Rules.Root);
@@ -61,6 +68,9 @@ static std::string yamlQuoted(StringRef Text) {
 std::string suggestedRule(const UnselectedDefinition &U) {
   std::string Yaml = "  - id: " + yamlQuoted(U.QualifiedName) + "\n" +
                      "    where: " + kindName(U.Kind).str() + "\n";
+  if (U.Lang == Language::Python)
+    return Yaml + "    language: python\n    modules: " + yamlQuoted(U.Module) +
+           "\n    name: " + yamlQuoted(Regex::escape(U.Name)) + "\n";
   if (U.Classes.empty()) {
     std::string Namespace = join(U.Namespaces, "::");
     Yaml +=
@@ -93,6 +103,8 @@ std::optional<std::string> checkedSuggestion(const UnselectedDefinition &U,
   Facts.Namespaces = U.Namespaces;
   Facts.Classes = U.Classes;
   Facts.DeclaredIn = U.DeclaredIn;
+  Facts.Lang = U.Lang;
+  Facts.Module = U.Module;
   if (std::optional<StringRef> Relative = pathUnder(U.File, Rules.Root))
     Facts.RelativePath = Relative->str();
   // Recorded only if external and public (SiteCollector).

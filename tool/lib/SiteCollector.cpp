@@ -156,7 +156,8 @@ private:
       };
       E.Kind = kindName(Found->Kind).str();
       for (const Rule &R : Rules.Rules)
-        E.Rules.push_back({R.Id, R.Line, evaluateRule(R, *Found).Rejection});
+        if (R.Lang == Language::Cxx) // Python rules say nothing of C++.
+          E.Rules.push_back({R.Id, R.Line, evaluateRule(R, *Found).Rejection});
     }
     Explanations.push_back({std::move(E), AsCandidate});
   }

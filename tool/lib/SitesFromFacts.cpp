@@ -36,7 +36,10 @@ public:
     }
     const Rule *R = selectRule(Rules, *Facts);
     if (C.Shape == BodyShape::NoConstructorBody) {
-      // A class: reported as skipped, if a constructor rule selects it.
+      // A class: reported as skipped, if a constructor rule selects it. A
+      // Python class is public API whether it has an __init__ or not.
+      if (!R && Unselected && Facts->Lang == Language::Python)
+        listUnselected(C, *Facts);
       if (!R || R->Where != DeclKind::Constructor)
         return std::nullopt;
       Site S = selected(C, *Facts, *R);
@@ -138,6 +141,10 @@ private:
   /// could call it: external linkage, public, in no file the rules exclude
   /// for every rule (top-level `exclude_files`).
   void listUnselected(const Candidate &C, const DeclFacts &Facts) {
+    // A Python class's public methods are reached through it: its
+    // constructor (or the class itself) stands for them.
+    if (Facts.Lang == Language::Python && Facts.Kind == DeclKind::Method)
+      return;
     if (!Facts.ExternalLinkage || !Facts.Public ||
         llvm::any_of(Rules.ExcludeFiles, [&](const PathGlob &G) {
           return G.matches(Facts.RelativePath);
@@ -156,6 +163,8 @@ private:
     U.Namespaces = Facts.Namespaces;
     U.Classes = Facts.Classes;
     U.DeclaredIn = Facts.DeclaredIn;
+    U.Lang = Facts.Lang;
+    U.Module = Facts.Module;
     // The words explain uses: evaluateRule's.
     for (const Rule &R : Rules.Rules)
       U.Rejections.push_back(evaluateRule(R, Facts).Rejection);

@@ -74,7 +74,8 @@ std::string noSurfaceMessage(const CommandContext &Ctx, const RuleSet &Rules) {
 std::vector<Explanation::RuleLine> ruleLines(const UnselectedSite &U) {
   std::vector<Explanation::RuleLine> Lines;
   for (auto [R, Why] : zip(U.Rules->Rules, U.Definition.Rejections))
-    Lines.push_back({R.Id, R.Line, Why});
+    if (R.Lang == U.Definition.Lang) // The other language's say nothing.
+      Lines.push_back({R.Id, R.Line, Why});
   return Lines;
 }
 

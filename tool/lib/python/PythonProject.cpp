@@ -259,7 +259,8 @@ TUResult Project::analyse(const TUJob &Job, const ExplainTarget *Target,
   E.QualifiedName = C.QualifiedName;
   E.Kind = kindName(C.Facts.Kind).str();
   for (const Rule &R : Job.Rules->Rules)
-    E.Rules.push_back({R.Id, R.Line, evaluateRule(R, C.Facts).Rejection});
+    if (R.Lang == Language::Python) // C++ rules say nothing of Python.
+      E.Rules.push_back({R.Id, R.Line, evaluateRule(R, C.Facts).Rejection});
   if (SiteOf[*Innermost]) {
     E.Outcome = Explanation::Selected;
     E.SelectedSite = Result.Sites[*SiteOf[*Innermost]];
