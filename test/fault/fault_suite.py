@@ -45,6 +45,12 @@ include: "log.h"
 rules:
   - id: lib
     namespace: lib
+  - id: py
+    language: python
+    where: function
+    modules: ["**"]
+    guard: "if not torch.jit.is_scripting():"
+    import: "from log import _log_api_usage_once"
 """
 HEADER = """#pragma once
 namespace lib {
@@ -58,6 +64,10 @@ SOURCES = {
              + "".join("int f%d(int x) { return x * %d; }\n" % (i, i) for i in range(40))
              + "}\n",
     "b.cpp": '#include "h.h"\nnamespace lib {\nint g(int x) {\n  return hB(x);\n}\n}\n',
+    # Python writes go through the same write path: every case covers them.
+    "m.py": '"""A module."""\nimport torch\n\n\n'
+            + "".join('def p%d(x):\n    """Doc."""\n    return x * %d\n\n\n' % (i, i)
+                      for i in range(20)),
 }
 
 
@@ -82,7 +92,7 @@ class Suite:
         return root
 
     def fix(self, root, *extra, fault=None, match=None, env_extra=None,
-            files=("a.cpp", "b.cpp")):
+            files=("a.cpp", "b.cpp", "m.py")):
         env = dict(os.environ)
         env.pop("APISTAMP_NO_SKIP_BODIES", None)
         if fault:
@@ -346,16 +356,19 @@ class Suite:
         a, b = src / "a.cpp", src / "b.cpp"
         os.chmod(a, 0o640)
         os.chmod(b, 0o755)
+        os.chmod(src / "m.py", 0o600)
         owner = None
         if os.geteuid() == 0:
             import pwd, grp
             owner = (pwd.getpwnam("nobody").pw_uid, grp.getgrnam("nogroup").gr_gid)
             os.chown(a, *owner)
-        done = self.fix(root, files=("a.cpp", "b.cpp"))
+        done = self.fix(root, files=("a.cpp", "b.cpp", "m.py"))
         if done.returncode != 0:
             raise RuntimeError(done.stderr)
         if (os.stat(a).st_mode & 0o7777) != 0o640 or (os.stat(b).st_mode & 0o7777) != 0o755:
             raise RuntimeError("modes: %o %o" % (os.stat(a).st_mode, os.stat(b).st_mode))
+        if (os.stat(src / "m.py").st_mode & 0o7777) != 0o600 or "_log_api_usage_once(p3)" not in (src / "m.py").read_text():
+            raise RuntimeError("m.py: mode %o, or not fixed" % os.stat(src / "m.py").st_mode)
         if owner and (os.stat(a).st_uid, os.stat(a).st_gid) != owner:
             raise RuntimeError("owner lost: %s" % ((os.stat(a).st_uid, os.stat(a).st_gid),))
         # A hard-linked file is refused, both names untouched.
@@ -439,7 +452,7 @@ class Suite:
     # --- the preamble store ---------------------------------------------
 
     def run(self, root, command, *extra, fault=None, match=None, env_extra=None,
-            files=("a.cpp", "b.cpp"), cache=True, popen=False):
+            files=("a.cpp", "b.cpp", "m.py"), cache=True, popen=False):
         """apistamp COMMAND --verbose on root's sources, in root (so that the
         output names them src/a.cpp wherever root is). cache: True (root's
         cache/), a directory, or False (--no-cache)."""
