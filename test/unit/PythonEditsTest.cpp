@@ -8,8 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "TestSupport.h"
 #include "python/PythonEdits.h"
+#include "TestSupport.h"
 #include "python/PythonFacts.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -58,8 +58,9 @@ Rule functionRule() {
 
 /// \p Code with \p Edits applied (from the last to the first).
 std::string apply(std::string Code, std::vector<TextEdit> Edits) {
-  std::sort(Edits.begin(), Edits.end(),
-            [](const TextEdit &L, const TextEdit &R) { return L.Offset > R.Offset; });
+  std::sort(
+      Edits.begin(), Edits.end(),
+      [](const TextEdit &L, const TextEdit &R) { return L.Offset > R.Offset; });
   for (const TextEdit &E : Edits)
     Code.replace(E.Offset, E.Length, E.Text);
   return Code;
@@ -218,7 +219,8 @@ TEST(PythonEdits, ImportPlacedAfterTheLeadingImports) {
                      "X = 1\n"
                      "import sys\n"
                      "def f(): pass\n";
-  std::optional<TextEdit> E = importEdit(siteOf(Code, "pkg.m.f"), functionRule());
+  std::optional<TextEdit> E =
+      importEdit(siteOf(Code, "pkg.m.f"), functionRule());
   ASSERT_TRUE(E);
   EXPECT_EQ(E->Offset, Code.find("X = 1"));
   EXPECT_EQ(E->Text, "from .utils import _log_api_usage_once\n");
@@ -227,7 +229,8 @@ TEST(PythonEdits, ImportPlacedAfterTheLeadingImports) {
 TEST(PythonEdits, ImportBeforeAFirstStatementAtTheTop) {
   // No leading import: the import goes before the first statement.
   std::string Code = "def f(): pass\nimport os\n";
-  std::optional<TextEdit> E = importEdit(siteOf(Code, "pkg.m.f"), functionRule());
+  std::optional<TextEdit> E =
+      importEdit(siteOf(Code, "pkg.m.f"), functionRule());
   ASSERT_TRUE(E);
   EXPECT_EQ(E->Offset, 0u);
 }

@@ -7,8 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "TestSupport.h"
 #include "python/PythonFacts.h"
+#include "TestSupport.h"
 #include "python/PythonSyntax.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -26,8 +26,8 @@ ModuleFacts read(llvm::StringRef Code, llvm::StringRef Module = "pkg.m",
                  bool IsPackage = false) {
   CallNames Calls;
   Calls.Callees = {"_log_api_usage_once"};
-  return valueOrFail(
-      readModuleFacts("/r/pkg/m.py", Code, Module, IsPackage, "pkg/m.py", Calls));
+  return valueOrFail(readModuleFacts("/r/pkg/m.py", Code, Module, IsPackage,
+                                     "pkg/m.py", Calls));
 }
 
 std::string error(llvm::StringRef Code) {
@@ -84,9 +84,9 @@ TEST(PythonFacts, KindsNamesAndOrder) {
   for (const Candidate &C : M.Facts.Candidates)
     Names.push_back(C.QualifiedName);
   // Inner has no __init__: a constructor candidate with no body.
-  EXPECT_THAT(Names, ElementsAre("pkg.m.f", "pkg.m.C.__init__", "pkg.m.C.m",
-                                 "pkg.m.C.Inner", "pkg.m.C.Inner.run",
-                                 "pkg.m.g"));
+  EXPECT_THAT(Names,
+              ElementsAre("pkg.m.f", "pkg.m.C.__init__", "pkg.m.C.m",
+                          "pkg.m.C.Inner", "pkg.m.C.Inner.run", "pkg.m.g"));
   const Candidate *F = named(M, "pkg.m.f");
   ASSERT_TRUE(F);
   EXPECT_EQ(F->Facts.Kind, DeclKind::Function);
@@ -138,14 +138,10 @@ TEST(PythonFacts, PublicityByUnderscore) {
   EXPECT_TRUE(Public("pkg.m.C.__call__"));
   EXPECT_FALSE(Public("pkg.m._D.run"));
   EXPECT_TRUE(Public("pkg.m.outer"));
-  // A nested function is never public.
-  bool SawNested = false;
+  // A nested function is never API: not a candidate at all (with `access:
+  // any` a rule would otherwise select it, under its bare name).
   for (const Candidate &C : M.Facts.Candidates)
-    if (C.Facts.Name == "nested") {
-      SawNested = true;
-      EXPECT_FALSE(C.Facts.Public);
-    }
-  EXPECT_TRUE(SawNested);
+    EXPECT_NE(C.Facts.Name, "nested");
 }
 
 TEST(PythonFacts, PublicityByAll) {
@@ -187,8 +183,9 @@ TEST(PythonFacts, DecoratorsAsWrittenAndResolved) {
               ElementsAre("overload", "typing.overload"));
   EXPECT_THAT(named(M, "pkg.m.b")->Facts.Decorators,
               ElementsAre("torch.jit.unused"));
-  EXPECT_THAT(named(M, "pkg.m.c")->Facts.Decorators,
-              ElementsAre("ft.lru_cache", "functools.lru_cache", "staticmethod"));
+  EXPECT_THAT(
+      named(M, "pkg.m.c")->Facts.Decorators,
+      ElementsAre("ft.lru_cache", "functools.lru_cache", "staticmethod"));
   // A decorated definition begins at its first decorator.
   EXPECT_EQ(named(M, "pkg.m.c")->BeginLine, 8u);
   EXPECT_EQ(named(M, "pkg.m.c")->Line, 10u);
@@ -249,8 +246,7 @@ TEST(PythonFacts, CallsAndTheirEvents) {
   ASSERT_EQ(Init->Calls.size(), 1u);
   EXPECT_EQ(Init->Calls[0].Event, "pkg.m.C");
   EXPECT_TRUE(Init->Calls[0].HasArgRange);
-  EXPECT_EQ(Init->Calls[0].ArgBegin,
-            offsetOf(Code, "self)\ndef f") );
+  EXPECT_EQ(Init->Calls[0].ArgBegin, offsetOf(Code, "self)\ndef f"));
   EXPECT_EQ(Init->Calls[0].ArgEnd, Init->Calls[0].ArgBegin + 4);
 
   const Candidate *F = named(M, "pkg.m.f");
@@ -261,8 +257,7 @@ TEST(PythonFacts, CallsAndTheirEvents) {
   EXPECT_TRUE(F->Calls[0].Guarded);
   // A guarded call's statement is its `if`, whole lines.
   EXPECT_EQ(F->Calls[0].Offset, offsetOf(Code, "if not torch"));
-  EXPECT_EQ(F->Calls[0].StatementBegin,
-            offsetOf(Code, "    if not torch"));
+  EXPECT_EQ(F->Calls[0].StatementBegin, offsetOf(Code, "    if not torch"));
   EXPECT_EQ(F->Calls[0].StatementEnd,
             offsetOf(Code, "    _log_api_usage_once(other)"));
   EXPECT_EQ(F->Calls[1].Event, "pkg.m.other");
@@ -362,7 +357,14 @@ TEST(PythonFacts, ModuleImportFacts) {
   ASSERT_EQ(B.FromImports.size(), 1u);
   EXPECT_EQ(B.FromImports.back().Module, "pkg.utils");
   EXPECT_EQ(B.FromImports.back().LastNameEnd, offsetOf(Code, ",\n)"));
-  EXPECT_THAT(B.TopLevelNames, ::testing::IsSupersetOf({"X", "f", "os", "a", "b"}));
+  // Of the names bound at top level, only the callees' are kept (an import
+  // binds its callee): none of X, f, os, a, b is one.
+  EXPECT_TRUE(B.TopLevelNames.empty());
+  ModuleFacts Bound = read(
+      "from ..utils import a, _log_api_usage_once\ndef f(): pass\n",
+      "pkg.sub.m");
+  EXPECT_THAT(named(Bound, "pkg.sub.m.f")->Python->TopLevelNames,
+              ::testing::ElementsAre("_log_api_usage_once"));
 }
 
 TEST(PythonFacts, Directives) {
@@ -404,7 +406,8 @@ TEST(PythonFacts, NotUTF8) {
   EXPECT_EQ(E, "/r/pkg/m.py:2:16: error: not UTF-8, and no coding cookie "
                "names another encoding (PEP 263)");
   // A latin-1 cookie makes the same bytes acceptable.
-  ModuleFacts M = read("# -*- coding: latin-1 -*-\ndef f():\n    return 'caf\xe9'\n");
+  ModuleFacts M =
+      read("# -*- coding: latin-1 -*-\ndef f():\n    return 'caf\xe9'\n");
   EXPECT_EQ(M.Facts.Candidates.size(), 1u);
   // A UTF-8 cookie does not.
   EXPECT_THAT(error("# coding: utf-8\ndef f():\n    return 'caf\xe9'\n"),
@@ -416,8 +419,9 @@ TEST(PythonFacts, NotUTF8) {
 
 TEST(PythonSyntax, CodingCookie) {
   EXPECT_EQ(codingCookie("# -*- coding: Latin-1 -*-\n"), "latin-1");
-  EXPECT_EQ(codingCookie("#!/usr/bin/env python\n# vim: set fileencoding=utf-8 :\n"),
-            "utf-8");
+  EXPECT_EQ(
+      codingCookie("#!/usr/bin/env python\n# vim: set fileencoding=utf-8 :\n"),
+      "utf-8");
   // Line 2 counts only if line 1 is a comment or blank.
   EXPECT_EQ(codingCookie("import os\n# coding: latin-1\n"), "");
   EXPECT_EQ(codingCookie("\n\n# coding: latin-1\n"), "");

@@ -3,6 +3,7 @@
 #include "Findings.h"
 #include "CatalogDiff.h"
 #include "Csv.h"
+#include "Project.h"
 #include "Suggestions.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -83,8 +84,10 @@ std::vector<Finding> collectFindings(ArrayRef<Site> Sites,
   for (const Suppression &S : Suppressions) {
     if (S.Reason.empty())
       Findings.push_back({S.File, S.Line, S.Column, Severity::Error,
-                          "apistamp-ignore needs a reason: '// "
-                          "apistamp-ignore: <why this is not instrumented>'",
+                          "apistamp-ignore needs a reason: '" +
+                              std::string(isPythonSource(S.File) ? "#" : "//") +
+                              " apistamp-ignore: <why this is not "
+                              "instrumented>'",
                           directiveSpelling(Directive::Ignore).str(), nullptr,
                           nullptr});
     if (!S.Used)

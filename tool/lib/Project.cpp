@@ -437,6 +437,15 @@ static Error planPython(const PlanRequest &Opts, Project &P, RulesFiles &Rules,
                         (*Loaded)->Root +
                         "': apistamp writes only under the root; pass "
                         "--root with the project's directory");
+    if (std::vector<std::pair<python::ModuleName, std::string>> Names =
+            python::moduleNamesOf(Source, **Loaded);
+        Names.size() > 1)
+      return usageError("'" + Source + "' is two modules at once: '" +
+                        Names[0].first.Module + "' under '" + Names[0].second +
+                        "' and '" + Names[1].first.Module + "' under '" +
+                        Names[1].second +
+                        "' ('python: path:' lists both); keep the directory "
+                        "Python imports it from");
     // A Python file no rule can select: rules without Python rules, or a
     // script that is no module of the rules' Python path (setup.py, a CI
     // script the pre-commit hook passes): skipped, as a C++ file no rule's

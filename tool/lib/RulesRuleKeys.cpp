@@ -97,6 +97,18 @@ void RuleParser::checkLanguageKeys(const YAML::Node &Map, const Rule &R) {
                     Diags.valueOffset(Event, Text.find(Placeholder)));
     }
   }
+  if (R.Lang == Language::Python && R.Call.Argument == "{name}" &&
+      R.Where != DeclKind::Function)
+    Diags.error(Map["call"], "'{name}' names a module-level function, and "
+                             "this rule can select methods or constructors "
+                             "(where they are, the name is not bound); add "
+                             "'where: function', or call with 'self'");
+  if (R.Lang == Language::Python && !R.Call.ImportName.empty() &&
+      R.Call.ImportName != StringRef(R.Call.Callee).split('.').first)
+    Diags.error(Map["import"], "'import' must bind the name the call starts "
+                               "with ('" +
+                                   StringRef(R.Call.Callee).split('.').first +
+                                   "'), not '" + R.Call.ImportName + "'");
   if (R.Lang == Language::Python && R.Access == Rule::AccessFilter::Protected)
     Diags.error(Map["access"], "'access: protected' is a C++ access; a Python "
                                "rule takes 'public' (in '__all__', or no "

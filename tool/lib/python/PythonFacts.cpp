@@ -104,7 +104,7 @@ public:
       readBindings(S, /*TopLevel=*/true);
     placeImports(Top);
     for (TSNode S : Top)
-      readDefinition(S, {}, /*InFunction=*/false);
+      readDefinition(S, {});
   }
 
 private:
@@ -122,8 +122,9 @@ private:
 
   /// The start of the line holding \p Offset.
   unsigned lineStart(unsigned Offset) const {
-    size_t Break = Code.find_last_of("\r\n", Offset == 0 ? 0 : Offset - 1);
-    return Offset == 0 || Break == StringRef::npos ? 0 : unsigned(Break + 1);
+    // find_last_of looks below its From: the byte before Offset is seen.
+    size_t Break = Code.find_last_of("\r\n", Offset);
+    return Break == StringRef::npos ? 0 : unsigned(Break + 1);
   }
   /// The start of the line after the one holding \p Offset, or the end.
   unsigned nextLineStart(unsigned Offset) const {
@@ -420,22 +421,20 @@ private:
     return Result;
   }
 
-  /// A class or function at \p S, inside classes \p Classes.
-  void readDefinition(TSNode S, std::vector<std::string> Classes,
-                      bool InFunction) {
+  /// A class or function at \p S, inside classes \p Classes. (A
+  /// definition nested in a function is never API: it is not read.)
+  void readDefinition(TSNode S, std::vector<std::string> Classes) {
     TSNode Def = undecorated(S);
     StringRef Type = type(Def);
     if (Type == "class_definition")
-      readClass(S, Def, std::move(Classes), InFunction);
+      readClass(S, Def, std::move(Classes));
     else if (Type == "function_definition")
-      readFunction(S, Def, Classes, InFunction);
+      readFunction(S, Def, Classes);
   }
 
-  void readClass(TSNode Outer, TSNode Def, std::vector<std::string> Classes,
-                 bool InFunction) {
+  void readClass(TSNode Outer, TSNode Def, std::vector<std::string> Classes) {
     std::string Name = text(field(Def, "name")).str();
-    bool Public = !InFunction &&
-                  (Classes.empty() ? publicName(Name) : publicMember(Name)) &&
+    bool Public = (Classes.empty() ? publicName(Name) : publicMember(Name)) &&
                   ClassesPublic(Classes);
     std::vector<std::string> Bases;
     TSNode Superclasses = field(Def, "superclasses");
@@ -447,8 +446,7 @@ private:
           Bases.push_back(resolve(*Base));
     Classes.push_back(Name);
     std::string InModule = join(Classes, ".");
-    if (!InFunction)
-      Out.Classes[InModule] = Bases;
+    Out.Classes[InModule] = Bases;
     ClassPublic[InModule] = Public;
     TSNode Body = field(Def, "body");
     bool HasInit = false;
@@ -472,7 +470,7 @@ private:
     }
     for (TSNode Member : statements(Body)) {
       std::vector<std::string> Inner = Classes;
-      readDefinition(Member, std::move(Inner), InFunction);
+      readDefinition(Member, std::move(Inner));
     }
   }
 
@@ -533,17 +531,16 @@ private:
   }
 
   void readFunction(TSNode Outer, TSNode Def,
-                    const std::vector<std::string> &Classes, bool InFunction) {
+                    const std::vector<std::string> &Classes) {
     std::string Name = text(field(Def, "name")).str();
     bool InClass = !Classes.empty();
     DeclKind Kind = !InClass             ? DeclKind::Function
                     : Name == "__init__" ? DeclKind::Constructor
                                          : DeclKind::Method;
-    bool Public =
-        !InFunction && (InClass ? publicMember(Name) && ClassesPublic(Classes)
-                                : publicName(Name));
+    bool Public = InClass ? publicMember(Name) && ClassesPublic(Classes)
+                          : publicName(Name);
     std::vector<std::string> Bases;
-    if (InClass && !InFunction)
+    if (InClass)
       Bases = Out.Classes[join(Classes, ".")];
     std::string FactName =
         Kind == DeclKind::Constructor ? Classes.back() : Name;
@@ -559,37 +556,6 @@ private:
     C.Python = bodyFacts(Def, Body);
     readCalls(Body, Classes, C);
     Out.Facts.Candidates.push_back(std::move(C));
-    // Nested definitions: never public. (Bytes without "def" or "class"
-    // hold none.)
-    StringRef BodyText = text(Body);
-    if (BodyText.contains("def") || BodyText.contains("class"))
-      forEachNested(Body, [&](TSNode Nested) {
-        readDefinition(Nested, Classes, /*InFunction=*/true);
-      });
-  }
-
-  /// Calls \p Visit on each definition directly nested in \p Body (in its
-  /// statements, at any depth of blocks, not inside another definition).
-  template <typename Fn> void forEachNested(TSNode Body, Fn Visit) {
-    std::vector<TSNode> Work = {Body};
-    std::vector<TSNode> Found;
-    while (!Work.empty()) {
-      TSNode N = Work.back();
-      Work.pop_back();
-      for (uint32_t I = ts_node_named_child_count(N); I-- > 0;) {
-        TSNode Child = ts_node_named_child(N, I);
-        StringRef Type = type(undecorated(Child));
-        if (Type == "function_definition" || Type == "class_definition")
-          Found.push_back(Child);
-        else if (Type != "lambda")
-          Work.push_back(Child);
-      }
-    }
-    std::sort(Found.begin(), Found.end(), [](TSNode L, TSNode R) {
-      return ts_node_start_byte(L) < ts_node_start_byte(R);
-    });
-    for (TSNode N : Found)
-      Visit(N);
   }
 
   /// Whether \p S is `super().__init__(...)` or `Base.__init__(self, ...)`.
@@ -618,9 +584,14 @@ private:
     B.ImportNeedsNewline = ImportNeedsNewline;
     B.IsPackage = Out.IsPackage;
     B.Module = Out.Module;
-    B.TopLevelNames.assign(TopLevel.begin(), TopLevel.end());
-    for (const auto &[Local, Target] : Out.Imports)
-      B.TopLevelNames.push_back(Local);
+    // Of the names bound at top level, those an import of a callee would
+    // bind (the rules' imports bind their callees): not every name of the
+    // module in every body.
+    for (const std::string &Callee : Calls.Callees) {
+      std::string Head = StringRef(Callee).split('.').first.str();
+      if (TopLevel.count(Head) || Out.Imports.count(Head))
+        B.TopLevelNames.push_back(Head);
+    }
     B.FromImports = FromImports;
     // The colon that ends the header: the last ':' child before the body.
     unsigned Colon = begin(Body);

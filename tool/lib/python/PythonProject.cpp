@@ -36,7 +36,9 @@ static bool isIdentifier(StringRef Part) {
   });
 }
 
-std::optional<ModuleName> moduleNameOf(StringRef File, const RuleSet &Rules) {
+std::vector<std::pair<ModuleName, std::string>>
+moduleNamesOf(StringRef File, const RuleSet &Rules) {
+  std::vector<std::pair<ModuleName, std::string>> Names;
   for (const std::string &Dir : pythonPath(Rules)) {
     std::optional<StringRef> Relative = pathUnder(File, Dir);
     if (!Relative || !Relative->ends_with(".py"))
@@ -51,9 +53,17 @@ std::optional<ModuleName> moduleNameOf(StringRef File, const RuleSet &Rules) {
     if (Parts.empty() || !all_of(Parts, isIdentifier))
       continue;
     Name.Module = join(Parts, ".");
-    return Name;
+    Names.push_back({std::move(Name), Dir});
   }
-  return std::nullopt;
+  return Names;
+}
+
+std::optional<ModuleName> moduleNameOf(StringRef File, const RuleSet &Rules) {
+  std::vector<std::pair<ModuleName, std::string>> Names =
+      moduleNamesOf(File, Rules);
+  if (Names.empty())
+    return std::nullopt;
+  return Names.front().first;
 }
 
 Project::Module Project::read(StringRef File, const RuleSet &Rules) {
@@ -67,7 +77,20 @@ Project::Module Project::read(StringRef File, const RuleSet &Rules) {
     return M;
   }
   M.Bytes = std::move(*Bytes);
-  std::optional<ModuleName> Name = moduleNameOf(File, Rules);
+  std::vector<std::pair<ModuleName, std::string>> Names =
+      moduleNamesOf(File, Rules);
+  if (Names.size() > 1) {
+    M.Error = File.str() + ":1:1: error: two modules at once: '" +
+              Names[0].first.Module + "' under '" + Names[0].second +
+              "' and '" + Names[1].first.Module + "' under '" +
+              Names[1].second +
+              "' ('python: path:' lists both); keep the directory Python "
+              "imports it from";
+    return M;
+  }
+  std::optional<ModuleName> Name;
+  if (!Names.empty())
+    Name = Names.front().first;
   if (!Name) {
     M.Error = File.str() +
               ":1:1: error: not a module under the rules' Python path (" +

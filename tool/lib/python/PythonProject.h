@@ -39,8 +39,14 @@ struct ModuleName {
 
 /// The module \p File (canonical) is, under \p Rules' Python path; none if
 /// it is under none of its directories (or its name is not a module's).
+/// Under two (nested path entries), the first.
 std::optional<ModuleName> moduleNameOf(llvm::StringRef File,
                                        const RuleSet &Rules);
+
+/// Every module \p File is under \p Rules' Python path, with the path
+/// directory it is under: two make the file ambiguous.
+std::vector<std::pair<ModuleName, std::string>>
+moduleNamesOf(llvm::StringRef File, const RuleSet &Rules);
 
 /// The Python sources of one run, read and resolved.
 class Project {
