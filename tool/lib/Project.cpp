@@ -420,6 +420,38 @@ takePythonSources(std::vector<std::string> &Sources) {
   return Python;
 }
 
+/// Whether a run must read the Python file \p Path: it is a module of the
+/// rules' Python path and a Python rule can select something in it (by its
+/// module and file), or it names a rule's callee (a call there may be
+/// stale). Finding the name is cheaper than a parse.
+static bool canSelectInPython(const RuleSet &Rules, StringRef Path) {
+  std::optional<python::ModuleName> Name = python::moduleNameOf(Path, Rules);
+  std::optional<StringRef> Relative = pathUnder(Path, Rules.Root);
+  if (!Name || !Relative)
+    return false;
+  std::vector<const Rule *> Python;
+  for (const Rule &R : Rules.Rules)
+    if (R.Lang == Language::Python)
+      Python.push_back(&R);
+  if (Python.empty())
+    return false;
+  auto Matches = [&](ArrayRef<PathGlob> Globs) {
+    return any_of(Globs,
+                  [&](const PathGlob &G) { return G.matches(*Relative); });
+  };
+  for (const Rule *R : Python)
+    if ((R->Modules.empty() || any_of(R->Modules,
+                                      [&](const ModulePattern &P) {
+                                        return P.matches(Name->Module);
+                                      })) &&
+        (R->Files.empty() || Matches(R->Files)) && !Matches(R->ExcludeFiles))
+      return true;
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Text = MemoryBuffer::getFile(Path);
+  return !Text || any_of(Python, [&](const Rule *R) {
+    return (*Text)->getBuffer().contains(R->Call.Callee);
+  });
+}
+
 /// Plans the Python files \p Python: one job each, with its rules.
 static Error planPython(const PlanRequest &Opts, Project &P, RulesFiles &Rules,
                         ArrayRef<std::string> Python) {
@@ -450,10 +482,7 @@ static Error planPython(const PlanRequest &Opts, Project &P, RulesFiles &Rules,
     // script that is no module of the rules' Python path (setup.py, a CI
     // script the pre-commit hook passes): skipped, as a C++ file no rule's
     // files match is.
-    if (skipsUnselectableFiles(Opts) &&
-        (none_of((*Loaded)->Rules,
-                 [](const Rule &R) { return R.Lang == Language::Python; }) ||
-         !python::moduleNameOf(Source, **Loaded))) {
+    if (skipsUnselectableFiles(Opts) && !canSelectInPython(**Loaded, Source)) {
       P.NotSelectable.push_back(Source);
       continue;
     }
