@@ -400,7 +400,11 @@ takePythonSources(std::vector<std::string> &Sources) {
       continue;
     }
     std::error_code EC;
-    for (sys::fs::recursive_directory_iterator It(Source, EC), End;
+    // Symbolic links are not followed: a linked directory can loop, and a
+    // linked file is another file's (named, it is that file).
+    for (sys::fs::recursive_directory_iterator It(Source, EC,
+                                                  /*follow_symlinks=*/false),
+         End;
          It != End && !EC; It.increment(EC)) {
       StringRef Name = sys::path::filename(It->path());
       if (It->type() == sys::fs::file_type::directory_file) {
@@ -408,7 +412,8 @@ takePythonSources(std::vector<std::string> &Sources) {
           It.no_push();
         continue;
       }
-      if (isPythonSource(Name) && sys::fs::is_regular_file(It->path()))
+      if (It->type() == sys::fs::file_type::regular_file &&
+          isPythonSource(Name))
         Python.push_back(canonicalPath(It->path()));
     }
     if (EC)
