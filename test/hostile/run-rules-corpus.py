@@ -8,11 +8,14 @@ the input:
     # expect-stderr: <text>           stderr contains <text> (repeatable)
     # expand: @X@ = "x" * 10000000    replace @X@ before running (repeatable)
     # encode: utf-16                  write the file in this encoding
+    # known-bug: <text>               a tool bug makes this case fail: its
+                                      failure says "KNOWN BUG: <text>"
 
 For every case, `apistamp check` and then `apistamp fix` run with the file as
---rules on a tiny source. Each must exit with the expected code, not by a
-signal or a timeout, write no raw control bytes to stdout or stderr, and
-leave the source byte-identical. Prints one line per case and
+--rules on a tiny C++ source and a tiny Python module (pkg/m.py, for the
+Python rules: python-*.yaml). Each must exit with the expected code, not by
+a signal or a timeout, write no raw control bytes to stdout or stderr, and
+leave the sources byte-identical. Prints one line per case and
 "N passed, M failed"; exits 1 if any case failed. --junit FILE writes the
 results as JUnit XML (the shape scripts/summarize-tests.py reads).
 """
@@ -27,6 +30,7 @@ import time
 import xml.etree.ElementTree as ET
 
 SOURCE = b"namespace lib { int f(int x) { return x + 1; } }\n"
+PY_SOURCE = b"def f(x):\n    return x\n\n\nclass C:\n    def __init__(self):\n        pass\n"
 COMMANDS = ("check", "fix")
 # Bytes a terminal may act on: C0 controls but line feed, DEL, and the UTF-8
 # encodings of C1 controls, bidirectional-text controls and U+2028/U+2029.
@@ -44,6 +48,7 @@ class Case:
         self.expect_exit = None
         self.expect_stderr = []
         self.encoding = None
+        self.known_bug = None
         expansions = []
         with open(path, "rb") as f:
             raw = f.read()
@@ -67,6 +72,8 @@ class Case:
                                    * int(match.group(3))))
             elif key == "encode":
                 self.encoding = value
+            elif key == "known-bug":
+                self.known_bug = value
         if self.expect_exit is None:
             raise ValueError("%s: no '# expect-exit:' line" % self.name)
         for marker, replacement in expansions:
@@ -86,8 +93,12 @@ def run_case(apistamp, case, timeout):
             f.write(case.content)
         with open(source, "wb") as f:
             f.write(SOURCE)
+        module = os.path.join(work, "pkg", "m.py")
+        os.mkdir(os.path.dirname(module))
+        with open(module, "wb") as f:
+            f.write(PY_SOURCE)
         for command in COMMANDS:
-            args = [apistamp, command, "--rules", rules, source, "--",
+            args = [apistamp, command, "--rules", rules, source, module, "--",
                     "-std=c++17"]
             try:
                 done = subprocess.run(args, cwd=work, stdout=subprocess.PIPE,
@@ -113,9 +124,13 @@ def run_case(apistamp, case, timeout):
                                     (command, found.group(0), stream))
             if problems:
                 problems.append("%s stderr: %s" % (command, stderr[:500]))
-            with open(source, "rb") as f:
-                if f.read() != SOURCE:
-                    problems.append("%s: changed the source file" % command)
+            for path, original in ((source, SOURCE), (module, PY_SOURCE)):
+                with open(path, "rb") as f:
+                    if f.read() != original:
+                        problems.append("%s: changed %s" % (
+                            command, os.path.basename(path)))
+    if problems and case.known_bug:
+        problems.insert(0, "KNOWN BUG: " + case.known_bug)
     return problems
 
 
