@@ -174,7 +174,7 @@ CACHE_CASES = {
     # known limit: a forged entry that hides a missing call hides it from
     # check; asserted so that a change shows).
     "a forged call hides f's missing one (at 'return x')":
-        ("m.py", lambda e, o, b: forged_call(e), "hidden"),
+        ("m.py", lambda e, o, b: forged_call(e), "same"),
     "a forged call hides f's missing one (g's call, on the callee's name)":
         ("m.py", lambda e, o, b: forged_call_on_callee(e), "same"),
     "offsets past the end of the file": ("n.py", lambda e, o, b: offsets_past_end(e), "same"),
@@ -199,16 +199,7 @@ CACHE_CASES = {
 
 
 # Cases that fail because of a tool bug: the failure says so.
-KNOWN_BUGS = {
-    "a forged call hides f's missing one (at 'return x')":
-        "a Python entry's call offsets are not checked against the file's bytes "
-        "(C++ entries' are: the call must be on the macro's name), so fix takes "
-        "the entry as 'changes nothing' and leaves f uninstrumented",
-    "n.py's entry under m.py's key":
-        "an entry is not checked to be the keyed file's (its candidates and "
-        "dependencies are n.py's): m.py's missing call is hidden from check, "
-        "and fix leaves m.py uninstrumented",
-}
+KNOWN_BUGS = {}
 
 
 def check_cache_case(name, module, mutate, expect_check, work, reference):

@@ -458,7 +458,8 @@ static bool canSelectInPython(const RuleSet &Rules, StringRef Path) {
 }
 
 /// Plans the Python files \p Python: one job each, with its rules.
-static Error planPython(const PlanRequest &Opts, Project &P, RulesFiles &Rules,
+static Error planPython(const PlanRequest &Opts, bool SkipUnselectable,
+                        Project &P, RulesFiles &Rules,
                         ArrayRef<std::string> Python) {
   for (const std::string &Source : Python) {
     std::string RulesPath =
@@ -487,7 +488,7 @@ static Error planPython(const PlanRequest &Opts, Project &P, RulesFiles &Rules,
     // script that is no module of the rules' Python path (setup.py, a CI
     // script the pre-commit hook passes): skipped, as a C++ file no rule's
     // files match is.
-    if (skipsUnselectableFiles(Opts) && !canSelectInPython(**Loaded, Source)) {
+    if (SkipUnselectable && !canSelectInPython(**Loaded, Source)) {
       P.NotSelectable.push_back(Source);
       continue;
     }
@@ -562,13 +563,15 @@ Expected<Project> planProject(const PlanRequest &Request) {
   PlanRequest Opts = Request;
   Project P;
   RulesFiles Rules(P, Opts.Root);
+  // Named files, Python ones too: those no rule can select are skipped.
+  bool SkipUnselectable = skipsUnselectableFiles(Opts);
   Expected<std::vector<std::string>> Python = takePythonSources(Opts.Sources);
   if (!Python)
     return Python.takeError();
   if (!Python->empty()) {
     if (!Opts.Root.empty() && !sys::fs::is_directory(Opts.Root))
       return usageError("--root '" + Opts.Root + "' is not a directory");
-    if (Error E = planPython(Opts, P, Rules, *Python))
+    if (Error E = planPython(Opts, SkipUnselectable, P, Rules, *Python))
       return std::move(E);
     // Only Python named, and no build: no C++ part.
     if (Opts.Sources.empty() && Opts.BuildDir.empty() && !Opts.CompilerArgs) {

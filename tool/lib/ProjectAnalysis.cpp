@@ -88,9 +88,11 @@ TUResult analysePythonJob(const TUJob &Job,
   if (Options.Cache) {
     Key =
         Options.Cache->keyForPython(*Job.Rules, Job.Source, Python->callees());
-    if (std::optional<TUResult> Cached =
-            Options.Cache->lookup(Key, *Job.Rules, Options.Unselected)) {
-      if (!Options.Target && changesNothing(*Cached, *Job.Rules)) {
+    if (std::optional<TUResult> Cached = Options.Cache->lookup(
+            Key, *Job.Rules, Options.Unselected, Job.Source)) {
+      bool Own = llvm::all_of(
+          Cached->Sites, [&](const Site &S) { return S.File == Job.Source; });
+      if (Own && !Options.Target && changesNothing(*Cached, *Job.Rules)) {
         Cached->Facts = TUFacts();
         return std::move(*Cached);
       }

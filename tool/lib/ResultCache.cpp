@@ -200,7 +200,8 @@ ResultCache::currentHash(const std::string &Path,
 }
 
 std::optional<TUResult> ResultCache::lookup(StringRef Key, const RuleSet &Rules,
-                                            bool Unselected) {
+                                            bool Unselected,
+                                            StringRef MustHaveRead) {
   SmallString<256> Path(Directory);
   sys::path::append(Path, Key + ".json");
   auto Miss = [](std::atomic<unsigned> &Cause) -> std::optional<TUResult> {
@@ -246,6 +247,9 @@ std::optional<TUResult> ResultCache::lookup(StringRef Key, const RuleSet &Rules,
       Held.push_back(std::move(Bytes));
     }
   }
+  // The entry of another file under this one's key says nothing of it.
+  if (!MustHaveRead.empty() && !Deps.contains(MustHaveRead))
+    return Miss(Untrusted);
   for (const std::string &Path : E.Absent)
     if (!stillAbsent(Path))
       return Miss(Changed); // A header earlier on the include path, say.

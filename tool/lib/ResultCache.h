@@ -79,7 +79,8 @@ public:
   /// filled from those files, its Facts are the entry's. It holds facts
   /// only: the merge decides its sites from them, as it does fresh ones.
   std::optional<TUResult> lookup(llvm::StringRef Key, const RuleSet &Rules,
-                                 bool Unselected = false);
+                                 bool Unselected = false,
+                                 llvm::StringRef MustHaveRead = "");
 
   /// Stores the facts of \p Result (a TU that parsed under \p Rules) under
   /// \p Key. A failure to write only loses the entry (the cache is an

@@ -9,6 +9,7 @@
 #include "RulesKeys.h"
 #include "Suggestions.h"
 #include "apistamp/Glob.h"
+#include "python/PythonSyntax.h"
 
 using namespace llvm;
 
@@ -99,20 +100,31 @@ void RuleParser::checkLanguageKeys(const YAML::Node &Map, const Rule &R) {
   }
   if (R.Lang == Language::Python && R.Call.Argument == "{name}" &&
       R.Where != DeclKind::Function)
-    Diags.error(Map["call"], "'{name}' names a module-level function, and "
-                             "this rule can select methods or constructors "
-                             "(where they are, the name is not bound); add "
-                             "'where: function', or call with 'self'");
+    Diags.error(Map["call"],
+                "'{name}' names a module-level function, and this rule can "
+                "select methods or constructors (where they are, the name is "
+                "not bound); add 'where: function', or call with 'self'",
+                Diags.valueOffset(Map["call"]));
+  if (R.Lang == Language::Python && R.Call.Argument == "self" &&
+      (!R.Where || *R.Where == DeclKind::Function))
+    Diags.error(Map["call"],
+                "'self' is bound in methods and constructors, and this rule "
+                "can select module-level functions; add 'where: "
+                "constructor' or 'where: method', or call with '{name}'",
+                Diags.valueOffset(Map["call"]));
   if (R.Lang == Language::Python && !R.Call.ImportName.empty() &&
       R.Call.ImportName != StringRef(R.Call.Callee).split('.').first)
-    Diags.error(Map["import"], "'import' must bind the name the call starts "
-                               "with ('" +
-                                   StringRef(R.Call.Callee).split('.').first +
-                                   "'), not '" + R.Call.ImportName + "'");
+    Diags.error(Map["import"],
+                "'import' must bind the name the call starts "
+                "with ('" +
+                    StringRef(R.Call.Callee).split('.').first + "'), not '" +
+                    R.Call.ImportName + "'",
+                Diags.valueOffset(Map["import"]));
   if (R.Lang == Language::Python && R.Access == Rule::AccessFilter::Protected)
-    Diags.error(Map["access"], "'access: protected' is a C++ access; a Python "
-                               "rule takes 'public' (in '__all__', or no "
-                               "leading '_') or 'any'");
+    Diags.error(Map["access"],
+                "'access: protected' is a C++ access; a Python rule takes "
+                "'public' (in '__all__', or no leading '_') or 'any'",
+                Diags.valueOffset(Map["access"]));
 }
 
 /// A dotted Python name: identifiers joined by '.'.
@@ -180,6 +192,19 @@ void RuleParser::guard(StringRef Key, const YAML::Node &Value,
                 "bad 'guard': expected one line 'if CONDITION:', e.g. 'if "
                 "not torch.jit.is_scripting() and not "
                 "torch.jit.is_tracing():'",
+                Diags.valueOffset(Value));
+    return;
+  }
+  // The condition must be one Python expression: `if COND:` and a block
+  // parse with nothing left over.
+  std::string Probe = "if " + Guard.trim().str() + ":\n    pass\n";
+  Expected<python::SyntaxTree> Tree = python::SyntaxTree::parse("guard", Probe);
+  if (!Tree || ts_node_named_child_count(Tree->root()) != 1) {
+    if (!Tree)
+      consumeError(Tree.takeError());
+    Diags.error(Value,
+                "bad 'guard': 'if " + Guard.trim() +
+                    ":' is not one Python 'if' with a condition",
                 Diags.valueOffset(Value));
     return;
   }

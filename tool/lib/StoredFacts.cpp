@@ -272,8 +272,20 @@ struct LexedFile {
 /// lie in \p Code: its offsets inside the file. (Such facts only ever say
 /// that nothing needs to change: a Python file an edit would change is
 /// parsed afresh, never edited from an entry: analyseJob.)
-static bool plausiblePythonBody(const Site &S, StringRef Code) {
+static bool plausiblePythonBody(const Site &S, StringRef Code,
+                                const RuleSet &Rules) {
   const PythonBody &B = *S.Python;
+  // A call's statement starts with a callee of the rules, or is the `if`
+  // of its guard.
+  auto CallAt = [&](const MacroUse &U) {
+    StringRef At = Code.substr(U.Offset);
+    if (U.Guarded)
+      return At.starts_with("if") && U.StatementBegin <= U.Offset &&
+             U.Offset < U.StatementEnd;
+    return llvm::any_of(Rules.Rules, [&](const Rule &R) {
+      return R.Lang == Language::Python && At.starts_with(R.Call.Callee);
+    });
+  };
   auto In = [&](unsigned Offset) { return Offset <= Code.size(); };
   return In(B.Inline) && In(B.InsertAfterDocstring) &&
          In(B.FirstAfterDocstring) && In(B.InsertAfterSuper) &&
@@ -281,7 +293,7 @@ static bool plausiblePythonBody(const Site &S, StringRef Code) {
          llvm::all_of(S.Calls, [&](const MacroUse &U) {
            return U.Offset < Code.size() && U.ArgBegin <= U.ArgEnd &&
                   In(U.ArgEnd) && U.StatementBegin <= U.StatementEnd &&
-                  In(U.StatementEnd);
+                  In(U.StatementEnd) && CallAt(U);
          });
 }
 
@@ -344,7 +356,7 @@ StoredFactsUse decideStoredFacts(const TUFacts &Facts, const RuleSet &Rules,
     if (Code == Result.FileContents.end())
       return StoredFactsUse::Untrusted;
     if (S.Python) {
-      if (!plausiblePythonBody(S, Code->second))
+      if (!plausiblePythonBody(S, Code->second, Rules))
         return StoredFactsUse::Untrusted;
       continue;
     }

@@ -78,9 +78,10 @@ public:
                const CallNames &Calls)
       : Tree(Tree), Code(Tree.code()), Out(Out), RelativePath(RelativePath),
         Calls(Calls) {
-    size_t LF = Code.find('\n');
-    if (LF != StringRef::npos && LF > 0 && Code[LF - 1] == '\r')
-      Newline = "\r\n";
+    // The file's line break: its first one.
+    size_t Break = Code.find_first_of("\r\n");
+    if (Break != StringRef::npos && Code[Break] == '\r')
+      Newline = Code.substr(Break).starts_with("\r\n") ? "\r\n" : "\r";
     // A module in a private package or of a private name ("ops._utils"):
     // nothing in it is public.
     SmallVector<StringRef, 8> Parts;
@@ -151,17 +152,22 @@ private:
 
   /// The dotted text of \p Node if it is a name or an attribute chain.
   std::optional<std::string> dotted(TSNode Node) const {
-    StringRef Type = type(Node);
-    if (Type == "identifier")
-      return text(Node).str();
-    if (Type == "attribute") {
-      std::optional<std::string> Object = dotted(field(Node, "object"));
-      if (!Object)
-        return std::nullopt;
-      return *Object + "." + text(field(Node, "attribute")).str();
+    // Down the chain of attributes (iteratively: a chain can be 100,000
+    // long), then the names joined once.
+    std::vector<StringRef> Parts;
+    while (type(Node) == "attribute") {
+      Parts.push_back(text(field(Node, "attribute")));
+      Node = field(Node, "object");
     }
-    return std::nullopt;
+    if (type(Node) != "identifier" || Parts.size() > MaxDottedParts)
+      return std::nullopt;
+    Parts.push_back(text(Node));
+    std::reverse(Parts.begin(), Parts.end());
+    return join(Parts, ".");
   }
+  /// Longer dotted names are no module path a base or decorator could
+  /// resolve through: left unresolved.
+  static constexpr size_t MaxDottedParts = 64;
 
   /// \p Name ("nn.Module") with its first part resolved through the
   /// module's imports and its own top-level definitions.
