@@ -45,8 +45,10 @@ cmake --build "$build"
 results="$build/test-results"
 rm -rf "$results" && mkdir -p "$results"
 status=0
-section "format (clang-format-19 on tool/, runtime/, test/unit/, test/fuzz/, bench/)"
+section "format (clang-format-19 on tool/, runtime/, test/unit/, test/fuzz/, bench/), vendored files"
 scripts/check-format.sh "$results/format.xml" || status=1
+# third_party/: the bytes their README.apistamp.md lists (sha256).
+scripts/check-vendored.sh || status=1
 section "unit tests"
 "$build/bin/apistampUnitTests" --gtest_output="xml:$results/unit.xml" --gtest_brief=1 || status=1
 section "lit tests"

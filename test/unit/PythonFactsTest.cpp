@@ -360,9 +360,9 @@ TEST(PythonFacts, ModuleImportFacts) {
   // Of the names bound at top level, only the callees' are kept (an import
   // binds its callee): none of X, f, os, a, b is one.
   EXPECT_TRUE(B.TopLevelNames.empty());
-  ModuleFacts Bound = read(
-      "from ..utils import a, _log_api_usage_once\ndef f(): pass\n",
-      "pkg.sub.m");
+  ModuleFacts Bound =
+      read("from ..utils import a, _log_api_usage_once\ndef f(): pass\n",
+           "pkg.sub.m");
   EXPECT_THAT(named(Bound, "pkg.sub.m.f")->Python->TopLevelNames,
               ::testing::ElementsAre("_log_api_usage_once"));
 }

@@ -141,8 +141,12 @@ RuleVerdict evaluateRule(const Rule &R, const DeclFacts &Facts) {
 }
 
 bool fileCanBeSelected(const RuleSet &Rules, StringRef RelativePath) {
+  // Only the rules of the file's language: a Python rule without `files`
+  // says nothing of a C++ file (whose bodies would be parsed for nothing).
+  Language Of =
+      RelativePath.ends_with(".py") ? Language::Python : Language::Cxx;
   return any_of(Rules.Rules, [&](const Rule &R) {
-    return fileRejection(R, RelativePath).empty();
+    return R.Lang == Of && fileRejection(R, RelativePath).empty();
   });
 }
 

@@ -26,8 +26,9 @@ struct RuleVerdict {
 /// Tests every filter of \p R against \p Facts.
 RuleVerdict evaluateRule(const Rule &R, const DeclFacts &Facts);
 
-/// Whether some rule's files and exclude_files let it select definitions
-/// written in \p RelativePath (relative to the root).
+/// Whether some rule of the file's language (Python for a .py file, else
+/// C++) has files and exclude_files that let it select definitions written
+/// in \p RelativePath (relative to the root).
 bool fileCanBeSelected(const RuleSet &Rules, llvm::StringRef RelativePath);
 
 /// The first rule of \p Rules that selects \p Facts, or nullptr.
