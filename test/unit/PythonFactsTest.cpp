@@ -302,7 +302,8 @@ TEST(PythonFacts, BodyOffsetsWithoutSuperAreAfterTheDocstring) {
                      "    '''Doc.'''\n"
                      "    # comment\n"
                      "    return x\n";
-  const PythonBody &B = *named(read(Code), "pkg.m.f")->Python;
+  ModuleFacts M = read(Code);
+  const PythonBody &B = *named(M, "pkg.m.f")->Python;
   EXPECT_EQ(B.InsertAfterDocstring, offsetOf(Code, "    # comment"));
   EXPECT_EQ(B.FirstAfterDocstring, offsetOf(Code, "return x"));
   EXPECT_EQ(B.InsertAfterSuper, B.InsertAfterDocstring);
@@ -311,18 +312,21 @@ TEST(PythonFacts, BodyOffsetsWithoutSuperAreAfterTheDocstring) {
 
 TEST(PythonFacts, InlineBodyTabsAndCRLF) {
   std::string Inline = "def f(x): return x\n";
-  const PythonBody &I = *named(read(Inline), "pkg.m.f")->Python;
+  ModuleFacts IFacts = read(Inline);
+  const PythonBody &I = *named(IFacts, "pkg.m.f")->Python;
   EXPECT_TRUE(I.IsInline);
   EXPECT_EQ(I.Inline, offsetOf(Inline, "return"));
   EXPECT_EQ(I.Indent, "    ");
 
   std::string Tabs = "class C:\n\tdef m(self):\n\t\treturn 1\n";
-  const PythonBody &T = *named(read(Tabs), "pkg.m.C.m")->Python;
+  ModuleFacts TFacts = read(Tabs);
+  const PythonBody &T = *named(TFacts, "pkg.m.C.m")->Python;
   EXPECT_EQ(T.Indent, "\t\t");
   EXPECT_EQ(T.IndentUnit, "\t");
 
   std::string CRLF = "def f(x):\r\n    return x\r\n";
-  const PythonBody &W = *named(read(CRLF), "pkg.m.f")->Python;
+  ModuleFacts WFacts = read(CRLF);
+  const PythonBody &W = *named(WFacts, "pkg.m.f")->Python;
   EXPECT_EQ(W.Newline, "\r\n");
   EXPECT_EQ(W.InsertAfterDocstring, offsetOf(CRLF, "    return"));
 }

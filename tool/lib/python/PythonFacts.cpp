@@ -583,8 +583,8 @@ private:
            text(ts_node_named_child(Arguments, 0)) == "self";
   }
 
-  PythonBody bodyFacts(TSNode Def, TSNode Body) {
-    PythonBody B;
+  /// What a body's import needs to know of its module.
+  void moduleFacts(PythonBody &B) const {
     B.Newline = Newline;
     B.ImportOffset = ImportOffset;
     B.ImportNeedsNewline = ImportNeedsNewline;
@@ -599,6 +599,11 @@ private:
         B.TopLevelNames.push_back(Head);
     }
     B.FromImports = FromImports;
+  }
+
+  PythonBody bodyFacts(TSNode Def, TSNode Body) {
+    PythonBody B;
+    moduleFacts(B);
     // The colon that ends the header: the last ':' child before the body.
     unsigned Colon = begin(Body);
     for (uint32_t I = 0, N = ts_node_child_count(Def); I < N; ++I) {
