@@ -240,5 +240,5 @@ if ((full)); then
 fi
 section "time per section (total $((SECONDS / 60)) min $((SECONDS % 60)) s)"
 printf '%s\n' "${timings[@]}"
-python3 scripts/summarize-tests.py "$results"/*.xml || status=1
+python3 scripts/summarize-tests.py --status "$status" "$results"/*.xml || status=1
 exit $status
