@@ -121,8 +121,10 @@ std::optional<TextEdit> callRemoval(StringRef File, StringRef Code,
     return std::nullopt;
   }
   size_t Begin = Use.Offset, End = *StatementEnd;
-  size_t LineBegin = Code.find_last_of("\r\n", Begin == 0 ? 0 : Begin - 1);
-  LineBegin = (Begin == 0 || LineBegin == StringRef::npos) ? 0 : LineBegin + 1;
+  // find_last_of looks below its From: the byte before Begin is seen (a
+  // call at column 1 is alone on its line too).
+  size_t LineBegin = Code.find_last_of("\r\n", Begin);
+  LineBegin = LineBegin == StringRef::npos ? 0 : LineBegin + 1;
   size_t AfterBlanks = Code.find_first_not_of(" \t", End);
   bool AloneOnLine = Code.slice(LineBegin, Begin).trim(" \t").empty() &&
                      (AfterBlanks == StringRef::npos ||
