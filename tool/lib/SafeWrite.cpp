@@ -13,6 +13,7 @@
 #include "llvm/Support/Path.h"
 #include <atomic>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <dirent.h>
 #include <fcntl.h>
@@ -325,6 +326,18 @@ Expected<ReplaceOutcome> replaceFileContents(StringRef Path, StringRef Before,
         "it has " + std::to_string(Status.st_nlink) +
             " hard links, which replacing it would split; not written "
             "(break the links, or add the event by hand)");
+  // A file its owner made read-only (a version-control checkout not opened
+  // for edit, a generated file) is not replaced, as clang-format -i and
+  // editors do not replace it. Root may write anything: the mode decides.
+  if ((Status.st_mode & 0222) == 0 || ::access(Path.str().c_str(), W_OK) != 0) {
+    char Mode[8];
+    std::snprintf(Mode, sizeof Mode, "%04o", unsigned(Status.st_mode & 07777));
+    return createStringError(
+        inconvertibleErrorCode(),
+        std::string("it is read-only (mode ") + Mode +
+            "); not written (make it writable, e.g. open it for edit in "
+            "your version control, then run again)");
+  }
 
   removeStaleTemporaries(Path);
   Expected<std::pair<int, std::string>> Temporary = createTemporary(Path, 0600);
