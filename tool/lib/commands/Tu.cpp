@@ -22,6 +22,13 @@ namespace apistamp {
 
 int runTu(const Options &Opts, const Project &P, raw_ostream &Err) {
   std::string Source = canonicalPath(Opts.Sources.front());
+  if (isPythonSource(Source) || !P.Database) {
+    Err << "apistamp: error: '" << Opts.Sources.front()
+        << "' is not a C++ source: tu analyses one compile command of the "
+           "compilation database; check, fix and diff read Python files "
+           "themselves\n";
+    return ExitBadUsage;
+  }
   // A source the database does not list (a header, a new file) would get a
   // command inferred from a neighbour: no TU that merge would know.
   bool Listed =
