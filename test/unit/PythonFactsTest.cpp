@@ -432,11 +432,4 @@ TEST(PythonSyntax, CodingCookie) {
   EXPECT_EQ(codingCookie("x = 1\n"), "");
 }
 
-TEST(PythonSyntax, Position) {
-  EXPECT_EQ(position("ab\ncd", 4), std::make_pair(2u, 2u));
-  EXPECT_EQ(position("ab\r\ncd", 5), std::make_pair(2u, 2u));
-  EXPECT_EQ(position("ab\rcd", 3), std::make_pair(2u, 1u));
-  EXPECT_EQ(position("", 0), std::make_pair(1u, 1u));
-}
-
 } // namespace

@@ -35,6 +35,12 @@ std::vector<const RuleSet *> Project::sortedRuleSets() const {
 
 namespace {
 
+/// The rules file for \p Source: --rules, or the nearest .apistamp.yaml
+/// above it; "" if none.
+std::string rulesPathFor(const PlanRequest &Opts, StringRef Source) {
+  return Opts.RulesFile.empty() ? findRulesFileFor(Source) : Opts.RulesFile;
+}
+
 Error usageError(const Twine &Message) {
   return createStringError(inconvertibleErrorCode(),
                            "apistamp: error: " + Message);
@@ -82,8 +88,7 @@ public:
   /// The `compile_commands` directory of the rules file that applies to
   /// \p File (--rules, or the nearest .apistamp.yaml), or "".
   std::string compileCommandsDirFor(const PlanRequest &Opts, StringRef File) {
-    std::string RulesPath =
-        Opts.RulesFile.empty() ? findRulesFileFor(File) : Opts.RulesFile;
+    std::string RulesPath = rulesPathFor(Opts, File);
     if (RulesPath.empty())
       return "";
     Expected<RuleSet *> Rules = load(RulesPath);
@@ -341,8 +346,7 @@ void planOthers(const PlanRequest &Opts, Project &P, RulesFiles &Rules) {
   std::optional<std::vector<std::string>> Listed;
   std::vector<TUJob> All;
   for (const std::string &Source : *Sources) {
-    std::string RulesPath =
-        Opts.RulesFile.empty() ? findRulesFileFor(Source) : Opts.RulesFile;
+    std::string RulesPath = rulesPathFor(Opts, Source);
     if (RulesPath.empty())
       continue;
     Expected<RuleSet *> Loaded = Rules.loadForOthers(RulesPath);
@@ -434,26 +438,12 @@ static bool canSelectInPython(const RuleSet &Rules, StringRef Path) {
   std::optional<StringRef> Relative = pathUnder(Path, Rules.Root);
   if (!Name || !Relative)
     return false;
-  std::vector<const Rule *> Python;
-  for (const Rule &R : Rules.Rules)
-    if (R.Lang == Language::Python)
-      Python.push_back(&R);
-  if (Python.empty())
-    return false;
-  auto Matches = [&](ArrayRef<PathGlob> Globs) {
-    return any_of(Globs,
-                  [&](const PathGlob &G) { return G.matches(*Relative); });
-  };
-  for (const Rule *R : Python)
-    if ((R->Modules.empty() || any_of(R->Modules,
-                                      [&](const ModulePattern &P) {
-                                        return P.matches(Name->Module);
-                                      })) &&
-        (R->Files.empty() || Matches(R->Files)) && !Matches(R->ExcludeFiles))
-      return true;
+  if (moduleCanBeSelected(Rules, Name->Module, *Relative))
+    return true;
   ErrorOr<std::unique_ptr<MemoryBuffer>> Text = MemoryBuffer::getFile(Path);
-  return !Text || any_of(Python, [&](const Rule *R) {
-    return (*Text)->getBuffer().contains(R->Call.Callee);
+  return !Text || any_of(Rules.Rules, [&](const Rule &R) {
+    return R.Lang == Language::Python &&
+           (*Text)->getBuffer().contains(R.Call.Callee);
   });
 }
 
@@ -462,8 +452,7 @@ static Error planPython(const PlanRequest &Opts, bool SkipUnselectable,
                         Project &P, RulesFiles &Rules,
                         ArrayRef<std::string> Python) {
   for (const std::string &Source : Python) {
-    std::string RulesPath =
-        Opts.RulesFile.empty() ? findRulesFileFor(Source) : Opts.RulesFile;
+    std::string RulesPath = rulesPathFor(Opts, Source);
     if (RulesPath.empty())
       return usageError("no .apistamp.yaml found in the directories above '" +
                         Source + "'; pass --rules FILE");
@@ -529,8 +518,7 @@ static Error planCxx(PlanRequest &Opts, Project &P, RulesFiles &Rules) {
   // a whole-project run, TUs outside every policy are skipped.
   std::optional<std::vector<std::string>> Listed;
   for (const std::string &Source : *Sources) {
-    std::string RulesPath =
-        Opts.RulesFile.empty() ? findRulesFileFor(Source) : Opts.RulesFile;
+    std::string RulesPath = rulesPathFor(Opts, Source);
     if (RulesPath.empty() && Opts.Sources.empty()) {
       P.WithoutRules.push_back(Source);
       continue;

@@ -127,26 +127,12 @@ void RuleParser::checkLanguageKeys(const YAML::Node &Map, const Rule &R) {
                 Diags.valueOffset(Map["access"]));
 }
 
-/// A dotted Python name: identifiers joined by '.'.
-static bool isDottedName(StringRef Name) {
-  if (Name.empty())
-    return false;
-  SmallVector<StringRef, 4> Parts;
-  Name.split(Parts, '.');
-  return llvm::all_of(Parts, [](StringRef Part) {
-    return !Part.empty() && !isDigit(Part.front()) &&
-           llvm::all_of(Part, [](char C) {
-             return isAlnum(C) || C == '_' || (unsigned char)C >= 0x80;
-           });
-  });
-}
-
 void RuleParser::skipDecorators(StringRef Key, const YAML::Node &Value,
                                 const YAML::Node &, Rule &R) {
   auto Create = [](StringRef Name) -> Expected<std::string> {
     StringRef Trimmed = Name.trim();
     Trimmed.consume_front("@");
-    if (!isDottedName(Trimmed))
+    if (!python::isDottedName(Trimmed))
       return createStringError(inconvertibleErrorCode(),
                                "bad decorator '" + printable(Name) +
                                    "': expected a dotted name, e.g. 'overload' "
@@ -167,7 +153,7 @@ void RuleParser::call(StringRef Key, const YAML::Node &Value,
   StringRef Argument;
   if (Open != StringRef::npos && Call.ends_with(")"))
     Argument = Call.slice(Open + 1, Call.size() - 1).trim();
-  if (!isDottedName(Callee) ||
+  if (!python::isDottedName(Callee) ||
       (Argument != "self" && Argument != "{name}" && Argument != "{event}")) {
     Diags.error(Value,
                 "bad 'call': expected 'FUNCTION(self)', 'FUNCTION({name})' "
@@ -219,7 +205,7 @@ void RuleParser::import(StringRef Key, const YAML::Node &Value,
   SmallVector<StringRef, 4> Words;
   StringRef(*Text).split(Words, ' ', -1, /*KeepEmpty=*/false);
   if (Words.size() != 4 || Words[0] != "from" || Words[2] != "import" ||
-      !isDottedName(Words[1]) || !isDottedName(Words[3]) ||
+      !python::isDottedName(Words[1]) || !python::isDottedName(Words[3]) ||
       Words[3].contains('.')) {
     Diags.error(Value,
                 "bad 'import': expected 'from MODULE import NAME' with an "

@@ -43,6 +43,19 @@ static std::string fileRejection(const Rule &R, StringRef RelativePath) {
   return "";
 }
 
+/// Why the modules of \p R (a Python rule) rule out \p Module, or "".
+static std::string moduleRejection(const Rule &R, StringRef Module) {
+  if (R.Modules.empty() || any_of(R.Modules, [&](const ModulePattern &P) {
+        return P.matches(Module);
+      }))
+    return "";
+  std::vector<std::string> Patterns;
+  for (const ModulePattern &P : R.Modules)
+    Patterns.push_back(quoted(P.pattern()));
+  return "module " + quoted(Module) + " matches none of " +
+         join(Patterns, ", ");
+}
+
 RuleVerdict evaluateRule(const Rule &R, const DeclFacts &Facts) {
   auto Reject = [](std::string Why) { return RuleVerdict{false, Why}; };
   if (R.Lang != Facts.Lang)
@@ -69,15 +82,8 @@ RuleVerdict evaluateRule(const Rule &R, const DeclFacts &Facts) {
     return Reject("declared only in " + join(Files, ", ") +
                   ", none of which matches " + describePatterns(R.DeclaredIn));
   }
-  if (!R.Modules.empty() && none_of(R.Modules, [&](const ModulePattern &P) {
-        return P.matches(Facts.Module);
-      })) {
-    std::vector<std::string> Patterns;
-    for (const ModulePattern &P : R.Modules)
-      Patterns.push_back(quoted(P.pattern()));
-    return Reject("module " + quoted(Facts.Module) + " matches none of " +
-                  join(Patterns, ", "));
-  }
+  if (std::string Why = moduleRejection(R, Facts.Module); !Why.empty())
+    return Reject(Why);
   for (const std::string &Decorator : Facts.Decorators)
     if (is_contained(R.SkipDecorators, Decorator))
       return Reject("decorated with '@" + Decorator +
@@ -147,6 +153,14 @@ bool fileCanBeSelected(const RuleSet &Rules, StringRef RelativePath) {
       RelativePath.ends_with(".py") ? Language::Python : Language::Cxx;
   return any_of(Rules.Rules, [&](const Rule &R) {
     return R.Lang == Of && fileRejection(R, RelativePath).empty();
+  });
+}
+
+bool moduleCanBeSelected(const RuleSet &Rules, StringRef Module,
+                         StringRef RelativePath) {
+  return any_of(Rules.Rules, [&](const Rule &R) {
+    return R.Lang == Language::Python && moduleRejection(R, Module).empty() &&
+           fileRejection(R, RelativePath).empty();
   });
 }
 

@@ -2,7 +2,9 @@
 
 #include "apistamp/Site.h"
 #include "SiteFieldVisitor.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/ErrorHandling.h"
+#include <cassert>
 
 namespace apistamp {
 
@@ -63,6 +65,28 @@ Directive directiveOf(Expectation::KindType Kind) {
     return Directive::ExpectSkipped;
   }
   llvm_unreachable("unknown Expectation::KindType");
+}
+
+Expectation::KindType expectationOf(Directive D) {
+  assert(D != Directive::Ignore && "apistamp-ignore states no expectation");
+  return D == Directive::ExpectEvent     ? Expectation::Event
+         : D == Directive::ExpectNoEvent ? Expectation::NoEvent
+                                         : Expectation::Skipped;
+}
+
+std::optional<DirectiveText> directiveIn(llvm::StringRef Body) {
+  Body = Body.ltrim();
+  std::optional<Directive> Found;
+  for (Directive Known : AllDirectives)
+    if (Body.consume_front(directiveSpelling(Known)))
+      Found = Known;
+  if (!Found ||
+      (!Body.empty() && !Body.starts_with(":") && !llvm::isSpace(Body.front())))
+    return std::nullopt;
+  DirectiveText Text{*Found, ""};
+  if (Body.consume_front(":"))
+    Text.Argument = Body.trim().str();
+  return Text;
 }
 
 /// Whether \p L and \p R agree on every field SiteFields.def lists for T.

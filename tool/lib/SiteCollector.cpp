@@ -38,9 +38,7 @@ public:
         continue;
       }
       Expectation E;
-      E.Kind = C.Directive == Directive::ExpectEvent     ? Expectation::Event
-               : C.Directive == Directive::ExpectNoEvent ? Expectation::NoEvent
-                                                         : Expectation::Skipped;
+      E.Kind = expectationOf(C.Directive);
       E.File = *File;
       E.Line = C.Line;
       E.Column = C.Column;

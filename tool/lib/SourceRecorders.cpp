@@ -64,23 +64,16 @@ directiveCommentIn(SourceRange Range, const SourceManager &SM,
   llvm::StringRef Body = Text.drop_front(2); // "//" or "/*"
   if (Text.starts_with("/*"))
     Body.consume_back("*/");
-  Body = Body.ltrim();
-  std::optional<Directive> Found;
-  for (Directive Known : AllDirectives)
-    if (Body.consume_front(directiveSpelling(Known)))
-      Found = Known;
-  // "expect-events" or "apistamp-ignored" are other words.
-  if (!Found ||
-      (!Body.empty() && !Body.starts_with(":") && !llvm::isSpace(Body.front())))
+  std::optional<DirectiveText> Found = directiveIn(Body);
+  if (!Found)
     return std::nullopt;
   DirectiveComment C;
   C.File = SM.getFileID(Begin);
   C.Offset = SM.getFileOffset(Begin);
   C.Line = SM.getSpellingLineNumber(Begin);
   C.Column = SM.getSpellingColumnNumber(Begin);
-  C.Directive = *Found;
-  if (Body.consume_front(":"))
-    C.Argument = Body.trim().str();
+  C.Directive = Found->Kind;
+  C.Argument = std::move(Found->Argument);
   return C;
 }
 

@@ -31,6 +31,11 @@ RuleVerdict evaluateRule(const Rule &R, const DeclFacts &Facts);
 /// in \p RelativePath (relative to the root).
 bool fileCanBeSelected(const RuleSet &Rules, llvm::StringRef RelativePath);
 
+/// Whether some Python rule's modules, files and exclude_files let it
+/// select definitions of module \p Module, written in \p RelativePath.
+bool moduleCanBeSelected(const RuleSet &Rules, llvm::StringRef Module,
+                         llvm::StringRef RelativePath);
+
 /// The first rule of \p Rules that selects \p Facts, or nullptr.
 const Rule *selectRule(const RuleSet &Rules, const DeclFacts &Facts);
 

@@ -226,6 +226,20 @@ llvm::StringRef directiveSpelling(Directive D);
 /// The directive that states an expectation of \p Kind.
 Directive directiveOf(Expectation::KindType Kind);
 
+/// The expectation a directive other than Ignore states.
+Expectation::KindType expectationOf(Directive D);
+
+/// What a directive comment says: which directive, and its argument (after
+/// the ':', trimmed; "" if none).
+struct DirectiveText {
+  Directive Kind = Directive::Ignore;
+  std::string Argument;
+};
+
+/// The directive \p Body spells, if any: a comment's text after its "//",
+/// "/*" or "#" ("expect-events" or "apistamp-ignored" are other words).
+std::optional<DirectiveText> directiveIn(llvm::StringRef Body);
+
 /// Whether two values of a type of SiteFields.def have the same fields
 /// (for a Site, the same facts).
 bool sameFields(const MacroUse &L, const MacroUse &R);

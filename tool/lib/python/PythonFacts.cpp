@@ -190,37 +190,22 @@ private:
   }
 
   void readComments(TSNode Root) {
-    TSTreeCursor Cursor = ts_tree_cursor_new(Root);
-    while (true) {
-      TSNode Node = ts_tree_cursor_current_node(&Cursor);
-      if (type(Node) == "comment")
-        readDirective(Node);
-      else if (ts_tree_cursor_goto_first_child(&Cursor))
-        continue;
-      bool Moved = false;
-      while (!(Moved = ts_tree_cursor_goto_next_sibling(&Cursor)))
-        if (!ts_tree_cursor_goto_parent(&Cursor))
-          break;
-      if (!Moved)
-        break;
-    }
-    ts_tree_cursor_delete(&Cursor);
+    walk(Root, [&](TSNode Node) {
+      if (type(Node) != "comment")
+        return Walk::Descend;
+      readDirective(Node);
+      return Walk::Skip;
+    });
   }
 
   void readDirective(TSNode Comment) {
-    StringRef Body = text(Comment).drop_front(1).ltrim(); // '#'
-    std::optional<Directive> Found;
-    for (Directive Known : AllDirectives)
-      if (Body.consume_front(directiveSpelling(Known)))
-        Found = Known;
-    if (!Found ||
-        (!Body.empty() && !Body.starts_with(":") && !isSpace(Body.front())))
+    std::optional<DirectiveText> Found =
+        directiveIn(text(Comment).drop_front(1)); // '#'
+    if (!Found)
       return;
-    std::string Argument;
-    if (Body.consume_front(":"))
-      Argument = Body.trim().str();
+    std::string &Argument = Found->Argument;
     auto [Line, Column] = pointOf(Comment);
-    if (*Found == Directive::Ignore) {
+    if (Found->Kind == Directive::Ignore) {
       Suppression S;
       S.File = Out.File;
       S.Offset = begin(Comment);
@@ -232,9 +217,7 @@ private:
       return;
     }
     Expectation E;
-    E.Kind = *Found == Directive::ExpectEvent     ? Expectation::Event
-             : *Found == Directive::ExpectNoEvent ? Expectation::NoEvent
-                                                  : Expectation::Skipped;
+    E.Kind = expectationOf(Found->Kind);
     E.File = Out.File;
     E.Line = Line;
     E.Column = Column;
@@ -254,7 +237,7 @@ private:
 
   /// Records the names \p S binds (imports, `__all__`, definitions,
   /// assignments); at top level also `from` imports that can take a name.
-  void readBindings(TSNode S, bool TopLevel) {
+  void readBindings(TSNode S, bool AtTopLevel) {
     StringRef Type = type(S);
     if (Type == "import_statement") {
       for (uint32_t I = 0, N = ts_node_named_child_count(S); I < N; ++I) {
@@ -269,13 +252,13 @@ private:
         }
       }
     } else if (Type == "import_from_statement") {
-      readFromImport(S, TopLevel);
+      readFromImport(S, AtTopLevel);
     } else if (Type == "expression_statement") {
-      readAssignment(S, TopLevel);
+      readAssignment(S, AtTopLevel);
     } else if (Type == "decorated_definition" ||
                Type == "function_definition" || Type == "class_definition") {
-      if (TopLevel)
-        this->TopLevel.insert(text(field(undecorated(S), "name")).str());
+      if (AtTopLevel)
+        TopLevel.insert(text(field(undecorated(S), "name")).str());
     } else if (Type == "if_statement" || Type == "try_statement" ||
                Type == "with_statement") {
       // Imports under `try:` or `if TYPE_CHECKING:` bind names too.
@@ -304,7 +287,7 @@ private:
     }
   }
 
-  void readFromImport(TSNode S, bool TopLevel) {
+  void readFromImport(TSNode S, bool AtTopLevel) {
     TSNode ModuleName = field(S, "module_name");
     std::string Module =
         absoluteModule(text(ModuleName), Out.Module, Out.IsPackage);
@@ -328,11 +311,11 @@ private:
     }
     if (Wildcard && !Module.empty())
       Out.StarImports.push_back(Module);
-    if (TopLevel && LastName && !Module.empty())
+    if (AtTopLevel && LastName && !Module.empty())
       FromImports.push_back({Module, end(*LastName)});
   }
 
-  void readAssignment(TSNode S, bool TopLevel) {
+  void readAssignment(TSNode S, bool AtTopLevel) {
     if (ts_node_named_child_count(S) != 1)
       return;
     TSNode A = ts_node_named_child(S, 0);
@@ -342,9 +325,9 @@ private:
     TSNode Left = field(A, "left");
     if (type(Left) != "identifier")
       return;
-    if (TopLevel)
-      this->TopLevel.insert(text(Left).str());
-    if (text(Left) != "__all__" || !TopLevel)
+    if (AtTopLevel)
+      TopLevel.insert(text(Left).str());
+    if (text(Left) != "__all__" || !AtTopLevel)
       return;
     TSNode Right = field(A, "right");
     if (ts_node_is_null(Right) ||

@@ -3,6 +3,7 @@
 #include "PythonProject.h"
 #include "../Project.h"
 #include "../SitesFromFacts.h"
+#include "PythonSyntax.h"
 #include "apistamp/Paths.h"
 #include "apistamp/Selection.h"
 #include "llvm/ADT/StringExtras.h"
@@ -28,12 +29,6 @@ static std::vector<std::string> pythonPath(const RuleSet &Rules) {
       Dirs.push_back(std::move(Canonical));
   }
   return Dirs;
-}
-
-static bool isIdentifier(StringRef Part) {
-  return !Part.empty() && !isDigit(Part.front()) && all_of(Part, [](char C) {
-    return isAlnum(C) || C == '_' || (unsigned char)C >= 0x80;
-  });
 }
 
 std::vector<std::pair<ModuleName, std::string>>

@@ -1,6 +1,8 @@
 //===- PythonSyntax.cpp - A Python file parsed by tree-sitter -------------===//
 
 #include "PythonSyntax.h"
+#include "../SiteDecision.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/ConvertUTF.h"
@@ -27,15 +29,16 @@ TSNode field(TSNode Node, StringRef Field) {
   return ts_node_child_by_field_name(Node, Field.data(), Field.size());
 }
 
-std::pair<unsigned, unsigned> position(StringRef Code, unsigned Offset) {
-  unsigned Line = 1, LineStart = 0;
-  for (unsigned I = 0; I < Offset && I < Code.size(); ++I)
-    if (Code[I] == '\n' ||
-        (Code[I] == '\r' && (I + 1 >= Code.size() || Code[I + 1] != '\n'))) {
-      ++Line;
-      LineStart = I + 1;
-    }
-  return {Line, Offset - LineStart + 1};
+bool isIdentifier(StringRef Name) {
+  return !Name.empty() && !isDigit(Name.front()) && all_of(Name, [](char C) {
+    return isAlnum(C) || C == '_' || (unsigned char)C >= 0x80;
+  });
+}
+
+bool isDottedName(StringRef Name) {
+  SmallVector<StringRef, 4> Parts;
+  Name.split(Parts, '.');
+  return all_of(Parts, isIdentifier);
 }
 
 std::string codingCookie(StringRef Code) {
@@ -77,36 +80,40 @@ static void describeEncoding(StringRef Name, bool &AsciiCompatible,
 
 static Error errorAt(StringRef File, StringRef Code, unsigned Offset,
                      const Twine &Message) {
-  auto [Line, Column] = position(Code, Offset);
+  auto [Line, Column] = lineAndColumn(Code, Offset);
   return createStringError(
       inconvertibleErrorCode(),
       formatv("{0}:{1}:{2}: error: ", File, Line, Column).str() +
           Message.str());
 }
 
+void walk(TSNode Root, function_ref<Walk(TSNode)> Visit) {
+  TSTreeCursor Cursor = ts_tree_cursor_new(Root);
+  auto Delete = make_scope_exit([&] { ts_tree_cursor_delete(&Cursor); });
+  while (true) {
+    Walk Next = Visit(ts_tree_cursor_current_node(&Cursor));
+    if (Next == Walk::Stop)
+      return;
+    if (Next == Walk::Descend && ts_tree_cursor_goto_first_child(&Cursor))
+      continue;
+    // The next sibling of the node or of its nearest ancestor that has one.
+    while (!ts_tree_cursor_goto_next_sibling(&Cursor))
+      if (!ts_tree_cursor_goto_parent(&Cursor))
+        return;
+  }
+}
+
 /// The first ERROR or MISSING node under \p Root in source order, if any.
 static std::optional<TSNode> firstError(TSNode Root) {
-  if (!ts_node_has_error(Root))
-    return std::nullopt;
-  TSTreeCursor Cursor = ts_tree_cursor_new(Root);
   std::optional<TSNode> Found;
-  while (true) {
-    TSNode Node = ts_tree_cursor_current_node(&Cursor);
-    if (ts_node_is_missing(Node) || StringRef(ts_node_type(Node)) == "ERROR") {
+  walk(Root, [&](TSNode Node) {
+    if (ts_node_is_missing(Node) || type(Node) == "ERROR") {
       Found = Node;
-      break;
+      return Walk::Stop;
     }
-    // Descend only into subtrees that hold an error.
-    if (ts_node_has_error(Node) && ts_tree_cursor_goto_first_child(&Cursor))
-      continue;
-    bool Moved = false;
-    while (!(Moved = ts_tree_cursor_goto_next_sibling(&Cursor)))
-      if (!ts_tree_cursor_goto_parent(&Cursor))
-        break;
-    if (!Moved)
-      break;
-  }
-  ts_tree_cursor_delete(&Cursor);
+    // Only subtrees that hold an error.
+    return ts_node_has_error(Node) ? Walk::Descend : Walk::Skip;
+  });
   return Found;
 }
 

@@ -12,6 +12,7 @@
 #ifndef APISTAMP_LIB_PYTHON_PYTHONSYNTAX_H
 #define APISTAMP_LIB_PYTHON_PYTHONSYNTAX_H
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include <memory>
@@ -42,14 +43,26 @@ private:
   llvm::StringRef Code;
 };
 
+/// What a walk does after visiting a node.
+enum class Walk { Descend, Skip, Stop };
+
+/// Visits \p Root and the nodes under it in source order, iteratively (a
+/// tree can nest 100,000 deep): into a node's children only if \p Visit
+/// says Descend; no further at all once it says Stop.
+void walk(TSNode Root, llvm::function_ref<Walk(TSNode)> Visit);
+
 /// The node's type, as the grammar names it ("function_definition").
 inline llvm::StringRef type(TSNode Node) { return ts_node_type(Node); }
 
 /// The child of \p Node in \p Field, or a null node.
 TSNode field(TSNode Node, llvm::StringRef Field);
 
-/// 1-based line and byte column of \p Offset in \p Code.
-std::pair<unsigned, unsigned> position(llvm::StringRef Code, unsigned Offset);
+/// Whether \p Name is a Python identifier (ASCII letters, digits, '_', or
+/// any non-ASCII character; no digit first).
+bool isIdentifier(llvm::StringRef Name);
+
+/// Whether \p Name is identifiers joined by '.' ("torch.nn.Module").
+bool isDottedName(llvm::StringRef Name);
 
 /// The encoding a PEP 263 coding cookie on one of \p Code's first two lines
 /// names, lower-cased ("utf-8", "latin-1"); "" if there is none.
