@@ -88,7 +88,7 @@ constexpr CommandInfo Commands[] = {
      "verify",
      "Test rules: compare what they select with the '// expect-event: "
      "<event>', '// expect-no-event' and '// expect-skipped: <reason>' "
-     "comments in the sources; exit 1 on any mismatch",
+     "comments in the sources ('#' in Python); exit 1 on any mismatch",
      "<source>...",
      {},
      false,
@@ -198,10 +198,14 @@ std::string usageText() {
       Text += " " + C.Arguments.str();
     Text += readsSources(C) ? " [-- <compiler args>]\n" : "\n";
   }
-  return Text + "\nExit codes: 0 clean or done, 1 check found something, "
-                "verify a mismatch, fix or tu could not write a file, fix "
-                "(with --fail-on-change) changed one, 2 bad usage or bad "
-                "rules file, 3 a source failed to parse.\n";
+  return Text +
+         "\nA <source> is a C++ file of the compilation database, or a Python "
+         "file or a directory of them (read by the rules with 'language: "
+         "python'; the tu command takes C++ only).\n"
+         "\nExit codes: 0 clean or done, 1 check found something, "
+         "verify a mismatch, fix or tu could not write a file, fix "
+         "(with --fail-on-change) changed one, 2 bad usage or bad "
+         "rules file, 3 a source failed to parse.\n";
 }
 
 } // namespace apistamp
