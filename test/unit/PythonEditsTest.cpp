@@ -25,6 +25,7 @@ Site siteOf(llvm::StringRef Code, llvm::StringRef Qualified,
             llvm::StringRef Module = "pkg.m", bool IsPackage = false) {
   CallNames Calls;
   Calls.Callees = {"_log_api_usage_once"};
+  Calls.Guards = {"not torch.jit.is_scripting()"};
   ModuleFacts M = valueOrFail(
       readModuleFacts("/r/m.py", Code, Module, IsPackage, "m.py", Calls));
   for (const Candidate &C : M.Facts.Candidates)

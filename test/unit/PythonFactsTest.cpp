@@ -26,6 +26,7 @@ ModuleFacts read(llvm::StringRef Code, llvm::StringRef Module = "pkg.m",
                  bool IsPackage = false) {
   CallNames Calls;
   Calls.Callees = {"_log_api_usage_once"};
+  Calls.Guards = {"not torch.jit.is_scripting()"};
   return valueOrFail(readModuleFacts("/r/pkg/m.py", Code, Module, IsPackage,
                                      "pkg/m.py", Calls));
 }
@@ -419,6 +420,26 @@ TEST(PythonFacts, NotUTF8) {
   // An encoding that is not ASCII-compatible is refused at 1:1.
   EXPECT_THAT(error("# coding: utf-16\ndef f(): pass\n"),
               StartsWith("/r/pkg/m.py:1:1: error: encoding 'utf-16'"));
+}
+
+TEST(PythonFacts, OnlyTheRulesGuardsAreRemovable) {
+  // A call alone in an `if` of another condition is reported where it is
+  // (the `if` is the statement), but its lines are not apistamp's to take.
+  std::string Code = "def f(x):\n"
+                     "    if x:\n"
+                     "        _log_api_usage_once(f)\n"
+                     "    if  not torch.jit.is_scripting():\n"
+                     "        _log_api_usage_once(f)\n";
+  ModuleFacts M = read(Code);
+  const Candidate *F = named(M, "pkg.m.f");
+  ASSERT_EQ(F->Calls.size(), 2u);
+  EXPECT_TRUE(F->Calls[0].Guarded);
+  EXPECT_EQ(F->Calls[0].Offset, offsetOf(Code, "if x"));
+  EXPECT_EQ(F->Calls[0].StatementBegin, F->Calls[0].StatementEnd);
+  // Blanks inside the condition do not matter.
+  EXPECT_TRUE(F->Calls[1].Guarded);
+  EXPECT_EQ(F->Calls[1].StatementBegin, offsetOf(Code, "    if  not"));
+  EXPECT_EQ(conditionText(" not\n  torch.x() "), "not torch.x()");
 }
 
 TEST(PythonSyntax, CodingCookie) {

@@ -86,8 +86,8 @@ TUResult analysePythonJob(const TUJob &Job,
     return failedTU("'" + Job.Source + "' was not read");
   std::string Key;
   if (Options.Cache) {
-    Key =
-        Options.Cache->keyForPython(*Job.Rules, Job.Source, Python->callees());
+    Key = Options.Cache->keyForPython(*Job.Rules, Job.Source,
+                                      Python->callShapes());
     if (std::optional<TUResult> Cached = Options.Cache->lookup(
             Key, *Job.Rules, Options.Unselected, Job.Source)) {
       bool Own = llvm::all_of(

@@ -138,7 +138,7 @@ std::string ResultCache::keyFor(const RuleSet &Rules,
 }
 
 std::string ResultCache::keyForPython(const RuleSet &Rules, StringRef Source,
-                                      ArrayRef<std::string> Callees) {
+                                      ArrayRef<std::string> CallShapes) {
   SHA256 Key;
   auto Add = [&Key](StringRef Part) {
     Key.update(Part);
@@ -150,9 +150,9 @@ std::string ResultCache::keyForPython(const RuleSet &Rules, StringRef Source,
   Add(std::to_string(Rules.PythonPath.size()) + " path entries");
   for (const std::string &Entry : Rules.PythonPath)
     Add(Entry);
-  Add(std::to_string(Callees.size()) + " callees");
-  for (const std::string &Callee : Callees)
-    Add(Callee);
+  Add(std::to_string(CallShapes.size()) + " call shapes");
+  for (const std::string &Shape : CallShapes)
+    Add(Shape);
   Add(Source);
   return toHex(Key.final(), /*LowerCase=*/true);
 }

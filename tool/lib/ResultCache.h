@@ -61,10 +61,10 @@ public:
   /// apistamp's own executable.
   /// The key of a Python file's entry: what its facts depend on besides
   /// the files it read (\p Source, and the modules its classes' bases
-  /// are in): the root, the Python path, the callees the rules name
-  /// (\p Callees), and apistamp's own executable.
+  /// are in): the root, the Python path, what the rules' calls look like
+  /// (\p CallShapes: callees and guards), and apistamp's own executable.
   std::string keyForPython(const RuleSet &Rules, llvm::StringRef Source,
-                           llvm::ArrayRef<std::string> Callees);
+                           llvm::ArrayRef<std::string> CallShapes);
 
   std::string keyFor(const RuleSet &Rules,
                      const clang::tooling::CompileCommand &Command,

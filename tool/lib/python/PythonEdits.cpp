@@ -115,7 +115,10 @@ std::optional<TextEdit> callRemoval(const Site &S, size_t Index,
   unsigned End = S.Calls[Index].StatementEnd;
   if (Begin == End) {
     if (WhyNot)
-      *WhyNot = "the call is not a statement of its own lines";
+      *WhyNot = S.Calls[Index].Guarded
+                    ? "the 'if' around it is no guard of the rules, or is "
+                      "not alone on its lines"
+                    : "the call is not a statement of its own lines";
     return std::nullopt;
   }
   // The body's only statement: `pass` keeps it a block.

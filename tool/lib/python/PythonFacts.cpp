@@ -36,6 +36,22 @@ std::string absoluteModule(StringRef Written, StringRef Module,
   return Result;
 }
 
+std::string conditionText(StringRef Condition) {
+  std::string Text;
+  bool Blank = false;
+  for (char C : Condition.trim()) {
+    if (isSpace(C)) {
+      Blank = true;
+      continue;
+    }
+    if (Blank)
+      Text += ' ';
+    Blank = false;
+    Text += C;
+  }
+  return Text;
+}
+
 namespace {
 
 /// The named children of \p Node that are not comments.
@@ -731,8 +747,10 @@ private:
         }
       }
       // A statement of its own in the body, or alone in an `if` that is.
+      // Only lines apistamp writes are removable: an `if` only when its
+      // condition is a guard of the rules.
       std::pair<unsigned, unsigned> Removal{0, 0};
-      bool Guarded = false;
+      bool Guarded = false, Removable = true;
       TSNode Statement = ts_node_parent(Call);
       if (type(Statement) == "expression_statement" &&
           ts_node_named_child_count(Statement) == 1) {
@@ -743,6 +761,8 @@ private:
             ts_node_is_null(field(If, "alternative")) &&
             statements(Block).size() == 1) {
           Guarded = true;
+          Removable = is_contained(Calls.Guards,
+                                   conditionText(text(field(If, "condition"))));
           Statement = If;
         }
         if (ts_node_eq(ts_node_parent(Statement), Body)) {
@@ -750,7 +770,7 @@ private:
           std::optional<std::string> Indent = indentOf(begin(Statement));
           StringRef After = Code.substr(end(Statement));
           After = After.substr(0, After.find_first_of("\r\n"));
-          if (Indent && After.trim(" \t\f").empty())
+          if (Removable && Indent && After.trim(" \t\f").empty())
             Removal = {lineStart(begin(Statement)),
                        nextLineStart(end(Statement))};
         }

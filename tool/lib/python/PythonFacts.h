@@ -42,7 +42,15 @@ struct ModuleFacts {
 /// What calls a definition's body may hold: the rules' callees.
 struct CallNames {
   std::vector<std::string> Callees;
+  /// The conditions of the rules' guards (conditionText): a call alone in
+  /// an `if` of one of them is removed with it; in another `if`, it is
+  /// reported, not removed (apistamp did not write that `if`).
+  std::vector<std::string> Guards;
 };
+
+/// \p Condition with its runs of blanks and line breaks made one space:
+/// how guard conditions are compared.
+std::string conditionText(llvm::StringRef Condition);
 
 /// Reads the module \p Module (a package's __init__ if \p IsPackage) from
 /// \p Code, the bytes of \p File; \p RelativePath is File under the rules'

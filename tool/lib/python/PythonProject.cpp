@@ -185,6 +185,13 @@ Project::Project(ArrayRef<TUJob> Jobs) {
         if (R.Lang == Language::Python)
           Callees.insert(R.Call.Callee);
   Calls.Callees.assign(Callees.begin(), Callees.end());
+  std::set<std::string> Guards;
+  for (const TUJob &Job : Jobs)
+    if (Job.Python)
+      for (const Rule &R : Job.Rules->Rules)
+        if (R.Lang == Language::Python && !R.Call.Guard.empty())
+          Guards.insert(conditionText(R.Call.Guard));
+  Calls.Guards.assign(Guards.begin(), Guards.end());
 }
 
 const Project::Module &Project::moduleAt(const std::string &File,

@@ -62,8 +62,14 @@ public:
   TUResult analyse(const TUJob &Job, const ExplainTarget *Target,
                    bool Unselected);
 
-  /// The functions the rules' calls call, sorted.
-  llvm::ArrayRef<std::string> callees() const { return Calls.Callees; }
+  /// What the rules make a parse look for: the functions their calls call
+  /// and their guards' conditions, sorted (a cache key's part).
+  std::vector<std::string> callShapes() const {
+    std::vector<std::string> Shapes = Calls.Callees;
+    for (const std::string &Guard : Calls.Guards)
+      Shapes.push_back("if " + Guard);
+    return Shapes;
+  }
 
 private:
   struct Module {
