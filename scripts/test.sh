@@ -26,13 +26,30 @@ esac
 # Each section's wall time, printed before the summary: the full run's
 # budget is 20 minutes on 2 cores (a clean clone), the quick tier's 8 on a
 # warm tree, and this says where it goes.
+# Beside the wall time, the CPU time the section's processes used (user +
+# system, of those waited for): CPU/wall near 2 means both cores were busy.
 timings=()
 section_name="install dependencies and build"
 section_start=$SECONDS
+# The children's user + system CPU so far, in whole seconds, from bash's times
+# (written to a file: in a pipe or $(...) it would be a subshell's, zero).
+times_file=$(mktemp)
+trap 'rm -f "$times_file"' EXIT
+children_cpu() {
+  times > "$times_file"
+  awk 'NR == 2 { t = 0
+    for (i = 1; i <= 2; i++) { split($i, p, "m"); t += p[1] * 60 + p[2] }
+    printf "%d", t + 0.5 }' "$times_file"
+}
+section_cpu=$(children_cpu)
 section() {
-  timings+=("$(printf '%6d s  %s' $((SECONDS - section_start)) "$section_name")")
+  local cpu
+  cpu=$(children_cpu)
+  timings+=("$(printf '%6d s %6d s CPU  %s' $((SECONDS - section_start)) \
+    $((cpu - section_cpu)) "$section_name")")
   section_name=$1
   section_start=$SECONDS
+  section_cpu=$cpu
   echo "== $1"
 }
 

@@ -17,10 +17,10 @@ using Args = clang::tooling::CommandLineArguments;
 
 namespace {
 
-Args adjusted(Args In) { return dropOptionsClangDoesNotKnow()(In, "a.cpp"); }
+Args withoutForeignOptions(Args In) { return dropOptionsClangDoesNotKnow()(In, "a.cpp"); }
 
 TEST(ForeignArgumentsTest, OptionsOnlyGccKnowsAreDropped) {
-  EXPECT_EQ(adjusted({"/usr/bin/g++", "-fno-canonical-system-headers",
+  EXPECT_EQ(withoutForeignOptions({"/usr/bin/g++", "-fno-canonical-system-headers",
                       "-std=c++17", "-fconcepts-diagnostics-depth=2",
                       "-Iinclude", "-fno-var-tracking-assignments",
                       "-flto-partition=none", "-c", "a.cpp"}),
@@ -31,7 +31,7 @@ TEST(ForeignArgumentsTest, GccOptionsTakeTheirSeparateValueWithThem) {
   // clang's driver rejects -imultiarch, -aux-info, -wrapper, the long
   // forms and D's and Fortran's options, and reads -dumpbase and
   // -dumpbase-ext as flags: each value was left behind as an input file.
-  EXPECT_EQ(adjusted({"gcc",
+  EXPECT_EQ(withoutForeignOptions({"gcc",
                       "-imultiarch",
                       "x86_64-linux-gnu",
                       "-aux-info",
@@ -69,9 +69,9 @@ TEST(ForeignArgumentsTest, GccOptionsTakeTheirSeparateValueWithThem) {
             (Args{"gcc", "-c", "a.cpp"}));
   // -dumpdir clang reads with its value: both stay.
   Args DumpDir = {"gcc", "-dumpdir", "out/", "-c", "a.cpp"};
-  EXPECT_EQ(adjusted(DumpDir), DumpDir);
+  EXPECT_EQ(withoutForeignOptions(DumpDir), DumpDir);
   // The joined form is one unknown argument; its neighbour stays.
-  EXPECT_EQ(adjusted({"gcc", "-aux-info=protos.h", "-c", "a.cpp"}),
+  EXPECT_EQ(withoutForeignOptions({"gcc", "-aux-info=protos.h", "-c", "a.cpp"}),
             (Args{"gcc", "-c", "a.cpp"}));
 }
 
@@ -79,8 +79,8 @@ TEST(ForeignArgumentsTest, ASpellingThatIsAnotherOptionsValueStays) {
   // "-wrapper" as the output file's name, and the source as the last
   // argument after such an option with no value: only options are dropped.
   Args Output = {"gcc", "-c", "a.cpp", "-o", "-wrapper"};
-  EXPECT_EQ(adjusted(Output), Output);
-  EXPECT_EQ(adjusted({"gcc", "-c", "a.cpp", "-imultiarch"}),
+  EXPECT_EQ(withoutForeignOptions(Output), Output);
+  EXPECT_EQ(withoutForeignOptions({"gcc", "-c", "a.cpp", "-imultiarch"}),
             (Args{"gcc", "-c", "a.cpp"}));
 }
 
@@ -102,16 +102,16 @@ TEST(ForeignArgumentsTest, OptionsClangKnowsOrIgnoresAreKept) {
              "a.o",
              "-c",
              "a.cpp"};
-  EXPECT_EQ(adjusted(In), In);
+  EXPECT_EQ(withoutForeignOptions(In), In);
 }
 
 TEST(ForeignArgumentsTest, ClangClCommandsAreLeftAlone) {
   Args In = {"clang-cl",   "/nologo",
              "/std:c++17", "-fno-canonical-system-headers",
              "/c",         "a.cpp"};
-  EXPECT_EQ(adjusted(In), In);
+  EXPECT_EQ(withoutForeignOptions(In), In);
   Args Mode = {"clang", "--driver-mode=cl", "/nologo", "/c", "a.cpp"};
-  EXPECT_EQ(adjusted(Mode), Mode);
+  EXPECT_EQ(withoutForeignOptions(Mode), Mode);
 }
 
 /// The arguments of \p Command that clang's driver reads as input files.
@@ -182,7 +182,7 @@ TEST(ForeignArgumentsTest, NoValueOfAnOptionGccListsIsLeftAsAnInput) {
   for (const std::string &Option : Options) {
     if (DriverTakesNone.count(Option))
       continue;
-    Args Command = adjusted({"gcc", "-c", "a.cpp", Option, "gcc-value"});
+    Args Command = withoutForeignOptions({"gcc", "-c", "a.cpp", Option, "gcc-value"});
     EXPECT_EQ(inputsOf(Command), std::set<std::string>{"a.cpp"})
         << Option << " VALUE: its value was left as an input file";
     ++Checked;
@@ -191,7 +191,7 @@ TEST(ForeignArgumentsTest, NoValueOfAnOptionGccListsIsLeftAsAnInput) {
 }
 
 TEST(ForeignArgumentsTest, EmptyCommandStaysEmpty) {
-  EXPECT_EQ(adjusted({}), Args{});
+  EXPECT_EQ(withoutForeignOptions({}), Args{});
 }
 
 } // namespace

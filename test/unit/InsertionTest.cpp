@@ -176,14 +176,14 @@ std::string insert(StringRef Code) {
   return Result;
 }
 
-const char Prelude[] = "#define LOG(e) int Logged = sizeof(e)\n"
-                       "void g();\nint h(int);\n";
+const char MacroPrelude[] = "#define LOG(e) int Logged = sizeof(e)\n"
+                            "void g();\nint h(int);\n";
 
 /// Whether the body of the function 'f' in \p Code starts with the
 /// expansion of `LOG("e");` when compiled with \p Args.
 testing::AssertionResult callIsFirstStatement(StringRef Code,
                                               std::vector<std::string> Args) {
-  std::unique_ptr<clang::ASTUnit> AST = parse(Prelude + Code.str(), Args);
+  std::unique_ptr<clang::ASTUnit> AST = parse(MacroPrelude + Code.str(), Args);
   if (!AST)
     return testing::AssertionFailure() << "does not compile";
   auto Found = match(functionDecl(hasName("f"), isDefinition()).bind("f"),
@@ -260,7 +260,7 @@ TEST(InsertionKeepsCodeTest, EveryShape) {
     std::string Result = insert(Shape);
     for (const std::vector<std::string> &Args : Modes) {
       SCOPED_TRACE(llvm::join(Args, " "));
-      ASSERT_TRUE(parse(Prelude + std::string(Shape), Args))
+      ASSERT_TRUE(parse(MacroPrelude + std::string(Shape), Args))
           << "the shape itself must compile";
       EXPECT_TRUE(callIsFirstStatement(Result, Args)) << Result;
     }

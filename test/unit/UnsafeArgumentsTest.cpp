@@ -8,7 +8,7 @@ using Args = clang::tooling::CommandLineArguments;
 
 namespace {
 
-Args adjusted(Args In) { return dropWritingAndLoadingArguments()(In, "a.cpp"); }
+Args withoutWritingArguments(Args In) { return dropWritingAndLoadingArguments()(In, "a.cpp"); }
 
 TEST(UnsafeArgumentsTest, DriverOptionsThatWriteOrLoadAreDropped) {
   Args Kept = {"clang++",  "-std=c++17", "-Iinclude", "-DX=1",
@@ -28,7 +28,7 @@ TEST(UnsafeArgumentsTest, DriverOptionsThatWriteOrLoadAreDropped) {
     Args In = {"clang++", "-std=c++17", "-Iinclude"};
     In.insert(In.end(), Unsafe.begin(), Unsafe.end());
     In.insert(In.end(), {"-DX=1", "-include", "config.h", "-c", "a.cpp"});
-    EXPECT_EQ(adjusted(In), Kept) << Unsafe.front();
+    EXPECT_EQ(withoutWritingArguments(In), Kept) << Unsafe.front();
   }
 }
 
@@ -59,7 +59,7 @@ TEST(UnsafeArgumentsTest, FrontendOptionsBehindXclangAreDroppedWithValues) {
              "-Xclang",
              "-fno-color-diagnostics",
              "a.cpp"};
-  EXPECT_EQ(adjusted(In),
+  EXPECT_EQ(withoutWritingArguments(In),
             (Args{"clang++", "-Xclang", "-fno-color-diagnostics", "a.cpp"}));
 }
 
@@ -82,7 +82,7 @@ TEST(UnsafeArgumentsTest, AliasesAndPassThroughFormsAreDropped) {
     Args In = {"clang++"};
     In.insert(In.end(), Unsafe.begin(), Unsafe.end());
     In.insert(In.end(), {"-Wp,-DX=1", "a.cpp"});
-    EXPECT_EQ(adjusted(In), Kept) << Unsafe.front();
+    EXPECT_EQ(withoutWritingArguments(In), Kept) << Unsafe.front();
   }
 }
 
@@ -93,7 +93,7 @@ TEST(UnsafeArgumentsTest, LookAlikesAreKept) {
              "a.o",       "a.cpp"};
   // -o is the output adjuster's business; -MG only changes how missing
   // headers are treated.
-  EXPECT_EQ(adjusted(In), In);
+  EXPECT_EQ(withoutWritingArguments(In), In);
 }
 
 } // namespace

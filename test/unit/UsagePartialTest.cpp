@@ -77,7 +77,7 @@ std::string bodyOf(const std::string &Bytes) {
   return Bytes.substr(Start, Bytes.size() - 8 - Start);
 }
 
-std::string errorOf(StringRef Bytes) {
+std::string partialErrorOf(StringRef Bytes) {
   Expected<UsagePartial> P = parsePartial(Bytes, "p.partial");
   if (P)
     return "";
@@ -120,29 +120,30 @@ TEST(UsagePartialTest, RoundTripKeepsEverything) {
 TEST(UsagePartialTest, EveryTruncationAndFlipIsAnError) {
   std::string Bytes = serializePartial(samplePartial());
   for (size_t Size = 0; Size < Bytes.size(); ++Size)
-    EXPECT_THAT(errorOf(StringRef(Bytes).take_front(Size)),
+    EXPECT_THAT(partialErrorOf(StringRef(Bytes).take_front(Size)),
                 testing::StartsWith("p.partial: error: "))
         << "cut to " << Size;
   for (size_t I = 0; I < Bytes.size(); ++I) {
     std::string Flipped = Bytes;
     Flipped[I] ^= 0x04;
-    EXPECT_THAT(errorOf(Flipped), testing::StartsWith("p.partial: error: "))
+    EXPECT_THAT(partialErrorOf(Flipped),
+                testing::StartsWith("p.partial: error: "))
         << "byte " << I;
   }
 }
 
 TEST(UsagePartialTest, OtherVersionsAndOtherFiles) {
   std::string Body = bodyOf(serializePartial(samplePartial()));
-  EXPECT_EQ(errorOf(withChecksum(Body, 2)),
+  EXPECT_EQ(partialErrorOf(withChecksum(Body, 2)),
             "p.partial: error: a partial of format version 2; this apistamp "
             "reads version 1: emit it again with this apistamp");
-  EXPECT_THAT(errorOf("{\"event\":\"x\"}\n"),
+  EXPECT_THAT(partialErrorOf("{\"event\":\"x\"}\n"),
               testing::HasSubstr("not an apistamp partial"));
-  EXPECT_THAT(errorOf("apistamp-partial v99999999999\n"),
+  EXPECT_THAT(partialErrorOf("apistamp-partial v99999999999\n"),
               testing::HasSubstr("a bad version line"));
-  EXPECT_THAT(errorOf("apistamp-partial vx\n"),
+  EXPECT_THAT(partialErrorOf("apistamp-partial vx\n"),
               testing::HasSubstr("a bad version line"));
-  EXPECT_THAT(errorOf("apistamp-partial v1"),
+  EXPECT_THAT(partialErrorOf("apistamp-partial v1"),
               testing::HasSubstr("a bad version line"));
 }
 
@@ -168,10 +169,10 @@ TEST(UsagePartialTest, HostileBodiesWithTheirChecksum) {
            Varint(0);
   };
   // A valid one, to be sure the pieces are right.
-  EXPECT_EQ(
-      errorOf(withChecksum(Settings + NoInputs + Varint(1) +
-                           Event("lib.x", Varint(2) + Varint(3) + Varint(0)))),
-      "");
+  EXPECT_EQ(partialErrorOf(withChecksum(
+                Settings + NoInputs + Varint(1) +
+                Event("lib.x", Varint(2) + Varint(3) + Varint(0)))),
+            "");
   struct Case {
     std::string Body, Error;
   } Cases[] = {
@@ -213,7 +214,7 @@ TEST(UsagePartialTest, HostileBodiesWithTheirChecksum) {
       {Settings + Varint(uint64_t(1) << 40), "does not fit in 32 bits"},
   };
   for (const Case &C : Cases)
-    EXPECT_THAT(errorOf(withChecksum(C.Body)),
+    EXPECT_THAT(partialErrorOf(withChecksum(C.Body)),
                 testing::AllOf(testing::StartsWith("p.partial: error: a "
                                                    "corrupt partial: "),
                                testing::HasSubstr(C.Error)))

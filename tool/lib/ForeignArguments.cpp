@@ -24,7 +24,7 @@ namespace {
 /// takes with their value in a C++ command too, and ignores.
 /// ForeignArgumentsTest checks the installed GCC's `--help=separate`
 /// against this list.
-constexpr StringLiteral GccOptionsWithSeparateValue[] = {
+constexpr llvm::StringLiteral GccOptionsWithSeparateValue[] = {
     "--dump",
     "--dumpbase",
     "--dumpbase-ext",

@@ -132,7 +132,7 @@ void StageNotes::analysed(const AnalysisResult &Result) {
     if (P.Redone)
       Err << ", " << P.Redone << " parsed again without one";
     Err << "; "
-        << format("%.1f", PreambleStore::sizeOf(P.Directory) / 1048576.0)
+        << llvm::format("%.1f", PreambleStore::sizeOf(P.Directory) / 1048576.0)
         << " of " << (P.Limit >> 20) << " MiB\n";
   }
   if (Verbose && Result.UsedCache) {

@@ -85,7 +85,7 @@ static json::Value fieldToJSON(const std::vector<MacroUse> &V) {
 /// \p V as a JSON object of the fields SiteFields.def lists for its type.
 template <typename T> static json::Value fieldsToJSON(const T &V) {
   json::Object Fields;
-  forEachField<T>([&](StringLiteral Key, auto Field) {
+  forEachField<T>([&](llvm::StringLiteral Key, auto Field) {
     Fields[Key] = fieldToJSON(V.*Field);
   });
   return Fields;
@@ -97,7 +97,7 @@ template <typename T>
 static bool fieldsFromJSON(const json::Value &E, T &V, json::Path P) {
   json::ObjectMapper O(E, P);
   bool Read = bool(O);
-  forEachField<T>([&](StringLiteral Key, auto Field) {
+  forEachField<T>([&](llvm::StringLiteral Key, auto Field) {
     Read = Read && O.map(Key, V.*Field);
   });
   return Read;

@@ -23,9 +23,9 @@ namespace apistamp {
 
 namespace {
 
-constexpr StringLiteral FormatName = "apistamp-tu-result";
+constexpr llvm::StringLiteral FormatName = "apistamp-tu-result";
 /// What a parse's diagnostics say for the root, in a result file.
-constexpr StringLiteral RootToken = "${root}";
+constexpr llvm::StringLiteral RootToken = "${root}";
 
 /// What of \p Rules a parse depends on but its facts do not say: the
 /// macro and the matchers' texts (the root is where the paths are from).

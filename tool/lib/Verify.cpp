@@ -10,32 +10,32 @@ using namespace llvm;
 
 namespace apistamp {
 
-static std::string quoted(StringRef S) { return "'" + S.str() + "'"; }
+static std::string singleQuoted(StringRef S) { return "'" + S.str() + "'"; }
 
 static std::string selectedBy(const Site &S) {
-  return "rule " + quoted(S.RuleId) + " selects it with event " +
-         quoted(S.Event);
+  return "rule " + singleQuoted(S.RuleId) + " selects it with event " +
+         singleQuoted(S.Event);
 }
 
 /// The mismatch of one bound expectation with its site (null: not
 /// selected), or "".
 static std::string compare(const Expectation &E, const Site *S) {
-  const std::string Name = quoted(E.Definition);
+  const std::string Name = singleQuoted(E.Definition);
   bool Suppressed = S && S->Status == SiteStatus::Suppressed;
   switch (E.Kind) {
   case Expectation::Event:
     if (E.Value.empty())
       return "'expect-event' needs the event: '// expect-event: <event>'";
     if (!S)
-      return "expected event " + quoted(E.Value) + ", but no rule selects " +
+      return "expected event " + singleQuoted(E.Value) + ", but no rule selects " +
              Name;
     if (Suppressed)
-      return "expected event " + quoted(E.Value) + ", but " + Name +
+      return "expected event " + singleQuoted(E.Value) + ", but " + Name +
              " is suppressed by an apistamp-ignore comment";
     if (S->Event != E.Value)
-      return "expected event " + quoted(E.Value) + ", but " + selectedBy(*S);
+      return "expected event " + singleQuoted(E.Value) + ", but " + selectedBy(*S);
     if (S->Status == SiteStatus::Skipped)
-      return "expected event " + quoted(E.Value) + ", but " + Name +
+      return "expected event " + singleQuoted(E.Value) + ", but " + Name +
              " is skipped: " + S->SkipReason;
     return "";
   case Expectation::NoEvent:
@@ -81,7 +81,7 @@ verifyExpectations(ArrayRef<Site> Sites, ArrayRef<Expectation> Expectations) {
     if (!E.DefinitionLine) {
       Mismatches.push_back(
           {E.File, E.Line, E.Column,
-           quoted(directiveName(E.Kind)) +
+           singleQuoted(directiveName(E.Kind)) +
                " is not followed by a definition; put it on the line "
                "before the function, constructor or class it is about"});
       continue;
@@ -101,7 +101,7 @@ verifyExpectations(ArrayRef<Site> Sites, ArrayRef<Expectation> Expectations) {
                                   ? "'// expect-skipped: " + S.SkipReason + "'"
                                   : "'// expect-event: " + S.Event + "'";
     Mismatches.push_back({S.File, S.Line, S.Column,
-                          quoted(S.QualifiedName) + " is selected (" +
+                          singleQuoted(S.QualifiedName) + " is selected (" +
                               selectedBy(S) + ") but has no expectation; add " +
                               Expectation +
                               " on the line before it, or narrow the rule"});
