@@ -714,6 +714,54 @@ class Suite:
             results.append("%s: %d TUs parsed again, the new h.h fixed" % (what, again))
         return "; ".join(results)
 
+    def store_entry_swapped(self):
+        """A store entry swapped (a PCH built from another h.h of the same
+        size, a body moved; the entry's recorded hash of h.h forged to the
+        current bytes'): check may take it, but fix's edits come from a
+        parse made by the run (docs/reliability.md): the tree a run without
+        store makes, and a warning that the two disagreed."""
+        other = HEADER.replace("(int x) { return x + 1; }", "(int x)  {return x + 1; }")
+        if len(other) != len(HEADER):
+            raise RuntimeError("the other h.h must keep h.h's size")
+        reference = self.project("swapped-reference")
+        if self.run(reference, "fix", "--no-preamble", cache=False).returncode:
+            raise RuntimeError("the reference fix failed")
+        root = self.project("swapped")
+        (root / "src" / "h.h").write_text(other)
+        self.run(root, "check", "--preamble=all")
+        (root / "src" / "h.h").write_text(HEADER)
+        # The current h.h's hash, as the result cache records it.
+        for entry in (root / "cache").glob("*.json"):
+            entry.unlink()
+        self.run(root, "check", "--no-preamble")
+        current = None
+        for entry in (root / "cache").glob("*.json"):
+            for path, digest in json.loads(entry.read_text())["deps"]:
+                if path.endswith("/src/h.h"):
+                    current = digest
+        forged = 0
+        for entry in (root / "cache" / "preambles").glob("*.json"):
+            text = entry.read_text()
+            for path, digest in json.loads(text)["files"]:
+                if path.endswith("/src/h.h") and current:
+                    entry.write_text(text.replace(digest, current))
+                    forged += 1
+        if not forged:
+            raise RuntimeError("no entry of h.h to forge (its hash now: %s)" % current)
+        for entry in (root / "cache").glob("*.json"):
+            entry.unlink()
+        done = self.run(root, "fix", "--preamble=all")
+        if crashed(done.stderr) or done.returncode != 0:
+            raise RuntimeError("fix exited %d:\n%s" % (done.returncode, done.stderr[-3000:]))
+        for name, text in snapshot(reference).items():
+            if snapshot(root).get(name) != text:
+                raise RuntimeError("%s is not what a run without store makes:\n%s"
+                                   % (name, snapshot(root).get(name)))
+        if "proposed other edits than a fresh parse" not in done.stderr:
+            raise RuntimeError("the disagreement was not reported:\n" + done.stderr[-2000:])
+        used = store_figures(done.stderr)[0]
+        return "%d TUs parsed on the swapped entry; the tree a run without store makes" % used
+
     def store_full_disk(self):
         """The cache directory (result cache and store) on a full tmpfs, and
         the store alone on a tmpfs smaller than a PCH: the answer, the
@@ -879,7 +927,9 @@ def main():
                        ("preamble store: deleted during a run", suite.store_deleted),
                        ("preamble store: on a full tmpfs", suite.store_full_disk),
                        ("preamble store: a prefix file replaced after the lookup",
-                        suite.store_prefix_replaced)):
+                        suite.store_prefix_replaced),
+                       ("preamble store: an entry swapped, its hash forged",
+                        suite.store_entry_swapped)):
         result = steps.run(name, case)
         if result:
             print("  " + result, flush=True)

@@ -41,8 +41,28 @@ static const char *fault(void) {
   return F ? F : "";
 }
 
+/* A path through a directory descriptor ("/proc/self/fd/N/NAME", as the
+   tool writes sources) is matched as the directory's own path. */
 static int matches(const char *Path) {
   const char *Match = getenv("APISTAMP_FAULT_MATCH");
+  char Resolved[4096];
+  static const char Prefix[] = "/proc/self/fd/";
+  if (Path && strncmp(Path, Prefix, sizeof Prefix - 1) == 0) {
+    const char *Rest = strchr(Path + sizeof Prefix - 1, '/');
+    char Link[64];
+    size_t Length = Rest ? (size_t)(Rest - Path) : strlen(Path);
+    if (Length < sizeof Link) {
+      memcpy(Link, Path, Length);
+      Link[Length] = 0;
+      ssize_t Size = readlink(Link, Resolved, sizeof Resolved - 1);
+      if (Size > 0 && (size_t)Size + (Rest ? strlen(Rest) : 0) < sizeof Resolved) {
+        Resolved[Size] = 0;
+        if (Rest)
+          strcat(Resolved, Rest);
+        Path = Resolved;
+      }
+    }
+  }
   return Path && strstr(Path, Match && *Match ? Match : ".apistamp-tmp-");
 }
 

@@ -143,6 +143,143 @@ def check_cache_case(name, mutate, work, reference):
         raise RuntimeError("the tree differs from a run without the cache")
 
 
+# Facts an attacker forges so that they pass every check of an entry: a
+# definition whose "body" is an if block (its first statement a call written
+# by hand), a namespace changed, a file reached through a symlink inside the
+# root that points outside it. The entry's parse proposes edits a fresh
+# parse does not: fix and merge --fix must write the fresh parse's edits
+# alone (the tree a run without the cache makes) and say that they
+# disagreed.
+FORGED_SOURCE = """#include "log.h"
+namespace lib {
+int f(int x) {
+  if (x) {
+    C10_LOG_API_USAGE_ONCE("handplaced.if");
+    x++;
+  }
+  return x + 1;
+}
+}
+"""
+
+
+def forged_cases(root):
+    canary = root / "canary.cpp"
+    canary_hash = xxh_of_canary(root)
+
+    def candidate(entry):
+        return next(c for c in entry["candidates"] if c["name"] == "lib::f")
+
+    def if_block_as_body(entry):
+        forged = json.loads(json.dumps(candidate(entry)))
+        text = FORGED_SOURCE
+        decl = text.index("if (x)")
+        call = text.index("C10_LOG_API_USAGE_ONCE")
+        forged.update({
+            "offset": decl, "line": text.count("\n", 0, decl) + 1, "column": 3,
+            "name": "other::evil",
+            "body": {"decl": decl, "lbrace": text.index("{", decl),
+                     "rbrace": text.index("}", decl)},
+            "calls": [{"offset": call, "event": "handplaced.if", "hasArg": True,
+                       "argBegin": call + 23, "argEnd": text.index(")", call),
+                       "functionCall": False, "guarded": False,
+                       "statementBegin": 0, "statementEnd": 0}]})
+        forged["facts"].update({"name": "evil", "namespaces": ["other"]})
+        entry["candidates"].append(forged)
+
+    def name_changed(entry):
+        candidate(entry)["facts"]["name"] = "g"
+        candidate(entry)["name"] = "lib::g"
+
+    def through_a_symlink(entry):
+        link = root / "src" / "link.h"
+        link.unlink(missing_ok=True)
+        link.symlink_to(canary)
+        forged = json.loads(json.dumps(candidate(entry)))
+        forged["file"] = forged["file"][:-len("a.cpp")] + "link.h"
+        forged["facts"]["path"] = forged["facts"]["path"][:-len("a.cpp")] + "link.h"
+        forged["offset"] = 16
+        forged["body"] = {"decl": 16, "lbrace": CANARY.index("{ return"),
+                          "rbrace": CANARY.index("; }") + 2}
+        forged["calls"] = []
+        entry["candidates"].append(forged)
+        if "deps" in entry:  # a cache entry
+            entry["deps"].append([str(link), canary_hash])
+            entry["deps"].sort()
+        else:  # a tu result
+            entry["files"][forged["file"]] = canary_hash
+
+    return {
+        "an if block passed off as a body": if_block_as_body,
+        "a name changed": name_changed,
+        "a file through a symlink to outside the root": through_a_symlink,
+    }
+
+
+def forged_project(work, name):
+    root = project(work, name)
+    (root / "src" / "a.cpp").write_text(FORGED_SOURCE)
+    build = root / "build"
+    build.mkdir()
+    (build / "compile_commands.json").write_text(json.dumps([{
+        "directory": str(root), "file": "src/a.cpp",
+        "arguments": ["clang++", "-std=c++17", "-Isrc", "-c", "src/a.cpp"]}]))
+    return root
+
+
+def check_forged(root, reference, done, canary_before):
+    if done.returncode != 0:
+        raise RuntimeError("exit %d: %s" % (done.returncode, done.stderr[-500:]))
+    if (root / "canary.cpp").read_bytes() != canary_before:
+        raise RuntimeError("the file outside the root was written")
+    if {k: v for k, v in tree(root).items()
+            if not k.startswith(("build", "res", "src/link.h"))} != reference:
+        raise RuntimeError("the tree differs from a run without the cache")
+    if b"proposed other edits than a fresh parse" not in done.stderr:
+        raise RuntimeError("the disagreement was not reported: %s" % done.stderr[-500:])
+
+
+def check_forged_cache_case(name, work, reference):
+    root = forged_project(work, "forged-cache-" + str(abs(hash(name)) % 10**8))
+    mutate = forged_cases(root)[name]
+    cache = root / "cache"
+    first = subprocess.run([APISTAMP, "check", "-p", str(root / "build"),
+                            "--cache-dir", str(cache)], capture_output=True)
+    if first.returncode != 1:
+        raise RuntimeError("check before forging: %d %s" % (first.returncode, first.stderr))
+    entry_path = next(cache.glob("*.json"))
+    entry = json.loads(entry_path.read_text())
+    mutate(entry)
+    entry_path.write_text(json.dumps(entry))
+    # The forged entry is a hit: check takes it (it may decide that nothing
+    # needs to change) ...
+    hit = subprocess.run([APISTAMP, "check", "-p", str(root / "build"), "--verbose",
+                          "--cache-dir", str(cache)], capture_output=True)
+    if b"cache: 1 hits" not in hit.stderr:
+        raise RuntimeError("the forged entry is not used: %s" % hit.stderr[-500:])
+    # ... but fix writes what a fresh parse says.
+    done = subprocess.run([APISTAMP, "fix", "-p", str(root / "build"),
+                           "--cache-dir", str(cache)], capture_output=True)
+    check_forged(root, reference, done, CANARY.encode())
+
+
+def check_forged_result_case(name, work, reference):
+    root = forged_project(work, "forged-tu-" + str(abs(hash(name)) % 10**8))
+    mutate = forged_cases(root)[name]
+    result = root / "res" / "a.json"
+    result.parent.mkdir()
+    made = subprocess.run([APISTAMP, "tu", "-p", str(root / "build"), "-o", str(result),
+                           str(root / "src" / "a.cpp")], capture_output=True)
+    if made.returncode != 0:
+        raise RuntimeError("tu: %d %s" % (made.returncode, made.stderr))
+    entry = json.loads(result.read_text())
+    mutate(entry)
+    result.write_text(json.dumps(entry))
+    done = subprocess.run([APISTAMP, "merge", "-p", str(root / "build"), "--fix",
+                           str(root / "res")], capture_output=True)
+    check_forged(root, reference, done, CANARY.encode())
+
+
 def literal_checks(text, event):
     """A C++ file that compiles only if the literal in `text` is `event`."""
     start = text.index("C10_LOG_API_USAGE_ONCE(") + len("C10_LOG_API_USAGE_ONCE(")
@@ -224,6 +361,18 @@ def main():
     for name, mutate in tamper_cases(project(work, "cases")).items():
         steps.run("cache: " + name,
                   lambda n=name, m=mutate: check_cache_case(n, m, work, reference))
+    forged_root = forged_project(work, "forged-reference")
+    done = subprocess.run([APISTAMP, "fix", "--no-cache", "-p", str(forged_root / "build")],
+                          capture_output=True)
+    if done.returncode != 0:
+        print("reference fix of the forged cases' source failed: %s" % done.stderr)
+        return 1
+    forged_reference = {k: v for k, v in tree(forged_root).items() if not k.startswith("build")}
+    for name in forged_cases(forged_project(work, "forged-names")):
+        steps.run("cache, forged: " + name,
+                  lambda n=name: check_forged_cache_case(n, work, forged_reference))
+        steps.run("tu result, forged: " + name,
+                  lambda n=name: check_forged_result_case(n, work, forged_reference))
     for label, name in NAMES.items():
         steps.run("file name with " + label,
                   lambda l=label, n=name: check_name_case(l, n, work))

@@ -270,6 +270,7 @@ public:
       if (Success && !Result.ParseFailed && Diags->getNumErrors() == 0 &&
           !Action.regionMismatch() && Action.changedPrefixFiles().empty()) {
         ++Options.Preambles->Used;
+        Result.From = TUResult::Origin::ParsedOnPreamble;
         return true;
       }
       // The stored facts do not match what the PCH holds, a file of the

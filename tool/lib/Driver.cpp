@@ -177,6 +177,11 @@ Expected<AnalysedRun> planAndAnalyse(const Options &Opts, raw_ostream &Err) {
       return Changed->touches(Source);
     };
   Analysis.PartialView = !Opts.Sources.empty() || Opts.Part.Count > 1;
+  // What fix writes, and what diff and --export-fixes show, comes from
+  // parses made by this run.
+  Analysis.FreshEdits = Opts.OutputMode == Mode::Fix ||
+                        Opts.OutputMode == Mode::Diff ||
+                        !Opts.ExportFixes.empty();
   Analysis.Finished = [&Notes](StringRef Source) { Notes.finished(Source); };
   // merge: every TU's result from the files tu wrote; no parse.
   std::vector<TUResult> Given;

@@ -64,16 +64,37 @@ TUResult analyseTUIsolated(const TUJob &Job,
                   "' (a clang bug, or code nested too deeply for its stack)");
 }
 
+/// A definition, as the merge keys it: its file and offset.
+using SiteKey = std::pair<std::string, unsigned>;
+
+/// The edits each site of \p R proposes, decided alone (with no public
+/// header reason and as a whole view: the most a merge can make of them),
+/// sorted; and the sites that propose one, in \p Editing. A site whose
+/// file's bytes the result lacks counts as editing.
+std::vector<TextEdit> editsAlone(const TUResult &R, const RuleSet &Rules,
+                                 std::set<SiteKey> *Editing = nullptr) {
+  std::vector<TextEdit> Edits;
+  for (const Site &S : R.Sites) {
+    auto Code = R.FileContents.find(S.File);
+    Site Decided = S;
+    bool Proposes = Code == R.FileContents.end() ||
+                    (decideSite(Decided, Code->second, Rules, "", false) &&
+                     !Decided.Edits.empty());
+    if (!Proposes)
+      continue;
+    if (Editing)
+      Editing->insert({S.File, S.Offset});
+    llvm::append_range(Edits, Decided.Edits);
+  }
+  llvm::sort(Edits);
+  return Edits;
+}
+
 /// Whether deciding the sites of \p R (from the cache) changes nothing.
 bool changesNothing(const TUResult &R, const RuleSet &Rules) {
-  return llvm::all_of(R.Sites, [&](const Site &S) {
-    auto Code = R.FileContents.find(S.File);
-    if (Code == R.FileContents.end())
-      return false;
-    Site Decided = S;
-    return !decideSite(Decided, Code->second, Rules, "", false) ||
-           Decided.Edits.empty();
-  });
+  std::set<SiteKey> Editing;
+  editsAlone(R, Rules, &Editing);
+  return Editing.empty();
 }
 
 /// A Python file's result: from the cache when the entry says that nothing
@@ -94,9 +115,10 @@ TUResult analysePythonJob(const TUJob &Job,
           Cached->Sites, [&](const Site &S) { return S.File == Job.Source; });
       if (Own && !Options.Target && changesNothing(*Cached, *Job.Rules)) {
         Cached->Facts = TUFacts();
+        Cached->From = TUResult::Origin::Cache;
         return std::move(*Cached);
       }
-      Options.Cache->editNeeded();
+      Options.Cache->editNeeded(Key);
     }
   }
   TUResult Result = Python->analyse(Job, Options.Target, Options.Unselected);
@@ -121,6 +143,7 @@ TUResult analyseJob(const TUJob &Job, const ProjectAnalysisOptions &Options,
     if (std::optional<TUResult> Cached =
             Options.Cache->lookup(Key, *Job.Rules, Options.Unselected)) {
       Cached->Facts = TUFacts(); // Decided on: the merge needs them no more.
+      Cached->From = TUResult::Origin::Cache;
       return std::move(*Cached);
     }
   }
@@ -412,6 +435,70 @@ static std::vector<TUResult> analyseJobs(ArrayRef<TUJob> Jobs,
   return Results;
 }
 
+/// What a run that shows or writes edits takes from parses of its own
+/// (docs/reliability.md, "every write comes from a parse made in this
+/// run"): every C++ result read from disk or parsed on a stored preamble
+/// that proposes an edit, or that has a definition a fresh result proposes
+/// an edit in (the merge may take the include it needs from any TU that
+/// reaches it), is parsed again, in full, without the cache, until none is
+/// left; a repaired cache entry is stored. Returns the sources whose fresh
+/// parse proposed other edits than the result it replaced.
+static std::vector<std::string>
+parseAgainWhereEdits(ArrayRef<TUJob> Jobs, std::vector<TUResult> &Results,
+                     const ProjectAnalysisOptions &Options) {
+  ProjectAnalysisOptions Fresh;
+  Fresh.Threads = Options.Threads;
+  Fresh.SkipBodies = Options.SkipBodies;
+  Fresh.Unselected = Options.Unselected;
+  std::set<SiteKey> Edited;
+  std::vector<std::vector<TextEdit>> Proposed(Results.size());
+  for (size_t I = 0; I < Results.size(); ++I) {
+    std::set<SiteKey> Editing;
+    Proposed[I] = editsAlone(Results[I], *Jobs[I].Rules, &Editing);
+    if (Results[I].From == TUResult::Origin::Parsed)
+      Edited.insert(Editing.begin(), Editing.end());
+  }
+  std::vector<std::string> Disagreed;
+  for (;;) {
+    std::vector<size_t> Again;
+    for (size_t I = 0; I < Results.size(); ++I) {
+      const TUResult &R = Results[I];
+      if (R.From == TUResult::Origin::Parsed || Jobs[I].Python ||
+          !Jobs[I].Command)
+        continue;
+      if (!Proposed[I].empty() || llvm::any_of(R.Sites, [&](const Site &S) {
+            return Edited.count({S.File, S.Offset});
+          }))
+        Again.push_back(I);
+    }
+    if (Again.empty())
+      return Disagreed;
+    std::vector<TUJob> AgainJobs;
+    for (size_t I : Again)
+      AgainJobs.push_back(Jobs[I]);
+    std::vector<TUResult> Parsed = analyseJobs(AgainJobs, Fresh, [](size_t) {});
+    for (size_t K = 0; K < Again.size(); ++K) {
+      size_t I = Again[K];
+      const TUJob &Job = Jobs[I];
+      TUResult &New = Parsed[K];
+      std::set<SiteKey> Editing;
+      std::vector<TextEdit> NewEdits = editsAlone(New, *Job.Rules, &Editing);
+      if (NewEdits != Proposed[I] && !New.ParseFailed)
+        Disagreed.push_back(Job.Source);
+      if (Options.Cache && Results[I].From == TUResult::Origin::Cache) {
+        std::string Key =
+            Options.Cache->keyFor(*Job.Rules, *Job.Command, Options.SkipBodies);
+        Options.Cache->editNeeded(Key);
+        Options.Cache->store(Key, New, *Job.Rules);
+      }
+      New.Facts = TUFacts();
+      Results[I] = std::move(New);
+      Proposed[I] = std::move(NewEdits);
+      Edited.insert(Editing.begin(), Editing.end());
+    }
+  }
+}
+
 /// The order of a whole-project run's plan: by source, then command.
 static bool planOrder(const TUJob &L, const TUJob &R) {
   if (L.Source != R.Source)
@@ -444,9 +531,11 @@ AnalysisResult analyseProject(const Project &P,
                               const ProjectAnalysisOptions &Options) {
   std::vector<TUJob> Jobs = P.TUs;
   std::vector<TUResult> Results;
-  if (Options.GivenResults)
+  if (Options.GivenResults) {
     Results = std::move(*Options.GivenResults);
-  else
+    for (TUResult &R : Results)
+      R.From = TUResult::Origin::ResultFile;
+  } else
     Results = analyseJobs(Jobs, Options, [&](size_t I) {
       if (Options.Finished)
         Options.Finished(Jobs[I].Source);
@@ -487,8 +576,12 @@ AnalysisResult analyseProject(const Project &P,
         WholeFiles = std::move(Needed);
     }
   }
+  std::vector<std::string> Disagreed;
+  if (Options.FreshEdits)
+    Disagreed = parseAgainWhereEdits(Jobs, Results, Options);
   AnalysisResult Merged =
       merge(P, MergeView{Jobs, PartialView, WholeFiles}, std::move(Results));
+  Merged.DisagreedWithFreshParse = std::move(Disagreed);
   Merged.JudgedWhole.assign(WholeFiles.begin(), WholeFiles.end());
   for (const TUJob &Job : Completion.Jobs)
     Merged.CompletingTUs.push_back(Job.Source);

@@ -46,6 +46,11 @@ struct ProjectAnalysisOptions {
   /// The results of the project's TUs, in its order, from elsewhere (merge
   /// reads tu's result files): nothing is parsed.
   std::vector<TUResult> *GivenResults = nullptr;
+  /// The run's edits are written or shown (fix, diff, --export-fixes): a
+  /// result read from disk (the cache, a tu result file) or parsed on a
+  /// stored preamble that would edit a file is parsed again, in full, and
+  /// the edits come from that parse.
+  bool FreshEdits = false;
 };
 
 /// A TU whose results must not be used.
@@ -114,6 +119,10 @@ struct AnalysisResult {
   bool UsedCache = false;
   CacheCounts Cache;           ///< When UsedCache.
   std::string CacheWriteError; ///< The first failed cache write, if any.
+  /// With FreshEdits: the TUs whose result from disk or on a stored
+  /// preamble proposed other edits than their fresh parse (a stale or
+  /// forged entry); the edits are the fresh parse's.
+  std::vector<std::string> DisagreedWithFreshParse;
   /// The preamble store, if the run used one.
   struct PreambleSummary {
     std::string Directory;

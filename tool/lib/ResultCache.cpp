@@ -269,8 +269,11 @@ std::optional<TUResult> ResultCache::lookup(StringRef Key, const RuleSet &Rules,
   Result.Facts = std::move(E.Facts);
   Result.SkippedBodies = E.SkippedBodies;
   ++Hits;
-  if (E.RulesHash != utohexstr(Rules.TextHash))
+  if (E.RulesHash != utohexstr(Rules.TextHash)) {
     ++Redecided;
+    std::lock_guard<std::mutex> Lock(Mutex);
+    RedecidedKeys.insert(Key);
+  }
   return Result;
 }
 

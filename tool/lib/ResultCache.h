@@ -17,6 +17,7 @@
 #include "apistamp/Site.h"
 #include "clang/Tooling/CompilationDatabase.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 #include <atomic>
 #include <memory>
 #include <mutex>
@@ -91,11 +92,14 @@ public:
   std::string writeError() const { return WriteError; }
 
   unsigned hits() const { return Hits; }
-  /// Counts the last hit of \p Key as a miss: its facts said that an edit
-  /// is needed, and an edit is made only from a fresh parse.
-  void editNeeded() {
+  /// Counts the hit of \p Key as a miss: its facts said that an edit is
+  /// needed, and an edit is made only from a fresh parse.
+  void editNeeded(llvm::StringRef Key) {
     --Hits;
     ++EditNeeded;
+    std::lock_guard<std::mutex> Lock(Mutex);
+    if (RedecidedKeys.erase(Key))
+      --Redecided;
   }
   unsigned misses() const { return counts().misses(); }
   unsigned redecided() const { return Redecided; }
@@ -126,6 +130,7 @@ private:
   std::atomic<unsigned> NoEntry{0}, Changed{0}, BodiesNeeded{0}, Untrusted{0};
   std::atomic<unsigned> EditNeeded{0};
   llvm::StringMap<bool> Absent;
+  llvm::StringSet<> RedecidedKeys; ///< The hits counted in Redecided.
   std::string WriteError;
 };
 

@@ -118,15 +118,76 @@ void syncDirectory(StringRef Path) {
   }
 }
 
+/// \p Path's directory, opened by a walk from "/" that follows no symbolic
+/// link, and the name of \p Path in it: "/proc/self/fd/N/NAME" then names
+/// the same file for as long as the descriptor is open, whatever is renamed
+/// or linked on the way meanwhile.
+class PinnedDirectory {
+public:
+  static Expected<PinnedDirectory> open(StringRef Path) {
+    if (!sys::path::is_absolute(Path))
+      return createStringError(inconvertibleErrorCode(),
+                               "not an absolute path; not written");
+    int FD = ::open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+    if (FD < 0)
+      return systemError("open /", errno);
+    StringRef Name = sys::path::filename(Path);
+    StringRef Parent = sys::path::parent_path(Path);
+    for (auto It = sys::path::begin(Parent), End = sys::path::end(Parent);
+         It != End; ++It) {
+      if (*It == "/")
+        continue;
+      if (*It == "." || *It == "..") {
+        ::close(FD);
+        return createStringError(inconvertibleErrorCode(),
+                                 "not a canonical path; not written");
+      }
+      int Next = ::openat(FD, It->str().c_str(),
+                          O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+      int Errno = errno;
+      ::close(FD);
+      if (Next < 0)
+        return Errno == ENOTDIR || Errno == ELOOP
+                   ? createStringError(
+                         inconvertibleErrorCode(),
+                         "'" + *It +
+                             "' on its path is a symbolic link or not a "
+                             "directory now; not written")
+                   : systemError("open its directory", Errno);
+      FD = Next;
+    }
+    return PinnedDirectory(FD, Name);
+  }
+  PinnedDirectory(PinnedDirectory &&Other)
+      : FD(std::exchange(Other.FD, -1)), Path(std::move(Other.Path)) {}
+  PinnedDirectory(const PinnedDirectory &) = delete;
+  ~PinnedDirectory() {
+    if (FD >= 0)
+      ::close(FD);
+  }
+  /// The file, through the pinned directory.
+  StringRef path() const { return Path; }
+
+private:
+  PinnedDirectory(int FD, StringRef Name)
+      : FD(FD), Path("/proc/self/fd/" + std::to_string(FD) + "/" + Name.str()) {
+  }
+  int FD;
+  std::string Path;
+};
+
 /// Opens \p Path and takes an exclusive flock (tied to this open file, so
 /// closing other descriptors of the file does not drop it, unlike fcntl
 /// locks). Retries if another process renamed a new file into place
 /// between the open and the lock.
 Expected<int> openLocked(StringRef Path) {
   for (;;) {
-    int FD = ::open(Path.str().c_str(), O_RDONLY | O_CLOEXEC);
+    int FD = ::open(Path.str().c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
     if (FD < 0)
-      return systemError("open", errno);
+      return errno == ELOOP
+                 ? createStringError(inconvertibleErrorCode(),
+                                     "it is a symbolic link now; not written")
+                 : systemError("open", errno);
     int Locked;
     do
       Locked = ::flock(FD, LOCK_EX);
@@ -137,7 +198,7 @@ Expected<int> openLocked(StringRef Path) {
       return systemError("lock", Errno);
     }
     struct stat Held, Now;
-    if (::fstat(FD, &Held) == 0 && ::stat(Path.str().c_str(), &Now) == 0 &&
+    if (::fstat(FD, &Held) == 0 && ::lstat(Path.str().c_str(), &Now) == 0 &&
         Held.st_dev == Now.st_dev && Held.st_ino == Now.st_ino)
       return FD;
     ::close(FD);
@@ -256,7 +317,7 @@ static Expected<bool> holdsOriginal(StringRef Path, const struct stat &Status,
   if (!Now)
     return Now.takeError();
   struct stat Current;
-  return ::stat(Path.str().c_str(), &Current) == 0 &&
+  return ::lstat(Path.str().c_str(), &Current) == 0 &&
          Current.st_ino == Status.st_ino && Current.st_dev == Status.st_dev &&
          *Now == Before;
 }
@@ -266,12 +327,12 @@ static Expected<bool> holdsOriginal(StringRef Path, const struct stat &Status,
 /// original (an editor may have saved, in place or by a rename of its own,
 /// since the last look). If it is not, the exchange is undone and the
 /// editor's save wins. \p KeepTemporary is set when Name must not be
-/// removed: it is the file now, or it holds the editor's save.
-static Expected<ReplaceOutcome> exchangeIntoPlace(StringRef Path,
-                                                  const std::string &Name,
-                                                  const struct stat &Status,
-                                                  StringRef Before,
-                                                  bool &KeepTemporary) {
+/// removed: it is the file now, or it holds the editor's save. \p Shown
+/// names Path in messages.
+static Expected<ReplaceOutcome>
+exchangeIntoPlace(StringRef Path, StringRef Shown, const std::string &Name,
+                  const struct stat &Status, StringRef Before,
+                  bool &KeepTemporary) {
   std::string Target = Path.str();
   if (::renameat2(AT_FDCWD, Name.c_str(), AT_FDCWD, Target.c_str(),
                   RENAME_EXCHANGE) != 0) {
@@ -291,9 +352,11 @@ static Expected<ReplaceOutcome> exchangeIntoPlace(StringRef Path,
     if (::renameat2(AT_FDCWD, Name.c_str(), AT_FDCWD, Target.c_str(),
                     RENAME_EXCHANGE) != 0) {
       KeepTemporary = true; // It holds the editor's save.
+      SmallString<256> Saved = sys::path::parent_path(Shown);
+      sys::path::append(Saved, sys::path::filename(Name));
       return systemError("an editor saved it while apistamp replaced it; "
                          "its save is in '" +
-                             Name + "'",
+                             Saved + "'",
                          errno);
     }
     return ReplaceOutcome::Changed;
@@ -303,8 +366,25 @@ static Expected<ReplaceOutcome> exchangeIntoPlace(StringRef Path,
   return ReplaceOutcome::Written;
 }
 
+/// replaceFileContents on \p Path, the file through its pinned directory;
+/// \p Shown is its name in messages.
+static Expected<ReplaceOutcome> replacePinned(StringRef Path, StringRef Shown,
+                                              StringRef Before,
+                                              StringRef After);
+
 Expected<ReplaceOutcome> replaceFileContents(StringRef Path, StringRef Before,
                                              StringRef After) {
+  // The path is canonical (the analysis resolved it, under the root): a
+  // symbolic link on it now is someone else's, and is not followed.
+  Expected<PinnedDirectory> Directory = PinnedDirectory::open(Path);
+  if (!Directory)
+    return Directory.takeError();
+  return replacePinned(Directory->path(), Path, Before, After);
+}
+
+static Expected<ReplaceOutcome> replacePinned(StringRef Path, StringRef Shown,
+                                              StringRef Before,
+                                              StringRef After) {
   Expected<int> FD = openLocked(Path);
   if (!FD)
     return FD.takeError();
@@ -372,7 +452,7 @@ Expected<ReplaceOutcome> replaceFileContents(StringRef Path, StringRef Before,
     return ReplaceOutcome::Changed;
   bool KeepTemporary = false;
   Expected<ReplaceOutcome> Outcome =
-      exchangeIntoPlace(Path, Name, Status, Before, KeepTemporary);
+      exchangeIntoPlace(Path, Shown, Name, Status, Before, KeepTemporary);
   if (KeepTemporary)
     RemoveTemporary.release();
   return Outcome;

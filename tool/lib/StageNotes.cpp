@@ -141,6 +141,11 @@ void StageNotes::analysed(const AnalysisResult &Result) {
       Err << "; misses: " << Causes;
     Err << "\n";
   }
+  for (const std::string &Source : Result.DisagreedWithFreshParse)
+    Err << "apistamp: warning: '" << printableLine(Display(Source))
+        << "': its result from the cache, a tu result file or a stored "
+           "preamble proposed other edits than a fresh parse of it (stale "
+           "or forged); the edits are the fresh parse's\n";
   completedView(Result);
   std::set<std::string> IncludesNoted;
   for (const FailedTU &F : Result.Failed) {

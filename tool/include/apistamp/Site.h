@@ -292,6 +292,16 @@ struct Explanation {
 
 /// What analysing one translation unit produced: facts, not yet decided.
 struct TUResult {
+  /// Where a result comes from. What a run writes is decided by parses made
+  /// in this run without a stored preamble: a result from anywhere else
+  /// that would change a file is parsed again first (ProjectAnalysis).
+  enum class Origin {
+    Parsed,           ///< Parsed by this run, all of it.
+    ParsedOnPreamble, ///< Parsed by this run on a stored preamble.
+    Cache,            ///< The result cache's entry.
+    ResultFile,       ///< A file `tu` wrote (merge).
+  };
+  Origin From = Origin::Parsed;
   /// The compiler reported errors: nothing from this TU may be applied.
   bool ParseFailed = false;
   /// Compiler diagnostics, rendered as clang prints them.
