@@ -250,6 +250,15 @@ static size_t firstStatementLine(StringRef Code, size_t From, size_t End) {
   return StringRef::npos;
 }
 
+unsigned afterOpeningBrace(StringRef Code, unsigned LBraceOffset) {
+  StringRef Brace = Code.substr(LBraceOffset);
+  if (Brace.starts_with("<%"))
+    return LBraceOffset + 2;
+  if (Brace.starts_with("?\?<"))
+    return LBraceOffset + 3;
+  return LBraceOffset + 1;
+}
+
 std::vector<TextEdit> makeInsertion(StringRef File, StringRef Code,
                                     unsigned DeclOffset, unsigned LBraceOffset,
                                     unsigned RBraceOffset, StringRef Macro,
@@ -272,7 +281,8 @@ std::vector<TextEdit> makeInsertion(StringRef File, StringRef Code,
   std::string Unit = BraceIndent.contains('\t') ? "\t" : "  ";
   std::string Indent = BraceIndent.str() + Unit;
   StringRef NewLine = lineEnding(Code, LBraceOffset);
-  AfterBrace After = scanAfterBrace(Code, LBraceOffset + 1);
+  AfterBrace After =
+      scanAfterBrace(Code, afterOpeningBrace(Code, LBraceOffset));
 
   // "{ // x ??/": before the comment, the call is code with or without
   // trigraphs; after it, only without.

@@ -12,6 +12,11 @@ namespace apistamp {
 /// control characters and bytes that are not UTF-8 are written as escapes.
 std::string quoteEvent(llvm::StringRef Event);
 
+/// The offset just after the body's opening brace token at \p LBraceOffset
+/// of \p Code: '{', or the digraph "<%" or the trigraph "??<" (with
+/// -trigraphs) that clang reads as '{'.
+unsigned afterOpeningBrace(llvm::StringRef Code, unsigned LBraceOffset);
+
 /// The edits that make `Macro("Event");` the first statement of the body
 /// whose braces are at \p LBraceOffset and \p RBraceOffset in \p Code (the
 /// contents of \p File), in a definition starting at \p DeclOffset: on a

@@ -62,7 +62,8 @@ static size_t skipBlanksAndComments(StringRef Code, size_t Pos) {
 
 bool isFirstStatement(StringRef Code, unsigned LBraceOffset,
                       const MacroUse &Use) {
-  return skipBlanksAndComments(Code, LBraceOffset + 1) == Use.Offset;
+  return skipBlanksAndComments(Code, afterOpeningBrace(Code, LBraceOffset)) ==
+         Use.Offset;
 }
 
 /// The bytes after the statement "MACRO(\"event\");" that starts at

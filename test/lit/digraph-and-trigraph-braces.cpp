@@ -1,0 +1,40 @@
+// A body whose braces are the digraphs <% %> or, with -trigraphs, the
+// trigraphs ??< ??>: the call goes after the whole brace token, and the file
+// still parses (check exits 0: every event there).
+// RUN: rm -rf %t && %split-file %s %t
+// RUN: %apistamp fix --rules %t/rules.yaml %t/a.cpp -- %cxxflags -trigraphs -Wno-trigraphs
+// RUN: FileCheck %s --input-file=%t/a.cpp
+// RUN: %apistamp check --rules %t/rules.yaml %t/a.cpp -- %cxxflags -trigraphs -Wno-trigraphs
+
+//--- rules.yaml
+version: 1
+include: log.h
+rules:
+  - id: all
+
+//--- log.h
+#define C10_LOG_API_USAGE_ONCE(e) ((void)(e))
+
+//--- a.cpp
+#include "log.h"
+// CHECK:      {{^}}int add(int a, int b) <%{{$}}
+// CHECK-NEXT: {{^}}  C10_LOG_API_USAGE_ONCE("add");{{$}}
+// CHECK-NEXT: {{^}}  return a + b;{{$}}
+// CHECK-NEXT: {{^}}%>{{$}}
+int add(int a, int b) <%
+  return a + b;
+%>
+// CHECK:      {{^}}int mul(int a, int b) <%{{$}}
+// CHECK-NEXT: {{^}}  C10_LOG_API_USAGE_ONCE("mul");{{$}}
+// CHECK-NEXT: {{^}}  return a * b;{{$}}
+// CHECK-NEXT: {{^}}%>{{$}}
+int mul(int a, int b) <% return a * b; %>
+// CHECK:      {{^}}int tri(int a) ??<{{$}}
+// CHECK-NEXT: {{^}}  C10_LOG_API_USAGE_ONCE("tri");{{$}}
+// CHECK-NEXT: {{^}}  return a;{{$}}
+// CHECK-NEXT: {{^}}??>{{$}}
+int tri(int a) ??< return a; ??>
+// CHECK:      {{^}}void none() <%{{$}}
+// CHECK-NEXT: {{^}}  C10_LOG_API_USAGE_ONCE("none");{{$}}
+// CHECK-NEXT: {{^}}%>{{$}}
+void none() <%%>
