@@ -309,6 +309,41 @@ Error writeFileAtomically(StringRef Path, StringRef Contents) {
   return Error::success();
 }
 
+Error writeOutputFile(StringRef Path, StringRef Contents) {
+  if (Path == "-")
+    return writeAll(STDOUT_FILENO, Contents);
+  struct stat Status;
+  if (::lstat(Path.str().c_str(), &Status) != 0) {
+    if (errno != ENOENT)
+      return systemError("stat", errno);
+    return writeFileAtomically(Path, Contents);
+  }
+  auto Refused = [](StringRef What) {
+    return createStringError(inconvertibleErrorCode(),
+                             "it is " + What + "; not written");
+  };
+  if (S_ISREG(Status.st_mode))
+    return writeFileAtomically(Path, Contents);
+  if (S_ISLNK(Status.st_mode))
+    return Refused("a symbolic link, which is not followed (name the file "
+                   "it points to)");
+  if (S_ISDIR(Status.st_mode))
+    return Refused("a directory");
+  if (!S_ISCHR(Status.st_mode) && !S_ISFIFO(Status.st_mode))
+    return Refused("neither a regular file, a character device nor a FIFO");
+  // A device or a pipe: written as a stream, in place.
+  int FD;
+  do
+    FD = ::open(Path.str().c_str(), O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
+  while (FD < 0 && errno == EINTR);
+  if (FD < 0)
+    return systemError("open", errno);
+  Error Written = writeAll(FD, Contents);
+  if (::close(FD) != 0 && !Written)
+    Written = systemError("close", errno);
+  return Written;
+}
+
 /// Whether \p Path is still the file \p Status describes (the same inode)
 /// with the bytes \p Before; an error if it cannot be read.
 static Expected<bool> holdsOriginal(StringRef Path, const struct stat &Status,

@@ -38,6 +38,14 @@ llvm::Expected<ReplaceOutcome> replaceFileContents(llvm::StringRef Path,
 /// directories are created.
 llvm::Error writeFileAtomically(llvm::StringRef Path, llvm::StringRef Contents);
 
+/// Writes \p Contents to an output the user named (report -o, --emit-partial,
+/// --export-fixes, tu -o and --depfile, ninja -o): a regular file or a new
+/// one atomically (writeFileAtomically); "-" is standard output; a
+/// character device or a FIFO (/dev/null, a pipe) is written as a stream,
+/// never replaced. A symbolic link, a directory, a block device or a socket
+/// is refused (the link is not followed: name its target).
+llvm::Error writeOutputFile(llvm::StringRef Path, llvm::StringRef Contents);
+
 /// Removes the temporary files that a killed apistamp left beside \p Path
 /// (".NAME.apistamp-tmp-PID-N" whose process is gone).
 void removeStaleTemporaries(llvm::StringRef Path);

@@ -106,7 +106,7 @@ bool exportFixes(
   raw_string_ostream OS(Text);
   printExportedFixes(OS, In, Ctx.WorkingDirectory);
   OS.flush();
-  if (Error Written = writeFileAtomically(Ctx.Opts.ExportFixes, Text)) {
+  if (Error Written = writeOutputFile(Ctx.Opts.ExportFixes, Text)) {
     Ctx.Err << "apistamp: error: cannot write '"
             << printableLine(Ctx.Opts.ExportFixes)
             << "': " << printableLine(toString(std::move(Written))) << "\n";

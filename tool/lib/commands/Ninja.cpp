@@ -123,7 +123,7 @@ int runNinja(const Options &Opts, const Project &P, raw_ostream &Err) {
     OS << " $\n    " << ninjaPath(Result);
   OS << " | " << Binary << "\n\ndefault " << ninjaPath(Report) << "\n";
   OS.flush();
-  if (Error E = writeFileAtomically(NinjaFile, Text)) {
+  if (Error E = writeOutputFile(NinjaFile, Text)) {
     Err << NinjaFile << ": error: " << toString(std::move(E)) << "\n";
     return ExitBadUsage;
   }

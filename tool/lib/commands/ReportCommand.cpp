@@ -213,7 +213,7 @@ int emitPartial(const Options &Opts, raw_ostream &Err) {
       return ExitBadUsage;
     }
   }
-  if (Error E = writeFileAtomically(R.EmitPartial, serializePartial(Partial))) {
+  if (Error E = writeOutputFile(R.EmitPartial, serializePartial(Partial))) {
     Err << "apistamp: error: cannot write '" << printableLine(R.EmitPartial)
         << "': " << printableLine(toString(std::move(E))) << "\n";
     return ExitFindings;
@@ -256,7 +256,7 @@ int runReport(const Options &Opts, raw_ostream &Out, raw_ostream &Err) {
   std::string Text;
   raw_string_ostream Rendered(Text);
   printReport(Rendered, Report, R.Format, R.By, Opts.Verbose);
-  if (Error E = writeFileAtomically(R.Output, Text)) {
+  if (Error E = writeOutputFile(R.Output, Text)) {
     Err << "apistamp: error: cannot write '" << printableLine(R.Output)
         << "': " << printableLine(toString(std::move(E))) << "\n";
     return ExitFindings;

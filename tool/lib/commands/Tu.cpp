@@ -73,13 +73,13 @@ int runTu(const Options &Opts, const Project &P, raw_ostream &Err) {
                             /*RequiresNullTerminator=*/false);
   bool Unchanged = Before && (*Before)->getBuffer() == *File;
   if (Error E = Unchanged ? Error::success()
-                          : writeFileAtomically(Opts.TUOutput, *File)) {
+                          : writeOutputFile(Opts.TUOutput, *File)) {
     Err << Opts.TUOutput << ": error: " << toString(std::move(E)) << "\n";
     return ExitFindings; // As fix's file that could not be written.
   }
   if (!Opts.TUDepfile.empty())
-    if (Error E = writeFileAtomically(
-            Opts.TUDepfile, renderDepfile(Opts.TUOutput, Job, Result))) {
+    if (Error E = writeOutputFile(Opts.TUDepfile,
+                                  renderDepfile(Opts.TUOutput, Job, Result))) {
       Err << Opts.TUDepfile << ": error: " << toString(std::move(E)) << "\n";
       return ExitFindings;
     }
