@@ -146,27 +146,6 @@ bool mapFacts(json::ObjectMapper &Object, TUFacts &Facts) {
          Object.map("expectations", Facts.Expectations);
 }
 
-unsigned jsonNestingDepth(StringRef Text) {
-  unsigned Depth = 0, Deepest = 0;
-  bool InString = false;
-  for (size_t I = 0; I < Text.size(); ++I) {
-    char C = Text[I];
-    if (InString) {
-      if (C == '\\')
-        ++I;
-      else if (C == '"')
-        InString = false;
-    } else if (C == '"') {
-      InString = true;
-    } else if (C == '[' || C == '{') {
-      Deepest = std::max(Deepest, ++Depth);
-    } else if ((C == ']' || C == '}') && Depth > 0) {
-      --Depth;
-    }
-  }
-  return Deepest;
-}
-
 /// Where clang's lexer finds braces and the macro's name in a file: what
 /// the offsets of an untrusted entry must point at. A '{' in a string
 /// literal or a comment is no brace.

@@ -10,6 +10,7 @@
 #ifndef APISTAMP_LIB_STOREDFACTS_H
 #define APISTAMP_LIB_STOREDFACTS_H
 
+#include "BoundedJson.h"
 #include "SitesFromFacts.h"
 #include "apistamp/Site.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
@@ -36,9 +37,6 @@ namespace apistamp {
 /// Stored facts nest 5 deep; a file nested deeper than this is tampered
 /// with (llvm::json's parser recurses once per level).
 constexpr unsigned MaxStoredNesting = 16;
-
-/// How deeply \p Text's JSON arrays and objects nest (strings skipped).
-unsigned jsonNestingDepth(llvm::StringRef Text);
 
 /// Adds \p Facts to \p Object, a member per field.
 void addFacts(llvm::json::Object &Object, const TUFacts &Facts);

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "UsageReport.h"
+#include "BoundedJson.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -60,7 +61,7 @@ Expected<std::vector<CatalogEvent>> readCatalogFile(StringRef Path) {
 
 Expected<std::vector<CatalogEvent>> parseCatalog(StringRef Text,
                                                  StringRef Path) {
-  Expected<json::Value> Parsed = json::parse(Text);
+  Expected<json::Value> Parsed = parseBoundedJson(Text);
   if (!Parsed)
     return inputFileError(Path,
                           "not a catalog (apistamp catalog --format=json): " +

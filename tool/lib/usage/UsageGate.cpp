@@ -1,6 +1,7 @@
 //===- UsageGate.cpp - Which removed events usage says are still used -----===//
 
 #include "UsageGate.h"
+#include "BoundedJson.h"
 #include "UsageReport.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/JSON.h"
@@ -150,7 +151,7 @@ Expected<UsageEvidence> readUsageEvidence(StringRef Path,
     if (Evidence)
       return Evidence;
     // A log's first line is an object too: say what to pass instead.
-    Expected<json::Value> First = json::parse(Text.split('\n').first);
+    Expected<json::Value> First = parseBoundedJson(Text.split('\n').first);
     const json::Object *Line = First ? First->getAsObject() : nullptr;
     if (!First)
       consumeError(First.takeError());
