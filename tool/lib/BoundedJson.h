@@ -1,4 +1,4 @@
-//===- BoundedJson.h - JSON from untrusted files, nesting bounded -*- C++ -*-===//
+//===- BoundedJson.h - JSON from untrusted files, bounded ---*- C++ -*-===//
 //
 // llvm::json's parser recurses once per nesting level: a file of 100,000
 // nested brackets overflows the stack (issue 44's F07). Every JSON input
