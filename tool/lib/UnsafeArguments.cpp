@@ -34,6 +34,10 @@ bool writesOrLoads(const opt::Option &O, bool Forwarded) {
       options::OPT_fpass_plugin_EQ, options::OPT_fplugin_arg,
       options::OPT_fmodules_cache_path, options::OPT_fmodules_user_build_path,
       options::OPT_fbuild_session_file,
+      // Implicit module builds write a module cache (its path, else
+      // $XDG_CACHE_HOME or ~/.cache): without them headers are read as
+      // text, as in a build without modules.
+      options::OPT_fmodules, options::OPT_fcxx_modules,
       // Ignored by clang, but names the object file (Bazel sets it to the
       // output's path): commands that differ only there are one parse.
       options::OPT_frandom_seed_EQ,
