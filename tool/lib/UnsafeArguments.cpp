@@ -38,6 +38,14 @@ bool writesOrLoads(const opt::Option &O, bool Forwarded) {
       // $XDG_CACHE_HOME or ~/.cache): without them headers are read as
       // text, as in a build without modules.
       options::OPT_fmodules, options::OPT_fcxx_modules,
+      // Front-end dumps print to standard output, inside apistamp's output
+      // (JSON, SARIF, a diff).
+      options::OPT_fdump_record_layouts,
+      options::OPT_fdump_record_layouts_canonical,
+      options::OPT_fdump_record_layouts_complete,
+      options::OPT_fdump_record_layouts_simple,
+      options::OPT_fdump_vtable_layouts, options::OPT_print_stats,
+      options::OPT_dump_deserialized_pch_decls,
       // Ignored by clang, but names the object file (Bazel sets it to the
       // output's path): commands that differ only there are one parse.
       options::OPT_frandom_seed_EQ,
