@@ -32,18 +32,20 @@ timings=()
 section_name="install dependencies and build"
 section_start=$SECONDS
 # The children's user + system CPU so far, in whole seconds, from bash's times
-# (written to a file: in a pipe or $(...) it would be a subshell's, zero).
+# (run by this shell, into a file: in a pipe or $(...) it would be a
+# subshell's, zero).
 times_file=$(mktemp)
 trap 'rm -f "$times_file"' EXIT
 children_cpu() {
-  times > "$times_file"
   awk 'NR == 2 { t = 0
     for (i = 1; i <= 2; i++) { split($i, p, "m"); t += p[1] * 60 + p[2] }
     printf "%d", t + 0.5 }' "$times_file"
 }
+times > "$times_file"
 section_cpu=$(children_cpu)
 section() {
   local cpu
+  times > "$times_file"
   cpu=$(children_cpu)
   timings+=("$(printf '%6d s %6d s CPU  %s' $((SECONDS - section_start)) \
     $((cpu - section_cpu)) "$section_name")")

@@ -17,14 +17,17 @@ using Args = clang::tooling::CommandLineArguments;
 
 namespace {
 
-Args withoutForeignOptions(Args In) { return dropOptionsClangDoesNotKnow()(In, "a.cpp"); }
+Args withoutForeignOptions(Args In) {
+  return dropOptionsClangDoesNotKnow()(In, "a.cpp");
+}
 
 TEST(ForeignArgumentsTest, OptionsOnlyGccKnowsAreDropped) {
-  EXPECT_EQ(withoutForeignOptions({"/usr/bin/g++", "-fno-canonical-system-headers",
-                      "-std=c++17", "-fconcepts-diagnostics-depth=2",
-                      "-Iinclude", "-fno-var-tracking-assignments",
-                      "-flto-partition=none", "-c", "a.cpp"}),
-            (Args{"/usr/bin/g++", "-std=c++17", "-Iinclude", "-c", "a.cpp"}));
+  EXPECT_EQ(
+      withoutForeignOptions({"/usr/bin/g++", "-fno-canonical-system-headers",
+                             "-std=c++17", "-fconcepts-diagnostics-depth=2",
+                             "-Iinclude", "-fno-var-tracking-assignments",
+                             "-flto-partition=none", "-c", "a.cpp"}),
+      (Args{"/usr/bin/g++", "-std=c++17", "-Iinclude", "-c", "a.cpp"}));
 }
 
 TEST(ForeignArgumentsTest, GccOptionsTakeTheirSeparateValueWithThem) {
@@ -32,40 +35,40 @@ TEST(ForeignArgumentsTest, GccOptionsTakeTheirSeparateValueWithThem) {
   // forms and D's and Fortran's options, and reads -dumpbase and
   // -dumpbase-ext as flags: each value was left behind as an input file.
   EXPECT_EQ(withoutForeignOptions({"gcc",
-                      "-imultiarch",
-                      "x86_64-linux-gnu",
-                      "-aux-info",
-                      "protos.h",
-                      "-dumpbase-ext",
-                      ".c",
-                      "-wrapper",
-                      "valgrind,-q",
-                      "-auxbase",
-                      "a",
-                      "-auxbase-strip",
-                      "a.o",
-                      "-dumpbase",
-                      "a.cpp",
-                      "--dumpbase",
-                      "a.cpp",
-                      "--dumpbase-ext",
-                      ".cpp",
-                      "--dumpdir",
-                      "out/",
-                      "--dump",
-                      "a",
-                      "-Hd",
-                      "di/",
-                      "-Hf",
-                      "a.di",
-                      "-Xf",
-                      "a.json",
-                      "-J",
-                      "mod/",
-                      "-fintrinsic-modules-path",
-                      "mod/",
-                      "-c",
-                      "a.cpp"}),
+                                   "-imultiarch",
+                                   "x86_64-linux-gnu",
+                                   "-aux-info",
+                                   "protos.h",
+                                   "-dumpbase-ext",
+                                   ".c",
+                                   "-wrapper",
+                                   "valgrind,-q",
+                                   "-auxbase",
+                                   "a",
+                                   "-auxbase-strip",
+                                   "a.o",
+                                   "-dumpbase",
+                                   "a.cpp",
+                                   "--dumpbase",
+                                   "a.cpp",
+                                   "--dumpbase-ext",
+                                   ".cpp",
+                                   "--dumpdir",
+                                   "out/",
+                                   "--dump",
+                                   "a",
+                                   "-Hd",
+                                   "di/",
+                                   "-Hf",
+                                   "a.di",
+                                   "-Xf",
+                                   "a.json",
+                                   "-J",
+                                   "mod/",
+                                   "-fintrinsic-modules-path",
+                                   "mod/",
+                                   "-c",
+                                   "a.cpp"}),
             (Args{"gcc", "-c", "a.cpp"}));
   // -dumpdir clang reads with its value: both stay.
   Args DumpDir = {"gcc", "-dumpdir", "out/", "-c", "a.cpp"};
@@ -182,7 +185,8 @@ TEST(ForeignArgumentsTest, NoValueOfAnOptionGccListsIsLeftAsAnInput) {
   for (const std::string &Option : Options) {
     if (DriverTakesNone.count(Option))
       continue;
-    Args Command = withoutForeignOptions({"gcc", "-c", "a.cpp", Option, "gcc-value"});
+    Args Command =
+        withoutForeignOptions({"gcc", "-c", "a.cpp", Option, "gcc-value"});
     EXPECT_EQ(inputsOf(Command), std::set<std::string>{"a.cpp"})
         << Option << " VALUE: its value was left as an input file";
     ++Checked;

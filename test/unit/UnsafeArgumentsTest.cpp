@@ -8,7 +8,9 @@ using Args = clang::tooling::CommandLineArguments;
 
 namespace {
 
-Args withoutWritingArguments(Args In) { return dropWritingAndLoadingArguments()(In, "a.cpp"); }
+Args withoutWritingArguments(Args In) {
+  return dropWritingAndLoadingArguments()(In, "a.cpp");
+}
 
 TEST(UnsafeArgumentsTest, DriverOptionsThatWriteOrLoadAreDropped) {
   Args Kept = {"clang++",  "-std=c++17", "-Iinclude", "-DX=1",

@@ -187,6 +187,15 @@ Expected<std::string> renderTUResultFile(const TUJob &Job, const TUIdentity &Id,
       std::unique(Facts.BodiesSkippedIn.begin(), Facts.BodiesSkippedIn.end()),
       Facts.BodiesSkippedIn.end());
   File["files"] = std::move(Hashes);
+  // The paths the TU looked for in vain (a header that appears earlier on
+  // the include path changes what it reads): under the root relative to it,
+  // others absolute.
+  json::Array Absent;
+  for (const std::string &Path : Result.Absent) {
+    std::optional<StringRef> Relative = pathUnder(Path, Root);
+    Absent.push_back(Relative ? Relative->str() : Path);
+  }
+  File["absent"] = std::move(Absent);
   addFacts(File, Facts);
   std::string Text;
   raw_string_ostream(Text) << json::Value(std::move(File)) << "\n";
@@ -329,6 +338,24 @@ Expected<TUResult> decideFile(const ReadFile &File, const TUJob &Job,
   if (Contents.size() != Needed->size())
     return fileError(File.Path, "facts in a file whose bytes it does not "
                                 "record");
+  if (const json::Array *Absent = Object->getArray("absent"))
+    for (const json::Value &Entry : *Absent) {
+      std::optional<StringRef> Recorded = Entry.getAsString();
+      if (!Recorded || Recorded->empty() || Recorded->contains(".."))
+        return fileError(File.Path, "a damaged tu result (its \"absent\")");
+      SmallString<256> Path(*Recorded);
+      if (!sys::path::is_absolute(Path)) {
+        Path = RootDir;
+        sys::path::append(Path, sys::path::Style::posix, *Recorded);
+      }
+      if (sys::fs::exists(Path))
+        return fileError(File.Path,
+                         std::string(Path) +
+                             " exists now, and this result's TU looked for "
+                             "it and did not find it (a header earlier on "
+                             "the include path changes what it reads): run "
+                             "`apistamp tu` again");
+    }
   switch (decideStoredFacts(
       Facts, Rules, Unselected, Contents,
       [&](StringRef Path) { return Hashed.contains(Path); }, Result)) {

@@ -27,13 +27,14 @@ static std::string compare(const Expectation &E, const Site *S) {
     if (E.Value.empty())
       return "'expect-event' needs the event: '// expect-event: <event>'";
     if (!S)
-      return "expected event " + singleQuoted(E.Value) + ", but no rule selects " +
-             Name;
+      return "expected event " + singleQuoted(E.Value) +
+             ", but no rule selects " + Name;
     if (Suppressed)
       return "expected event " + singleQuoted(E.Value) + ", but " + Name +
              " is suppressed by an apistamp-ignore comment";
     if (S->Event != E.Value)
-      return "expected event " + singleQuoted(E.Value) + ", but " + selectedBy(*S);
+      return "expected event " + singleQuoted(E.Value) + ", but " +
+             selectedBy(*S);
     if (S->Status == SiteStatus::Skipped)
       return "expected event " + singleQuoted(E.Value) + ", but " + Name +
              " is skipped: " + S->SkipReason;

@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "UsageReport.h"
 #include "BoundedJson.h"
+#include "UsageReport.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
