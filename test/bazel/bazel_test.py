@@ -338,18 +338,23 @@ apistamp_tool(name = "apistamp_tool", path = "{tool}")
             if expect not in state["outputs"]["apistamp"]:
                 problems.append("no %r in the merged text" % expect)
         # Every result equals `apistamp tu -p` on Bazel's command without what
-        # names its outputs (-MD -MF -frandom-seed -o), and merge outside Bazel
-        # takes them: the aspect's command is Bazel's, to the compile command
-        # digest the result records.
+        # names its outputs (-MD -MF -frandom-seed -o) and its configuration
+        # number, and merge outside Bazel takes them: the aspect's command is
+        # Bazel's, to the compile command digest the result records.
         exact_dir = os.path.join(work, "cdb-exact")
         os.makedirs(exact_dir, exist_ok=True)
         for entry in database:
             entry["arguments"] = without_outputs(entry["arguments"])
         with open(os.path.join(exact_dir, "compile_commands.json"), "w") as f:
             json.dump(database, f, indent=1)
+        # (Nor the paths the TU looked for in vain: Bazel's sandbox has
+        # directories the execution root has not, and the other way round.
+        # Each absent path of Bazel's results is absent outside too, or the
+        # merge below would refuse it.)
         def without_configuration(data):
             value = json.loads(data)
             value.pop("configuration")
+            value.pop("absent")
             return value
         made = {}  # source -> tu's results for each of its compile commands
         for source in SOURCES:
@@ -368,7 +373,12 @@ apistamp_tool(name = "apistamp_tool", path = "{tool}")
         for path, data in state["results"].items():
             source = next((s for s in SOURCES if path.endswith(s + ".json")), None)
             if without_configuration(data) not in made.get(source, []):
-                problems.append("%s differs from `apistamp tu -p` on Bazel's commands" % path)
+                mine = without_configuration(data)
+                keys = sorted({k for other in made.get(source, []) for k in mine
+                               if other.get(k) != mine[k]})
+                problems.append("%s differs from `apistamp tu -p` on Bazel's commands (in %s)"
+                                % (path, ", ".join(keys)))
+
         merged = sh([tool, "merge", "--color=never", "-p", exact_dir]
                     + [os.path.join(ws_a, "bazel-bin", p) for p in state["results"]],
                     expect=1, stderr_to_stdout=False, cwd=ws_a)

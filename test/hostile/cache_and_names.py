@@ -248,7 +248,8 @@ def check_forged_cache_case(name, work, reference):
     if first.returncode != 1:
         raise RuntimeError("check before forging: %d %s" % (first.returncode, first.stderr))
     entry_path = next(cache.glob("*.json"))
-    entry = json.loads(entry_path.read_text())
+    original = entry_path.read_text()
+    entry = json.loads(original)
     mutate(entry)
     entry_path.write_text(json.dumps(entry))
     # The forged entry is a hit: check takes it (it may decide that nothing
@@ -257,7 +258,20 @@ def check_forged_cache_case(name, work, reference):
                           "--cache-dir", str(cache)], capture_output=True)
     if b"cache: 1 hits" not in hit.stderr:
         raise RuntimeError("the forged entry is not used: %s" % hit.stderr[-500:])
-    # ... but fix writes what a fresh parse says.
+    # ... but diff parses again and stores the facts of that parse: the
+    # repaired entry answers as a parse does,
+    subprocess.run([APISTAMP, "diff", "-p", str(root / "build"), "--cache-dir", str(cache)],
+                   capture_output=True)
+    cached, cold = (subprocess.run([APISTAMP, "check", "-p", str(root / "build"), *extra],
+                                   capture_output=True)
+                    for extra in (["--cache-dir", str(cache)], ["--no-cache"]))
+    if (cached.returncode, cached.stdout) != (cold.returncode, cold.stdout):
+        raise RuntimeError("the repaired entry answers otherwise: %s against %s" % (
+            cached.stdout[-300:], cold.stdout[-300:]))
+    # and fix writes what a fresh parse says.
+    entry = json.loads(original)
+    mutate(entry)
+    entry_path.write_text(json.dumps(entry))
     done = subprocess.run([APISTAMP, "fix", "-p", str(root / "build"),
                            "--cache-dir", str(cache)], capture_output=True)
     check_forged(root, reference, done, CANARY.encode())

@@ -401,6 +401,24 @@ std::string publicHeaderReason(const Project &P, const RuleSet &Rules,
   return "";
 }
 
+/// Runs \p Work(I) for I in [0, \p Count) on up to \p Threads workers with
+/// TU-sized stacks. Long-lived workers rather than a thread per TU: a fresh
+/// thread per TU cost about 10% (its allocations start cold).
+static void onWorkers(size_t Count, unsigned Threads,
+                      function_ref<void(size_t)> Work) {
+  std::atomic<size_t> Next{0};
+  WorkerOptions Workers;
+  Workers.StackSize = TUStackSize;
+  Workers.CrashRecovery = true;
+  runWorkers(
+      std::max(1u, std::min<unsigned>(Threads, Count)),
+      [&](unsigned) {
+        for (size_t I = Next++; I < Count; I = Next++)
+          Work(I);
+      },
+      Workers);
+}
+
 /// Analyses \p Jobs on the run's threads; \p Finished(I) after each.
 static std::vector<TUResult> analyseJobs(ArrayRef<TUJob> Jobs,
                                          const ProjectAnalysisOptions &Options,
@@ -412,26 +430,11 @@ static std::vector<TUResult> analyseJobs(ArrayRef<TUJob> Jobs,
   std::unique_ptr<python::Project> Python;
   if (llvm::any_of(Jobs, [](const TUJob &Job) { return Job.Python; }))
     Python = std::make_unique<python::Project>(Jobs);
-  auto Run = [&](size_t I) {
+  onWorkers(Jobs.size(), Options.Threads, [&](size_t I) {
     Results[I] = analyseJob(Jobs[I], Options, Python.get());
     std::lock_guard<std::mutex> Lock(FinishedMutex);
     Finished(I);
-  };
-  unsigned Threads =
-      std::max(1u, std::min<unsigned>(Options.Threads, Jobs.size()));
-  // Long-lived workers rather than a thread per TU: a fresh thread per TU
-  // cost about 10% (its allocations start cold).
-  std::atomic<size_t> Next{0};
-  WorkerOptions Workers;
-  Workers.StackSize = TUStackSize;
-  Workers.CrashRecovery = true;
-  runWorkers(
-      Threads,
-      [&](unsigned) {
-        for (size_t I = Next++; I < Jobs.size(); I = Next++)
-          Run(I);
-      },
-      Workers);
+  });
   return Results;
 }
 
@@ -473,10 +476,11 @@ parseAgainWhereEdits(ArrayRef<TUJob> Jobs, std::vector<TUResult> &Results,
     }
     if (Again.empty())
       return Disagreed;
-    std::vector<TUJob> AgainJobs;
-    for (size_t I : Again)
-      AgainJobs.push_back(Jobs[I]);
-    std::vector<TUResult> Parsed = analyseJobs(AgainJobs, Fresh, [](size_t) {});
+    // Parsed in full, their facts kept for the cache.
+    std::vector<TUResult> Parsed(Again.size());
+    onWorkers(Again.size(), Options.Threads, [&](size_t K) {
+      Parsed[K] = analyseTUIsolated(Jobs[Again[K]], Fresh);
+    });
     for (size_t K = 0; K < Again.size(); ++K) {
       size_t I = Again[K];
       const TUJob &Job = Jobs[I];

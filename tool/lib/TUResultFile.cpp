@@ -54,25 +54,31 @@ std::string replaceAll(StringRef Text, StringRef From, StringRef To) {
 /// What of \p Job's compile command decides its parse (the arguments the
 /// front end parses it with), with its directory and the root spelled as
 /// tokens: the same in another checkout, another for other flags.
+constexpr StringLiteral BuildToken = "${build}";
+
+/// \p Text with \p Job's build directory and root written as ${build} and
+/// ${root} (or back, with \p Expand): the same in another checkout.
+std::string portable(StringRef Text, const TUJob &Job, bool Expand = false) {
+  std::string Directory = Job.Command->Directory;
+  std::string Root = Job.Rules->Root;
+  // The longer first: a build directory inside the root.
+  std::pair<StringRef, StringRef> Tokens[] = {{Directory, BuildToken},
+                                              {Root, RootToken}};
+  if (Directory.size() < Root.size())
+    std::swap(Tokens[0], Tokens[1]);
+  std::string Result = Text.str();
+  for (auto [Path, Token] : Tokens)
+    Result = Expand ? replaceAll(Result, Token, Path)
+                    : replaceAll(Result, Path, Token);
+  return Result;
+}
+
 std::string commandDigest(const TUJob &Job) {
   if (!Job.Command || !Job.Rules)
     return "";
-  std::string Directory = Job.Command->Directory;
-  std::string Root = Job.Rules->Root;
-  auto Portable = [&](StringRef Arg) {
-    // The longer first: a build directory inside the root.
-    std::pair<StringRef, StringRef> Tokens[] = {{Directory, "${build}"},
-                                                {Root, RootToken}};
-    if (Directory.size() < Root.size())
-      std::swap(Tokens[0], Tokens[1]);
-    std::string Text = Arg.str();
-    for (auto [From, To] : Tokens)
-      Text = replaceAll(Text, From, To);
-    return Text;
-  };
   std::string Joined;
   for (const std::string &Arg : frontendArguments(*Job.Command))
-    Joined += Portable(Arg) + '\0';
+    Joined += portable(Arg, Job) + '\0';
   return utohexstr(xxh3_64bits(Joined));
 }
 
@@ -188,14 +194,13 @@ Expected<std::string> renderTUResultFile(const TUJob &Job, const TUIdentity &Id,
       Facts.BodiesSkippedIn.end());
   File["files"] = std::move(Hashes);
   // The paths the TU looked for in vain (a header that appears earlier on
-  // the include path changes what it reads): under the root relative to it,
-  // others absolute.
-  json::Array Absent;
-  for (const std::string &Path : Result.Absent) {
-    std::optional<StringRef> Relative = pathUnder(Path, Root);
-    Absent.push_back(Relative ? Relative->str() : Path);
-  }
-  File["absent"] = std::move(Absent);
+  // the include path changes what it reads), in the build directory and the
+  // root as ${build} and ${root}.
+  std::vector<std::string> Absent;
+  for (const std::string &Path : Result.Absent)
+    Absent.push_back(Job.Command ? portable(Path, Job) : Path);
+  llvm::sort(Absent);
+  File["absent"] = json::Array(Absent);
   addFacts(File, Facts);
   std::string Text;
   raw_string_ostream(Text) << json::Value(std::move(File)) << "\n";
@@ -341,13 +346,10 @@ Expected<TUResult> decideFile(const ReadFile &File, const TUJob &Job,
   if (const json::Array *Absent = Object->getArray("absent"))
     for (const json::Value &Entry : *Absent) {
       std::optional<StringRef> Recorded = Entry.getAsString();
-      if (!Recorded || Recorded->empty() || Recorded->contains(".."))
+      std::string Path =
+          Recorded && Job.Command ? portable(*Recorded, Job, true) : "";
+      if (!sys::path::is_absolute(Path) || StringRef(Path).contains("/../"))
         return fileError(File.Path, "a damaged tu result (its \"absent\")");
-      SmallString<256> Path(*Recorded);
-      if (!sys::path::is_absolute(Path)) {
-        Path = RootDir;
-        sys::path::append(Path, sys::path::Style::posix, *Recorded);
-      }
       if (sys::fs::exists(Path))
         return fileError(File.Path,
                          std::string(Path) +
