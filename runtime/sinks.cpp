@@ -19,9 +19,12 @@ namespace detail {
 
 namespace {
 
-/// Returns the value of \p Name if it is set and non-empty, else null.
+/// Returns the value of \p Name if it is set and non-empty, else null. In a
+/// set-user-ID or set-group-ID program (or one with file capabilities) the
+/// environment is its caller's: secure_getenv ignores it there, so that a
+/// user cannot make a privileged program write a log where they choose.
 const char *getNonEmptyEnv(const char *Name) {
-  const char *Value = std::getenv(Name);
+  const char *Value = secure_getenv(Name);
   return Value && *Value ? Value : nullptr;
 }
 

@@ -783,3 +783,38 @@ TEST(GlobalRank, ARankSetBeforeTheFirstEventOrWithoutAnEnvironmentCounts) {
 }
 
 } // namespace
+
+// Issue 44, F10: a set-user-ID program takes its environment from its
+// caller. The runtime reads it with secure_getenv: a user cannot make it
+// create a log where the program's owner may write and they may not. As
+// root: a copy of the helper owned by nobody, set-user-ID; the directory
+// writable by anyone, so that only the environment decides.
+TEST(Issue44, ASetUserIdProgramIgnoresTheCallersEnvironment) {
+  if (geteuid() != 0)
+    GTEST_SKIP() << "needs root (to make a set-user-ID copy owned by nobody)";
+  TempDir Dir;
+  ASSERT_EQ(chmod(Dir.file("").c_str(), 0777), 0);
+  std::string Copy = Dir.file("setuid-helper");
+  std::string Bytes = apistamp::test::readFile(apistamp::test::helperPath());
+  ASSERT_FALSE(Bytes.empty());
+  int Fd = open(Copy.c_str(), O_WRONLY | O_CREAT | O_EXCL, 0755);
+  ASSERT_GE(Fd, 0);
+  ASSERT_EQ(write(Fd, Bytes.data(), Bytes.size()), ssize_t(Bytes.size()));
+  close(Fd);
+  const uid_t Nobody = 65534;
+  ASSERT_EQ(chown(Copy.c_str(), Nobody, Nobody), 0);
+  ASSERT_EQ(chmod(Copy.c_str(), 04755), 0);
+  std::string Log = Dir.file("chosen-by-the-caller.jsonl");
+  ProcessOptions Options;
+  Options.Args = {Copy, "a"};
+  Options.Env = {{"APISTAMP_API_USAGE_LOG", Log}};
+  ProcessResult R = apistamp::test::runProcess(Options);
+  expectClean(R);
+  struct stat Status;
+  EXPECT_NE(stat(Log.c_str(), &Status), 0)
+      << "the set-user-ID program created the log its caller named";
+  // The same program without the bit writes it: the test can fail.
+  ASSERT_EQ(chmod(Copy.c_str(), 0755), 0);
+  expectClean(apistamp::test::runProcess(Options));
+  EXPECT_EQ(stat(Log.c_str(), &Status), 0);
+}
