@@ -270,11 +270,17 @@ namespace {
 constexpr int OpenFlags =
     O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NONBLOCK;
 
-/// Opens the log at \p Path; -1 with errno set if it cannot be opened.
+/// Opens the log at \p Path; -1 with errno set if it cannot be opened. A
+/// symbolic link at the path is not followed (ELOOP): one planted in a
+/// shared log directory would make the job append to any file its user can
+/// write. The system's own links (/dev/stderr, /proc/self/fd/N), in
+/// directories only root writes, are followed.
 int openLog(const std::string &Path) {
+  bool System =
+      Path.compare(0, 5, "/dev/") == 0 || Path.compare(0, 6, "/proc/") == 0;
   int Fd;
   do
-    Fd = open(Path.c_str(), OpenFlags, 0666);
+    Fd = open(Path.c_str(), OpenFlags | (System ? 0 : O_NOFOLLOW), 0666);
   while (Fd < 0 && errno == EINTR);
   return Fd;
 }

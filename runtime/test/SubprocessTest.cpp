@@ -818,3 +818,24 @@ TEST(Issue44, ASetUserIdProgramIgnoresTheCallersEnvironment) {
   expectClean(apistamp::test::runProcess(Options));
   EXPECT_EQ(stat(Log.c_str(), &Status), 0);
 }
+
+// Issue 44, F11: a symbolic link planted at the log's path (in a shared,
+// group-writable log directory) is not followed: the file it points to is
+// untouched, and the failure is said once. /dev/stderr, a link of the
+// system's, is followed (Failures.AClosedPipeDoesNotKillWithSigpipe).
+TEST(Issue44, ASymbolicLinkAtTheLogPathIsNotFollowed) {
+  TempDir Dir;
+  std::string Victim = Dir.file("victim.txt");
+  {
+    int Fd = open(Victim.c_str(), O_WRONLY | O_CREAT, 0600);
+    ASSERT_GE(Fd, 0);
+    ASSERT_EQ(write(Fd, "precious\n", 9), 9);
+    close(Fd);
+  }
+  std::string Log = Dir.file("81723-0.jsonl");
+  ASSERT_EQ(symlink(Victim.c_str(), Log.c_str()), 0);
+  ProcessResult R = runHelper({"a", "log:x"}, {{"APISTAMP_API_USAGE_LOG", Log}});
+  expectClean(R);
+  EXPECT_EQ(apistamp::test::readFile(Victim), "precious\n");
+  EXPECT_EQ(apistamp::test::countOccurrences(R.Err, "apistamp: "), 1u) << R.Err;
+}
