@@ -834,7 +834,8 @@ TEST(Issue44, ASymbolicLinkAtTheLogPathIsNotFollowed) {
   }
   std::string Log = Dir.file("81723-0.jsonl");
   ASSERT_EQ(symlink(Victim.c_str(), Log.c_str()), 0);
-  ProcessResult R = runHelper({"a", "log:x"}, {{"APISTAMP_API_USAGE_LOG", Log}});
+  ProcessResult R =
+      runHelper({"a", "log:x"}, {{"APISTAMP_API_USAGE_LOG", Log}});
   expectClean(R);
   EXPECT_EQ(apistamp::test::readFile(Victim), "precious\n");
   EXPECT_EQ(apistamp::test::countOccurrences(R.Err, "apistamp: "), 1u) << R.Err;
