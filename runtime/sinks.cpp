@@ -398,12 +398,21 @@ EnvSinks::EnvSinks() {
   // Created while the runtime's state lock is held, which fork() also
   // takes: no child can inherit this descriptor.
   int Fd = openLog(Path);
-  if (Fd < 0) {
+  if (Fd >= 0) {
+    close(Fd);
+  } else if (int Error = errno; Error == EMFILE || Error == ENFILE ||
+                                Error == ENOENT || Error == ENOMEM ||
+                                Error == ENOSPC || Error == EDQUOT) {
+    // A passing failure (a burst of descriptors, the log's directory not
+    // made yet): the log stays on, and each event opens it again.
+    reportError("cannot open API usage log '" + Path + "' now: " +
+                std::strerror(Error) + "; trying again at each event");
+    WriteErrorReported.store(true, std::memory_order_relaxed); // Said once.
+  } else {
     reportError("cannot open API usage log '" + Path +
-                "': " + std::strerror(errno) + "; not writing it");
+                "': " + std::strerror(Error) + "; not writing it");
     return;
   }
-  close(Fd);
   LogEnabled = true;
 
   HostAndExe += ",\"host\":";

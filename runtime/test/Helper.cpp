@@ -182,6 +182,9 @@ int forkDuringWrite() {
   return 0;
 }
 
+/// The descriptors "fds:exhaust" took.
+std::vector<int> *ExhaustedFds = nullptr;
+
 bool startsWith(const std::string &S, const std::string &Prefix) {
   return S.compare(0, Prefix.size(), Prefix) == 0;
 }
@@ -250,6 +253,22 @@ int run(const std::vector<std::string> &Steps, std::size_t First) {
       }
       if (setrlimit(RLIMIT_FSIZE, &Limit) != 0)
         return 3;
+    } else if (Step == "fds:exhaust") {
+      // Every descriptor taken (the log cannot be opened: EMFILE) ...
+      static std::vector<int> Taken;
+      int Fd;
+      while ((Fd = open("/dev/null", O_RDONLY | O_CLOEXEC)) >= 0)
+        Taken.push_back(Fd);
+      if (errno != EMFILE)
+        return 3;
+      // ... until "fds:release".
+      ExhaustedFds = &Taken;
+    } else if (Step == "fds:release") {
+      if (!ExhaustedFds)
+        return 3;
+      for (int Fd : *ExhaustedFds)
+        close(Fd);
+      ExhaustedFds->clear();
     } else if (Step == "fork-during-write") {
       int Status = forkDuringWrite();
       if (Status != 0)

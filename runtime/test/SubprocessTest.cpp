@@ -840,3 +840,22 @@ TEST(Issue44, ASymbolicLinkAtTheLogPathIsNotFollowed) {
   EXPECT_EQ(apistamp::test::readFile(Victim), "precious\n");
   EXPECT_EQ(apistamp::test::countOccurrences(R.Err, "apistamp: "), 1u) << R.Err;
 }
+
+// Issue 44, F17: the log cannot be opened at the first event for a passing
+// reason (every descriptor taken: EMFILE); it is said once, and the events
+// after the descriptors are free again reach the log.
+TEST(Issue44, APassingFailureAtTheFirstEventDoesNotTurnTheLogOff) {
+  TempDir Dir;
+  std::string Log = Dir.file("events.jsonl");
+  ProcessResult R =
+      runHelper({"fds:exhaust", "log:during", "fds:release", "log:after", "a"},
+                {{"APISTAMP_API_USAGE_LOG", Log}});
+  expectClean(R);
+  EXPECT_EQ(apistamp::test::countOccurrences(R.Err, "apistamp: "), 1u) << R.Err;
+  EXPECT_NE(R.Err.find("trying again at each event"), std::string::npos)
+      << R.Err;
+  std::vector<std::string> Events;
+  for (const JsonValue &Line : parseJsonLines(apistamp::test::readFile(Log)))
+    Events.push_back(stringField(Line, "event"));
+  EXPECT_EQ(Events, (std::vector<std::string>{"after", "helper.a"}));
+}
