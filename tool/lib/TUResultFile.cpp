@@ -117,9 +117,23 @@ std::set<std::string> describedFiles(const TUFacts &Facts) {
 
 /// A depfile's spelling of \p Path (as GNU make and Ninja read it).
 std::string depfileEscaped(StringRef Path) {
+  // As Ninja's and Make's depfile readers take it: "\ " and "\#" are a
+  // space and a '#'; backslashes before one are doubled; any other
+  // backslash is itself (doubled, it would be two); "$$" is '$'.
   std::string Out;
-  for (char C : Path) {
-    if (C == ' ' || C == '#' || C == '\\')
+  for (size_t I = 0; I < Path.size(); ++I) {
+    char C = Path[I];
+    if (C == '\\') {
+      size_t Run = Path.find_first_not_of('\\', I) - I;
+      if (I + Run > Path.size())
+        Run = Path.size() - I;
+      bool BeforeEscape = I + Run < Path.size() &&
+                          (Path[I + Run] == ' ' || Path[I + Run] == '#');
+      Out.append(BeforeEscape ? 2 * Run : Run, '\\');
+      I += Run - 1;
+      continue;
+    }
+    if (C == ' ' || C == '#')
       Out += '\\';
     else if (C == '$')
       Out += '$';
