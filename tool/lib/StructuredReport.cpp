@@ -144,10 +144,28 @@ void printExportedFixes(raw_ostream &OS, const ReportInput &In,
   YAML << Exported;
 }
 
+/// \p Path as a URI path (RFC 3986; SARIF 2.1.0, 3.4.3): every byte but
+/// the unreserved characters and '/' percent-encoded, so that "a#b.cpp" is
+/// not a fragment, "q?x.cpp" not a query and "50%25.cpp" not "50%.cpp".
+static std::string uriPath(StringRef Path) {
+  std::string Out;
+  for (unsigned char C : Path) {
+    if (isAlnum(C) || C == '-' || C == '.' || C == '_' || C == '~' ||
+        C == '/') {
+      Out += C;
+      continue;
+    }
+    Out += '%';
+    Out += hexdigit(C >> 4);
+    Out += hexdigit(C & 15);
+  }
+  return Out;
+}
+
 static json::Object artifactLocation(StringRef Path, StringRef Base) {
   if (std::optional<StringRef> Relative = pathUnder(Path, Base))
-    return json::Object{{"uri", *Relative}, {"uriBaseId", "SRCROOT"}};
-  return json::Object{{"uri", "file://" + Path.str()}};
+    return json::Object{{"uri", uriPath(*Relative)}, {"uriBaseId", "SRCROOT"}};
+  return json::Object{{"uri", "file://" + uriPath(Path)}};
 }
 
 /// The SARIF "fixes" of finding \p F: its edits as one change.
@@ -271,7 +289,7 @@ void printSarifReport(raw_ostream &OS, const ReportInput &In,
   if (!BaseDirectory.empty() && WithBaseUri)
     Run["originalUriBaseIds"] = json::Object{
         {"SRCROOT",
-         json::Object{{"uri", "file://" + BaseDirectory.str() + "/"}}}};
+         json::Object{{"uri", "file://" + uriPath(BaseDirectory) + "/"}}}};
   json::Value Log =
       json::Object{{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
                    {"version", "2.1.0"},
