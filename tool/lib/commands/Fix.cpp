@@ -44,6 +44,23 @@ int runFix(CommandContext &Ctx) {
   removeLeftoverTemporaries(Ctx);
   WriteResult Written = writeChanges(Changes.Changes);
   printFileProblems(Ctx, Written.Problems);
+  // What was written: the events of a file left as it was are not counted.
+  llvm::StringSet<> Unwritten;
+  for (const FileProblem &P : Changes.Problems)
+    Unwritten.insert(P.Path);
+  for (const FileProblem &P : Written.Problems)
+    Unwritten.insert(P.Path);
+  if (!Unwritten.empty()) {
+    std::vector<Site> Made;
+    for (const Site &S : Ctx.Result.Sites)
+      if (S.Edits.empty() || !Unwritten.contains(S.File))
+        Made.push_back(S);
+    SiteCounts Done = countSites(Made);
+    Counts.Missing = Done.Missing;
+    Counts.Wrong = Done.Wrong;
+    Counts.Stale = Done.Stale;
+    Counts.StaleKept = Done.StaleKept;
+  }
   if (Ctx.Opts.Verbose)
     listWrittenEvents(Ctx, Changes.Changes, Written.Problems);
   Errors |= !Written.Problems.empty();
