@@ -83,30 +83,32 @@ static std::optional<size_t> endOfCallStatement(StringRef Code,
   std::string Rest = Code.substr(Use.Offset).str();
   clang::Lexer Lex(clang::SourceLocation(), Cxx, Rest.data(), Rest.data(),
                    Rest.data() + Rest.size());
+  // A comment between the call's tokens is someone's note: the call is not
+  // what apistamp writes, and is not removed with it.
+  Lex.SetCommentRetentionState(true);
   clang::Token Tok;
+  bool Commented = false;
   auto Next = [&](clang::tok::TokenKind Kind) {
     Lex.LexFromRawLexer(Tok);
+    Commented |= Tok.is(clang::tok::comment);
     return Tok.is(Kind);
+  };
+  auto Fail = [&](const std::string &Reason) -> std::optional<size_t> {
+    Why = Commented ? "a comment is written inside it" : Reason;
+    return std::nullopt;
   };
   auto Spelling = [&] {
     const char *End = Lex.getBufferLocation();
     return StringRef(End - Tok.getLength(), Tok.getLength());
   };
   if (!Next(clang::tok::raw_identifier) || Tok.getRawIdentifier() != Macro ||
-      !Next(clang::tok::l_paren)) {
-    Why = "it is not a call of '" + Macro.str() + "'";
-    return std::nullopt;
-  }
-  Lex.LexFromRawLexer(Tok);
-  if (!Tok.is(clang::tok::string_literal) ||
-      Spelling() != quoteEvent(Use.Event) || !Next(clang::tok::r_paren)) {
-    Why = "its argument is not the one string literal apistamp writes";
-    return std::nullopt;
-  }
-  if (!Next(clang::tok::semi)) {
-    Why = "the call is not a statement of its own";
-    return std::nullopt;
-  }
+      !Next(clang::tok::l_paren))
+    return Fail("it is not a call of '" + Macro.str() + "'");
+  if (!Next(clang::tok::string_literal) ||
+      Spelling() != quoteEvent(Use.Event) || !Next(clang::tok::r_paren))
+    return Fail("its argument is not the one string literal apistamp writes");
+  if (!Next(clang::tok::semi))
+    return Fail("the call is not a statement of its own");
   return Use.Offset + size_t(Lex.getBufferLocation() - Rest.data());
 }
 
