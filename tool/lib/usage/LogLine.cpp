@@ -44,13 +44,48 @@ const char *describe(LogLineError Error) {
 }
 
 bool isIsoTime(std::string_view Time) {
-  if (Time.size() < 10 || Time[4] != '-' || Time[7] != '-' ||
-      (Time.size() > 10 && Time[10] != 'T'))
-    return false;
-  for (size_t I : {0, 1, 2, 3, 5, 6, 8, 9})
-    if (Time[I] < '0' || Time[I] > '9')
+  auto Digit = [&](size_t I) { return Time[I] >= '0' && Time[I] <= '9'; };
+  // N digits at I, at most Max.
+  auto Number = [&](size_t I, size_t N, unsigned Max) {
+    if (I + N > Time.size())
       return false;
-  return true;
+    unsigned V = 0;
+    for (size_t K = I; K < I + N; ++K) {
+      if (!Digit(K))
+        return false;
+      V = V * 10 + unsigned(Time[K] - '0');
+    }
+    return V <= Max;
+  };
+  if (Time.size() < 10 || Time[4] != '-' || Time[7] != '-' ||
+      !Number(0, 4, 9999) || !Number(5, 2, 99) || !Number(8, 2, 99))
+    return false;
+  if (Time.size() == 10)
+    return true; // A day.
+  // "THH:MM", then ":SS" and ".fraction", then "Z" or "+HH:MM"/"-HH:MM".
+  if (Time[10] != 'T' || !Number(11, 2, 23) || Time.size() < 16 ||
+      Time[13] != ':' || !Number(14, 2, 59))
+    return false;
+  size_t I = 16;
+  if (I < Time.size() && Time[I] == ':') {
+    if (!Number(I + 1, 2, 60))
+      return false;
+    I += 3;
+    if (I < Time.size() && Time[I] == '.') {
+      size_t Digits = 0;
+      while (I + 1 + Digits < Time.size() && Digit(I + 1 + Digits))
+        ++Digits;
+      if (Digits == 0)
+        return false;
+      I += 1 + Digits;
+    }
+  }
+  if (I < Time.size() && Time[I] == 'Z')
+    return I + 1 == Time.size();
+  if (I < Time.size() && (Time[I] == '+' || Time[I] == '-'))
+    return I + 6 == Time.size() && Number(I + 1, 2, 23) && Time[I + 3] == ':' &&
+           Number(I + 4, 2, 59);
+  return I == Time.size();
 }
 
 bool isCalendarDay(std::string_view Time) {

@@ -61,7 +61,10 @@ enum class LogLineError {
 /// The message for \p Error ("not JSON", "'pid' is not an integer", ...).
 const char *describe(LogLineError Error);
 
-/// "YYYY-MM-DD", alone or followed by 'T' and the time of day.
+/// "YYYY-MM-DD" alone, or followed by "Thh:mm", optional ":ss" and
+/// ".fraction", and an optional "Z" or "+hh:mm"/"-hh:mm": nothing else, no
+/// hour past 23 (a time checked up to its 'T' alone let "Tgarbage" be an
+/// event's last seen time).
 bool isIsoTime(std::string_view Time);
 
 /// True when the first ten bytes of \p Time, which isIsoTime accepted, are
