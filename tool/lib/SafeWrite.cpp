@@ -316,14 +316,17 @@ Error writeOutputFile(StringRef Path, StringRef Contents) {
   if (::lstat(Path.str().c_str(), &Status) != 0) {
     if (errno != ENOENT)
       return systemError("stat", errno);
+    removeStaleTemporaries(Path); // Of runs killed while writing it.
     return writeFileAtomically(Path, Contents);
   }
   auto Refused = [](StringRef What) {
     return createStringError(inconvertibleErrorCode(),
                              "it is " + What + "; not written");
   };
-  if (S_ISREG(Status.st_mode))
+  if (S_ISREG(Status.st_mode)) {
+    removeStaleTemporaries(Path); // Of runs killed while writing it.
     return writeFileAtomically(Path, Contents);
+  }
   if (S_ISLNK(Status.st_mode))
     return Refused("a symbolic link, which is not followed (name the file "
                    "it points to)");
