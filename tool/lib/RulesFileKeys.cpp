@@ -277,17 +277,45 @@ void FileParser::aliases(const YAML::Node &Value, RuleSet &Rules) {
       Rules.Aliases.push_back(std::move(*Alias));
     }
   // One step maps an old name to the current one: a chain would make the
-  // event's name depend on the order of the entries.
+  // event's name depend on the order of the entries (and the report and
+  // the usage gate disagreed). A current event with a '*' names every
+  // event between its prefix and suffix: it chains if another old name
+  // may match one of them (its literal ends are compatible with these).
+  auto MayMatchOneOf = [](const EventGlob &Old, StringRef To) {
+    size_t Star = To.find('*');
+    if (Star == StringRef::npos)
+      return Old.matches(To);
+    StringRef Prefix = To.take_front(Star), Suffix = To.drop_front(Star + 1);
+    StringRef Pattern = Old.pattern();
+    size_t First = Pattern.find_first_of("*?[]{}\\");
+    if (First == StringRef::npos)
+      return Pattern.size() >= Prefix.size() + Suffix.size() &&
+             Pattern.starts_with(Prefix) && Pattern.ends_with(Suffix);
+    StringRef Head = Pattern.take_front(First);
+    StringRef Tail = Pattern.drop_front(Pattern.find_last_of("*?[]{}\\") + 1);
+    return (Head.starts_with(Prefix) || Prefix.starts_with(Head)) &&
+           (Tail.ends_with(Suffix) || Suffix.ends_with(Tail));
+  };
   for (size_t I = 0; I < Rules.Aliases.size(); ++I) {
     const EventAlias &A = Rules.Aliases[I];
     for (const EventAlias &Other : Rules.Aliases)
-      if (Other.From.matches(A.To)) {
+      if ((&Other != &A || A.To.find('*') == std::string::npos) &&
+          MayMatchOneOf(Other.From, A.To)) {
+        bool Glob = A.To.find('*') != std::string::npos;
         Diags.error(Targets[I],
-                    "'" + printable(A.To) + "' is itself an old name (line " +
-                        Twine(Other.Line) + " maps it to '" +
-                        printable(Other.To) + "'): map '" +
-                        printable(A.From.pattern()) +
-                        "' straight to the current event",
+                    "'" + printable(A.To) +
+                        (Glob ? "' names events that may be old names too "
+                                "(line " +
+                                    Twine(Other.Line) + " maps '" +
+                                    printable(Other.From.pattern()) + "' to '" +
+                                    printable(Other.To) +
+                                    "'): map each old name straight to its "
+                                    "current event"
+                              : "' is itself an old name (line " +
+                                    Twine(Other.Line) + " maps it to '" +
+                                    printable(Other.To) + "'): map '" +
+                                    printable(A.From.pattern()) +
+                                    "' straight to the current event"),
                     Diags.valueOffset(Targets[I]));
         break;
       }
