@@ -127,11 +127,37 @@ TEST(HostileLogTest, AggregatesRowsAreNotSilentlyReplaced) {
               ::testing::HasSubstr("line 4: a second totals row for event "
                                    "'e' (the first is line 2)"));
   llvm::Expected<UsageCounts> DayTwice =
-      aggregates(std::string(Header) + "e,2026-11-20,3,3,1,a,b\n" +
-                 "e,2026-11-20,3,3,1,a,b\n");
+      aggregates(std::string(Header) + "e,2026-11-20,3,3,1,,\n" +
+                 "e,2026-11-20,3,3,1,,\n");
   ASSERT_FALSE(DayTwice);
   EXPECT_THAT(llvm::toString(DayTwice.takeError()),
               ::testing::HasSubstr("line 3: a second row of day 2026-11-20"));
+}
+
+// Issue 44, F16: what a warehouse got wrong is an error, not a silent "0
+// jobs" (day rows without the totals row: the gate saw no use and let the
+// event's removal pass), nor a date printed as is.
+TEST(HostileLogTest, AggregatesAreValidated) {
+  auto ErrorOf = [](const std::string &Rows) {
+    llvm::Expected<UsageCounts> Read = aggregates(std::string(Header) + Rows);
+    return Read ? std::string("(read)") : llvm::toString(Read.takeError());
+  };
+  EXPECT_THAT(ErrorOf("gone,2026-11-02,5,14,4,,\n"),
+              ::testing::HasSubstr("event 'gone' has rows by day (line 2) "
+                                   "but no totals row (its day empty)"));
+  EXPECT_THAT(ErrorOf("e,,5,5,1,2026-02-30T00:00:00Z,2026-03-01\n"),
+              ::testing::HasSubstr("line 2: '2026-02-30T00:00:00Z' is not an "
+                                   "ISO 8601 time"));
+  EXPECT_THAT(ErrorOf("e,,5,5,1,,zzz\n"),
+              ::testing::HasSubstr("line 2: 'zzz' is not an ISO 8601 time"));
+  EXPECT_THAT(ErrorOf("e,,5,5,1,,\ne,2026-13-01,1,1,1,,\n"),
+              ::testing::HasSubstr("line 3: '2026-13-01' is not a day"));
+  EXPECT_THAT(ErrorOf("e,,5,5,1,,\ne,2026-11-03,50,5,1,,\n"),
+              ::testing::HasSubstr("line 3: 50 jobs of 'e' on 2026-11-03, "
+                                   "more than its 5 in all"));
+  EXPECT_EQ(ErrorOf("e,,5,5,1,2026-11-01T08:00:00Z,2026-11-03\n"
+                    "e,2026-11-03,5,5,1,,\n"),
+            "(read)");
 }
 
 TEST(HostileLogTest, AggregatesCountsAreNeverPrintedNegative) {

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "BoundedJson.h"
+#include "LogLine.h"
 #include "UsageReport.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/JSON.h"
@@ -137,6 +138,20 @@ Expected<UsageCounts> readAggregates(StringRef Path,
       return inputFileError(Path, "line " + Twine(I + 1) +
                                       ": a count over 2^63 - 1 (no log has so "
                                       "many)");
+    // What a warehouse got wrong is an error, not a silent "0 jobs".
+    auto IsDay = [](StringRef Day) {
+      return Day.size() == 10 && isIsoTime(Day) && isCalendarDay(Day);
+    };
+    auto IsTime = [](StringRef Time) {
+      return Time.empty() || (isIsoTime(Time) && isCalendarDay(Time));
+    };
+    if (!F[1].empty() && !IsDay(F[1]))
+      return inputFileError(Path, "line " + Twine(I + 1) + ": '" + F[1] +
+                                      "' is not a day (YYYY-MM-DD)");
+    if (!IsTime(F[5]) || !IsTime(F[6]))
+      return inputFileError(Path, "line " + Twine(I + 1) + ": '" +
+                                      (IsTime(F[5]) ? F[6] : F[5]) +
+                                      "' is not an ISO 8601 time");
     if (Keep && !Keep(F[0]))
       continue;
     auto [Row, New] = RowLine.try_emplace({F[0].str(), F[1].str()}, I + 1);
@@ -159,8 +174,20 @@ Expected<UsageCounts> readAggregates(StringRef Path,
     C.FirstSeen = F[5].str();
     C.LastSeen = F[6].str();
   }
-  for (auto &Entry : Counts.Events)
-    llvm::sort(Entry.second.JobsByDay);
+  for (auto &[Event, C] : Counts.Events) {
+    llvm::sort(C.JobsByDay);
+    if (!RowLine.count({Event, ""}))
+      return inputFileError(
+          Path, "event '" + Event + "' has rows by day (line " +
+                    Twine(RowLine.lower_bound({Event, ""})->second) +
+                    ") but no totals row (its day empty)");
+    for (const auto &[Day, Jobs] : C.JobsByDay)
+      if (Jobs > C.Jobs)
+        return inputFileError(
+            Path, "line " + Twine(RowLine[{Event, Day}]) + ": " + Twine(Jobs) +
+                      " jobs of '" + Event + "' on " + Day +
+                      ", more than its " + Twine(C.Jobs) + " in all");
+  }
   return Counts;
 }
 
