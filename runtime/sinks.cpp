@@ -10,6 +10,7 @@
 #include <cstring>
 #include <ctime>
 #include <fcntl.h>
+#include <poll.h>
 #include <pthread.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -226,7 +227,7 @@ std::string ddpMembers(const std::map<std::string, std::string> &Strs,
   return Out;
 }
 
-bool writeLine(int Fd, const std::string &Line, bool MayBePipe) {
+bool writeLine(int Fd, const std::string &Line, bool MayBePipe, int WaitMs) {
   sigset_t PipeSet, OldMask;
   bool WasPending = false;
   if (MayBePipe) {
@@ -241,10 +242,24 @@ bool writeLine(int Fd, const std::string &Line, bool MayBePipe) {
   }
   std::size_t Done = 0;
   int Error = 0;
+  // A non-blocking descriptor waits for room at most WaitMs in all.
+  struct timespec Start;
+  clock_gettime(CLOCK_MONOTONIC, &Start);
   while (Done < Line.size()) {
     ssize_t N = write(Fd, Line.data() + Done, Line.size() - Done);
     if (N < 0 && errno == EINTR)
       continue;
+    if (N < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) && WaitMs > 0) {
+      struct timespec Now;
+      clock_gettime(CLOCK_MONOTONIC, &Now);
+      long Waited = (Now.tv_sec - Start.tv_sec) * 1000 +
+                    (Now.tv_nsec - Start.tv_nsec) / 1000000;
+      struct pollfd Room = {Fd, POLLOUT, 0};
+      if (Waited < WaitMs && poll(&Room, 1, int(WaitMs - Waited)) >= 0)
+        continue;
+      errno = EAGAIN;
+      N = -1;
+    }
     if (N <= 0) {
       Error = N < 0 ? errno : EIO;
       break;
@@ -264,6 +279,9 @@ bool writeLine(int Fd, const std::string &Line, bool MayBePipe) {
 }
 
 namespace {
+
+/// How long a line waits for room in a pipe whose reader is slow.
+constexpr int PipeWaitMs = 1000;
 
 /// Opening flags of the log. O_NONBLOCK for the open only: opening a FIFO
 /// nobody reads fails instead of hanging (it has no effect on regular files).
@@ -537,13 +555,29 @@ void EnvSinks::writeJson(const std::string &Event,
                                 Pipe ? PIPE_BUF : std::string::npos, Extra);
     if (Regular && NeedsNewline.exchange(false, std::memory_order_relaxed))
       Line.insert(Line.begin(), '\n');
-    if (!Regular) {
-      // O_NONBLOCK was for the open (a FIFO without reader); writes block,
-      // as a slow reader needs.
+    if (Pipe) {
+      // Non-blocking: a slow reader is waited for, up to PipeWaitMs a line;
+      // a stalled one does not hang the program (later lines are dropped
+      // at once until one goes through).
+      bool Stalled = PipeStalled.load(std::memory_order_relaxed);
+      if (writeLine(Node.Fd, Line, true, Stalled ? 0 : PipeWaitMs)) {
+        PipeStalled.store(false, std::memory_order_relaxed);
+      } else {
+        Failure = "write";
+        Error = errno;
+        if (Error == EAGAIN) {
+          PipeStalled.store(true, std::memory_order_relaxed);
+          Detail = "its reader does not read (a pipe " +
+                   std::to_string(PipeWaitMs) + " ms full)";
+        }
+      }
+    } else if (!Regular) {
+      // O_NONBLOCK was for the open (a FIFO without reader); writes to a
+      // terminal or device block.
       if (fcntl(Node.Fd, F_SETFL, OpenFlags & ~O_NONBLOCK) < 0) {
         Failure = "write";
         Error = errno;
-      } else if (!writeLine(Node.Fd, Line, Pipe)) {
+      } else if (!writeLine(Node.Fd, Line, false)) {
         Failure = "write";
         Error = errno;
       }

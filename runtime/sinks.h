@@ -81,6 +81,9 @@ private:
   /// Set when a partial line could not be blanked: the next line starts
   /// with a newline, so that it is not glued to the partial one.
   mutable std::atomic<bool> NeedsNewline{false};
+  /// The log is a pipe whose reader let a line wait PipeWaitMs: later lines
+  /// are not waited for until one goes through.
+  mutable std::atomic<bool> PipeStalled{false};
 };
 
 /// Makes the JSON lines written from now on carry \p Rank (c10's
@@ -119,8 +122,11 @@ bool appendJsonString(std::string &Out, const std::string &Text,
 /// Writes all of \p Line to \p Fd, retrying interrupted and short writes (a
 /// line longer than a pipe's buffer arrives whole). If \p MayBePipe, a
 /// closed reader yields EPIPE instead of killing the process with SIGPIPE.
-/// Returns true if every byte was written; otherwise errno is the reason.
-bool writeLine(int Fd, const std::string &Line, bool MayBePipe);
+/// On a non-blocking \p Fd, room is waited for \p WaitMs in all (EAGAIN
+/// after; at once if 0). Returns true if every byte was written; otherwise
+/// errno is the reason.
+bool writeLine(int Fd, const std::string &Line, bool MayBePipe,
+               int WaitMs = -1);
 
 /// Writes "apistamp: <Message>" on stderr (for the runtime's own errors).
 void reportError(const std::string &Message);

@@ -859,3 +859,22 @@ TEST(Issue44, APassingFailureAtTheFirstEventDoesNotTurnTheLogOff) {
     Events.push_back(stringField(Line, "event"));
   EXPECT_EQ(Events, (std::vector<std::string>{"after", "helper.a"}));
 }
+
+// Issue 44, F09: the log is a FIFO whose reader stopped reading (the pipe
+// full): a line waits for room a while, then the program goes on; later
+// lines are dropped at once until the reader reads again. The writes
+// blocked, and the program hung in its API calls for as long as the reader
+// stalled. Said once.
+TEST(Issue44, AStalledPipeReaderDoesNotHangTheProgram) {
+  TempDir Dir;
+  std::string Fifo = Dir.file("fifo");
+  ASSERT_EQ(mkfifo(Fifo.c_str(), 0600), 0);
+  int Reader = open(Fifo.c_str(), O_RDONLY | O_NONBLOCK);
+  ASSERT_GE(Reader, 0);
+  ProcessResult R = runHelper({"flood:3000:100:2", "log:after"},
+                              {{"APISTAMP_API_USAGE_LOG", Fifo}});
+  close(Reader);
+  expectClean(R);
+  EXPECT_EQ(apistamp::test::countOccurrences(R.Err, "apistamp: "), 1u) << R.Err;
+  EXPECT_NE(R.Err.find("its reader does not read"), std::string::npos) << R.Err;
+}
