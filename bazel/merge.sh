@@ -33,7 +33,10 @@ case "$format" in
   sarif) mode="--format=sarif --no-sarif-srcroot" ;;
   *) mode="--format=$format" ;;
 esac
-sed -e "s|^|$root/|" "$results" > "$db/results" || exit 2
+# Read as LLVM reads a response file (GNU rules): a quote, a backslash or a
+# blank in a path (a'b.cc is a legal Bazel source) is escaped with a
+# backslash.
+sed -e "s|^|$root/|" -e 's/[\\"'"'"'[:space:]]/\\&/g' "$results" > "$db/results" || exit 2
 # apistamp prints paths relative to the working directory, after resolving
 # symbolic links, and a sandbox's (or the execution root's) sources are
 # links into the workspace: run in the workspace's directory, found from the

@@ -37,7 +37,9 @@ from realworld import Steps, sh  # noqa: E402
 
 ASPECT = "@apistamp//:apistamp.bzl%apistamp_aspect"
 MERGES = {"apistamp": "txt", "apistamp_json": "json", "apistamp_sarif": "sarif"}
-SOURCES = ["app/main.cpp", "mathlib/math.cpp", "strlib/str.cc"]
+# A quote in a source's name (a legal Bazel label) passes through merge.sh's
+# response file (issue 44's F19: the merge action failed).
+SOURCES = ["app/main.cpp", "mathlib/math.cpp", "strlib/str'ing.cc"]
 # One tu action per source of each target: math.cpp is in three targets.
 ACTIONS = SOURCES + ["mathlib/math.cpp", "mathlib/math.cpp"]
 HITS = len(ACTIONS) + len(MERGES)
@@ -104,7 +106,7 @@ int slow_square(int v) { return clamp(v) * v; }
 """,
     "strlib/BUILD": """cc_library(
     name = "strlib",
-    srcs = ["str.cc"],
+    srcs = ["str'ing.cc"],
     hdrs = ["str.h"],
     copts = ["-std=c++17"],
     local_defines = ["STRLIB_INTERNAL=1"],
@@ -116,7 +118,7 @@ int slow_square(int v) { return clamp(v) * v; }
 #include <string>
 namespace demo { std::string shout(const std::string&); }
 """,
-    "strlib/str.cc": """#include "str.h"
+    "strlib/str'ing.cc": """#include "str.h"
 #include <string_view>
 #include "common/log.h"
 namespace demo {
