@@ -28,7 +28,7 @@ namespace {
 std::string ninjaPath(StringRef Text) {
   std::string Out;
   for (char C : Text) {
-    if (C == '$' || C == ' ' || C == ':' || C == '\n')
+    if (C == '$' || C == ' ' || C == ':')
       Out += '$';
     Out += C;
   }
@@ -65,6 +65,17 @@ int runNinja(const Options &Opts, const Project &P, raw_ostream &Err) {
            "database's TUs: pass -p BUILD_DIR\n";
     return ExitBadUsage;
   }
+  // Ninja has no escape for '|' in a path, and a line break ends a line
+  // whatever precedes it: such a name is refused, not written into a file
+  // Ninja cannot read (or reads as another path).
+  for (const TUJob &Job : P.TUs)
+    if (StringRef(Job.Source).find_first_of("|\n\r") != StringRef::npos) {
+      Err << "apistamp: error: '" << printableLine(Job.Source)
+          << "' cannot be named in a Ninja file ('|' or a line break in its "
+             "name): rename it, or check the database with `apistamp check "
+             "-p`\n";
+      return ExitBadUsage;
+    }
   SmallString<256> NinjaFile(Opts.TUOutput);
   sys::fs::make_absolute(NinjaFile);
   SmallString<256> ResultsDir = sys::path::parent_path(NinjaFile);
