@@ -1,6 +1,7 @@
 //===- PreambleStore.cpp - Parsed include prefixes kept between runs ------===//
 
 #include "PreambleStore.h"
+#include "BoundedJson.h"
 #include "ResultCache.h"
 #include "SafeWrite.h"
 #include "llvm/ADT/StringExtras.h"
@@ -216,9 +217,10 @@ std::optional<LoadedPreamble> PreambleStore::lookup(StringRef Key) {
   SmallString<256> Path(Directory);
   sys::path::append(Path, Key + ".json");
   ErrorOr<std::unique_ptr<MemoryBuffer>> Text = MemoryBuffer::getFile(Path);
-  if (!Text || jsonNestingDepth((*Text)->getBuffer()) > MaxNesting)
+  if (!Text)
     return Miss();
-  Expected<json::Value> Parsed = json::parse((*Text)->getBuffer());
+  Expected<json::Value> Parsed =
+      parseBoundedJson((*Text)->getBuffer(), MaxNesting);
   if (!Parsed) {
     consumeError(Parsed.takeError());
     return Miss();

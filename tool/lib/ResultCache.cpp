@@ -213,9 +213,8 @@ std::optional<TUResult> ResultCache::lookup(StringRef Key, const RuleSet &Rules,
     return Miss(NoEntry);
   // llvm::json's parser recurses once per nesting level: a tampered entry
   // of nested brackets would overflow the stack. Real entries nest 5 deep.
-  if (jsonNestingDepth((*Buffer)->getBuffer()) > MaxStoredNesting)
-    return Miss(Untrusted);
-  Expected<json::Value> Parsed = json::parse((*Buffer)->getBuffer());
+  Expected<json::Value> Parsed =
+      parseBoundedJson((*Buffer)->getBuffer(), MaxStoredNesting);
   if (!Parsed) {
     consumeError(Parsed.takeError());
     return Miss(Untrusted);

@@ -51,15 +51,12 @@ int runFix(CommandContext &Ctx) {
   for (const FileProblem &P : Written.Problems)
     Unwritten.insert(P.Path);
   if (!Unwritten.empty()) {
+    // Sites without edits (duplicates, conflicts, skipped) count as before.
     std::vector<Site> Made;
     for (const Site &S : Ctx.Result.Sites)
       if (S.Edits.empty() || !Unwritten.contains(S.File))
         Made.push_back(S);
-    SiteCounts Done = countSites(Made);
-    Counts.Missing = Done.Missing;
-    Counts.Wrong = Done.Wrong;
-    Counts.Stale = Done.Stale;
-    Counts.StaleKept = Done.StaleKept;
+    Counts = countSites(Made);
   }
   if (Ctx.Opts.Verbose)
     listWrittenEvents(Ctx, Changes.Changes, Written.Problems);
