@@ -17,6 +17,7 @@
 #include <cstring>
 #include <dirent.h>
 #include <fcntl.h>
+#include <optional>
 #include <signal.h>
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -78,12 +79,48 @@ Expected<std::string> readPath(StringRef Path) {
 
 std::atomic<unsigned> TemporaryCounter{0};
 
-/// A new temporary file beside \p Path: ".NAME.apistamp-tmp-PID-N".
+/// When process \p Pid started (clock ticks since boot, /proc/PID/stat's
+/// 22nd field), if /proc says: with its pid, it names the process even after
+/// the pid is reused.
+std::optional<uint64_t> processStartTime(pid_t Pid) {
+  std::string Path = "/proc/" + std::to_string(Pid) + "/stat";
+  int FD = ::open(Path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (FD < 0)
+    return std::nullopt;
+  char Buffer[1024];
+  ssize_t Size = ::read(FD, Buffer, sizeof Buffer);
+  ::close(FD);
+  if (Size <= 0)
+    return std::nullopt;
+  // The name, in parentheses, may hold anything: fields follow the last ')'.
+  StringRef Stat(Buffer, size_t(Size));
+  size_t NameEnd = Stat.rfind(')');
+  if (NameEnd == StringRef::npos)
+    return std::nullopt;
+  SmallVector<StringRef, 24> Fields;
+  Stat.substr(NameEnd + 1).split(Fields, ' ', -1, /*KeepEmpty=*/false);
+  uint64_t Start; // Fields[0] is the 3rd field (the state), so 22 is 19.
+  if (Fields.size() < 20 || Fields[19].getAsInteger(10, Start))
+    return std::nullopt;
+  return Start;
+}
+
+/// This process's "PID-START": who owns a temporary file.
+const std::string &temporaryOwner() {
+  static const std::string Owner = [] {
+    pid_t Self = ::getpid();
+    std::optional<uint64_t> Start = processStartTime(Self);
+    return std::to_string(Self) + "-" + std::to_string(Start.value_or(0));
+  }();
+  return Owner;
+}
+
+/// A new temporary file beside \p Path: ".NAME.apistamp-tmp-PID-START-N".
 Expected<std::pair<int, std::string>> createTemporary(StringRef Path,
                                                       mode_t Mode) {
   for (unsigned Attempt = 0; Attempt < 100; ++Attempt) {
-    std::string Name = temporaryPrefix(Path) + std::to_string(::getpid()) +
-                       "-" + std::to_string(TemporaryCounter++);
+    std::string Name = temporaryPrefix(Path) + temporaryOwner() + "-" +
+                       std::to_string(TemporaryCounter++);
     int FD =
         ::open(Name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, Mode);
     if (FD >= 0)
@@ -246,8 +283,29 @@ std::string temporaryPrefix(StringRef Path) {
   return std::string(Prefix);
 }
 
+/// True when the process that named a temporary file "...apistamp-tmp-
+/// \p Owner" (PID-START-N, or an older PID-N) is gone: no process has the
+/// pid, or the one that has it started at another time (the pid reused).
+static bool ownerIsGone(StringRef Owner) {
+  SmallVector<StringRef, 3> Parts;
+  Owner.split(Parts, '-');
+  pid_t Pid;
+  if (Parts.size() < 2 || Parts[0].getAsInteger(10, Pid) || Pid <= 0)
+    return false; // Not a name of ours.
+  if (Pid == ::getpid())
+    return Parts.size() == 3 &&
+           Parts[0].str() + "-" + Parts[1].str() != temporaryOwner();
+  if (::kill(Pid, 0) != 0 && errno == ESRCH)
+    return true;
+  uint64_t Start;
+  if (Parts.size() != 3 || Parts[1].getAsInteger(10, Start) || Start == 0)
+    return false; // No start time to tell a reused pid by.
+  std::optional<uint64_t> Now = processStartTime(Pid);
+  return Now && *Now != Start;
+}
+
 /// Removes the entries of \p Directory named "<NamePrefix>...apistamp-tmp-
-/// PID-N" whose process is gone.
+/// OWNER" whose process is gone (ownerIsGone).
 static void removeStale(StringRef Directory, StringRef NamePrefix) {
   DIR *Dir = ::opendir(Directory.str().c_str());
   if (!Dir)
@@ -260,13 +318,7 @@ static void removeStale(StringRef Directory, StringRef NamePrefix) {
     size_t Marker = Candidate.rfind(".apistamp-tmp-");
     if (Marker == StringRef::npos)
       continue;
-    pid_t Owner;
-    if (Candidate.substr(Marker + 14)
-            .split('-')
-            .first.getAsInteger(10, Owner) ||
-        Owner <= 0)
-      continue;
-    if (Owner != ::getpid() && ::kill(Owner, 0) != 0 && errno == ESRCH) {
+    if (ownerIsGone(Candidate.substr(Marker + 14))) {
       SmallString<256> Stale(Directory);
       sys::path::append(Stale, Entry->d_name);
       ::unlink(Stale.c_str());

@@ -47,7 +47,8 @@ llvm::Error writeFileAtomically(llvm::StringRef Path, llvm::StringRef Contents);
 llvm::Error writeOutputFile(llvm::StringRef Path, llvm::StringRef Contents);
 
 /// Removes the temporary files that a killed apistamp left beside \p Path
-/// (".NAME.apistamp-tmp-PID-N" whose process is gone).
+/// (".NAME.apistamp-tmp-PID-START-N" whose process is gone: no process has
+/// the pid, or the one that has it started at another time than START).
 void removeStaleTemporaries(llvm::StringRef Path);
 
 /// Removes every such stale temporary file in \p Directory.
