@@ -8,16 +8,15 @@ using namespace llvm;
 namespace apistamp {
 
 UsageCounts countKeys(const CounterIds &Ids, ArrayRef<DistinctKeys *> Keys,
-                      unsigned Threads) {
-  UsageCounts Counts;
+                      unsigned Threads, UsageCounts Counts) {
   const std::vector<CounterIds::Counter> &Counters = Ids.counters();
   std::vector<uint64_t> Distinct =
       DistinctKeys::countDistinct(Keys, Counters.size(), Threads);
   for (size_t Id = 0; Id < Counters.size(); ++Id) {
     const CounterIds::Counter &C = Counters[Id];
     EventCounts &Event = Counts.Events[C.Event.str()];
-    if (!C.Day.empty())
-      Event.JobsByDay.push_back({C.Day, Distinct[Id]});
+    if (!C.day().empty())
+      Event.JobsByDay.push_back({C.day().str(), Distinct[Id]});
     else if (C.Kind == JobsCounter)
       Event.Jobs = Distinct[Id];
     else if (C.Kind == ProcessesCounter)
@@ -54,16 +53,23 @@ UsageCounts collect(const CounterIds &Ids,
   std::vector<DistinctKeys *> Keys;
   for (const std::unique_ptr<ThreadCounts> &T : Threads)
     Keys.push_back(&T->Keys);
-  UsageCounts Counts = countKeys(Ids, Keys, unsigned(Threads.size()));
-  addInputs(Counts, Threads);
+  // The times first, each thread's event dropped once taken: the threads'
+  // events and the counts never both hold every event.
+  UsageCounts Seen;
   const std::vector<CounterIds::Counter> &Counters = Ids.counters();
-  for (const std::unique_ptr<ThreadCounts> &T : Threads)
-    for (auto &Entry : T->Events) {
-      const LocalEvent &Local = Entry.second;
-      EventCounts &Event = Counts.Events[Counters[Local.Base].Event.str()];
+  for (const std::unique_ptr<ThreadCounts> &T : Threads) {
+    T->forgetRecentEvents();
+    for (auto It = T->Events.begin(), End = T->Events.end(); It != End;) {
+      const LocalEvent &Local = It->second;
+      EventCounts &Event = Seen.Events[Counters[Local.Base].Event.str()];
       widenSeen(Event.FirstSeen, Event.LastSeen, Local.FirstSeen,
                 Local.LastSeen);
+      T->Events.erase(It++);
     }
+  }
+  UsageCounts Counts =
+      countKeys(Ids, Keys, unsigned(Threads.size()), std::move(Seen));
+  addInputs(Counts, Threads);
   return Counts;
 }
 

@@ -45,6 +45,16 @@ inline uint64_t load64(const char *P) {
   return V;
 }
 
+/// A day, "2026-11-23" (or a time on it), as its eight digits (isIsoTime
+/// or the partial reader checked them, and the dashes).
+inline uint64_t dayKey(std::string_view Time) {
+  uint64_t Key;
+  std::memcpy(&Key, Time.data(), 4);
+  std::memcpy(reinterpret_cast<char *>(&Key) + 4, Time.data() + 5, 2);
+  std::memcpy(reinterpret_cast<char *>(&Key) + 6, Time.data() + 8, 2);
+  return Key;
+}
+
 /// What the distinct counters count: the first three of each event, then
 /// one per (event, day).
 enum CounterKind : uint32_t { JobsCounter, ProcessesCounter, HostsCounter };
@@ -70,26 +80,38 @@ public:
     auto [It, New] = Bases.try_emplace(Current, uint32_t(Counters.size()));
     if (New)
       for (uint32_t Kind : {JobsCounter, ProcessesCounter, HostsCounter})
-        Counters.push_back({It->getKey(), Kind, ""});
+        Counters.push_back({It->getKey(), Kind, {}});
     Logged.try_emplace(Event, It->second);
     return It->second;
   }
 
   /// The counter of jobs on \p Day of the event whose counters start at
   /// \p Base.
+  /// \p Day is "YYYY-MM-DD".
   uint32_t day(uint32_t Base, llvm::StringRef Day) {
     std::lock_guard<std::mutex> Lock(Mutex);
-    auto [It, New] =
-        Days.try_emplace({Base, Day.str()}, uint32_t(Counters.size()));
-    if (New)
-      Counters.push_back({Counters[Base].Event, JobsCounter, Day.str()});
+    auto [It, New] = Days.try_emplace(
+        {Base, dayKey(std::string_view(Day.data(), DayLength))},
+        uint32_t(Counters.size()));
+    if (New) {
+      Counter C{Counters[Base].Event, JobsCounter, {}};
+      std::memcpy(C.Day, Day.data(), DayLength);
+      Counters.push_back(C);
+    }
     return It->second;
   }
 
+  /// The length of "YYYY-MM-DD".
+  static constexpr size_t DayLength = 10;
+  /// 32 bytes: a counter per distinct event and day, over every line.
   struct Counter {
     llvm::StringRef Event; ///< The current name, owned by Bases.
     uint32_t Kind;
-    std::string Day; ///< Empty but for jobs per day.
+    char Day[DayLength]; ///< Zeros but for jobs per day.
+    /// "YYYY-MM-DD" for jobs per day, else empty.
+    llvm::StringRef day() const {
+      return Day[0] ? llvm::StringRef(Day, DayLength) : llvm::StringRef();
+    }
   };
   /// Every counter, by id (read once the threads are done).
   const std::vector<Counter> &counters() const { return Counters; }
@@ -99,7 +121,7 @@ private:
   std::mutex Mutex;
   /// Current event names, and names as logged, to their first counter.
   llvm::StringMap<uint32_t> Bases, Logged;
-  std::map<std::pair<uint32_t, std::string>, uint32_t> Days;
+  llvm::DenseMap<std::pair<uint32_t, uint64_t>, uint32_t> Days;
   std::vector<Counter> Counters;
 };
 
@@ -144,21 +166,11 @@ struct LocalEvent {
       LastPrefix = Prefix;
     }
   }
-  /// The last line's day and its counter.
+  /// The last line's day and its counter (ThreadCounts::DayCounters has
+  /// the others).
   uint64_t LastDay = 0;
   uint32_t LastDayCounter = ~0u;
-  llvm::DenseMap<uint64_t, uint32_t> DayCounters;
 };
-
-/// A time's day, "2026-11-23", as its eight digits (isIsoTime checked
-/// them, and the dashes).
-inline uint64_t dayKey(std::string_view Time) {
-  uint64_t Key;
-  std::memcpy(&Key, Time.data(), 4);
-  std::memcpy(reinterpret_cast<char *>(&Key) + 4, Time.data() + 5, 2);
-  std::memcpy(reinterpret_cast<char *>(&Key) + 6, Time.data() + 8, 2);
-  return Key;
-}
 
 /// Remembers recently added keys: a key seen here is already counted, and
 /// adding it again is skipped. A job's lines come together, so its
@@ -264,6 +276,9 @@ public:
   CounterIds &Ids;
   DistinctKeys Keys;
   llvm::StringMap<LocalEvent> Events;
+  /// The counter of each (LocalEvent::Base, dayKey) met: one table for all
+  /// events, as most events have a few days (a table each took 1 KiB).
+  llvm::DenseMap<std::pair<uint32_t, uint64_t>, uint32_t> DayCounters;
   TailCache Tails;
   RecentKeys RecentHosts, RecentJobs;
   /// Any line not of the runtime's shape (a log collector's), and every
@@ -271,6 +286,11 @@ public:
   LogLineParser Slow;
   unsigned Files = 0;
   uint64_t Lines = 0, EventLines = 0, Malformed = 0, OutsideWindow = 0;
+
+  /// Empties the cache of recent events (before Events loses entries).
+  void forgetRecentEvents() {
+    std::fill(EventCache.begin(), EventCache.end(), CachedEvent());
+  }
 
   /// \p Name's entry when the cache of recent events has it; \p Name has
   /// 15 readable bytes past its end.
@@ -318,7 +338,7 @@ public:
     Event.seenAt(Time);
     uint64_t Day = dayKey(Time);
     if (Day != Event.LastDay || Event.LastDayCounter == ~0u) {
-      auto [It, New] = Event.DayCounters.try_emplace(Day);
+      auto [It, New] = DayCounters.try_emplace({Event.Base, Day});
       if (New)
         It->second = Ids.day(Event.Base, llvm::StringRef(Time.data(), 10));
       Event.LastDay = Day;
@@ -353,10 +373,12 @@ private:
       std::vector<CachedEvent>(size_t(1) << EventCacheBits);
 };
 
-/// The distinct keys of \p Keys counted per event (first and last seen
-/// left empty), on \p Threads threads; empties \p Keys.
+/// The distinct keys of \p Keys counted per event, on \p Threads threads,
+/// into \p Counts (first and last seen left as they are there); empties
+/// \p Keys.
 UsageCounts countKeys(const CounterIds &Ids,
-                      llvm::ArrayRef<DistinctKeys *> Keys, unsigned Threads);
+                      llvm::ArrayRef<DistinctKeys *> Keys, unsigned Threads,
+                      UsageCounts Counts = {});
 
 /// Adds the files and lines \p Threads read to \p Into's.
 void addInputs(UsageCounts &Into,
@@ -368,6 +390,7 @@ void widenSeen(std::string &FirstSeen, std::string &LastSeen,
                const std::string &First, const std::string &Last);
 
 /// The threads' counts as per-event counts; every thread's Keys finished.
+/// Empties the threads' Events.
 UsageCounts collect(const CounterIds &Ids,
                     llvm::ArrayRef<std::unique_ptr<ThreadCounts>> Threads);
 

@@ -420,8 +420,8 @@ eventsOfKeys(const CounterIds &Ids, ArrayRef<DistinctKeys *> Keys) {
   for (size_t Id = 0; Id < Counters.size(); ++Id) {
     const CounterIds::Counter &C = Counters[Id];
     PartialEvent &E = Events[C.Event.str()];
-    if (!C.Day.empty())
-      Days.push_back({C.Event, C.Day, Id});
+    if (!C.day().empty())
+      Days.push_back({C.Event, C.day(), Id});
     else
       Target[Id] = C.Kind == JobsCounter        ? &E.Jobs
                    : C.Kind == ProcessesCounter ? &E.Processes

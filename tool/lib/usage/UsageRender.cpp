@@ -94,68 +94,69 @@ json::Object inputsJson(const UsageCounts &In) {
                       {"stderr_logs", std::move(StderrLogs)}};
 }
 
-/// The report as the JSON contract (version 1) says.
-json::Value reportJson(const UsageReport &R) {
-  json::Array Events, Unknown, Rules;
-  auto Trend = [&R](const ReportEvent &E) {
+/// Writes the report as the JSON contract (version 1) says, one event's
+/// object at a time: memory stays the report's, whatever the number of
+/// events. The members come in the order a json::Value prints them (sorted).
+void writeReportJson(raw_ostream &OS, const UsageReport &R) {
+  json::OStream J(OS, 2);
+  auto Counted = [&R](const ReportEvent &E, json::Object O) {
+    for (auto &KV : countsJson(E))
+      O.try_emplace(KV.first, std::move(KV.second));
     json::Array Jobs;
     for (uint64_t N : E.Trend.dense(R.Periods.size()))
       Jobs.push_back(int64_t(N));
-    return Jobs;
-  };
-  for (const ReportEvent &E : R.Events) {
-    json::Object O{{"event", E.Event},       {"status", statusName(E.Status)},
-                   {"rule", E.Placed->Rule}, {"file", E.Placed->File},
-                   {"line", E.Placed->Line}, {"kind", E.Placed->Kind}};
-    for (auto &KV : countsJson(E))
-      O.try_emplace(KV.first, std::move(KV.second));
-    O["trend"] = Trend(E);
-    Events.push_back(std::move(O));
-  }
-  auto Unplaced = [&](const ReportEvent &E) {
-    json::Object O{{"event", E.Event}};
-    for (auto &KV : countsJson(E))
-      O.try_emplace(KV.first, std::move(KV.second));
-    O["trend"] = Trend(E);
+    O["trend"] = std::move(Jobs);
     return O;
   };
-  for (const ReportEvent &E : R.Unknown)
-    Unknown.push_back(Unplaced(E));
-  json::Array Layers, Libraries;
-  for (const EventGroup &G : R.Layers) {
-    json::Array Globs, Rows;
-    for (const std::string &Glob : G.Globs)
-      Globs.push_back(Glob);
-    for (const ReportEvent &E : G.Events)
-      Rows.push_back(Unplaced(E));
-    Layers.push_back(json::Object{{"layer", G.Name},
-                                  {"globs", std::move(Globs)},
-                                  {"events", std::move(Rows)}});
-  }
-  for (const EventGroup &G : R.OtherLibraries) {
-    json::Array Rows;
-    for (const ReportEvent &E : G.Events)
-      Rows.push_back(Unplaced(E));
-    Libraries.push_back(
-        json::Object{{"library", G.Name}, {"events", std::move(Rows)}});
-  }
-  for (const RuleCoverage &C : R.Rules)
-    Rules.push_back(
-        json::Object{{"id", C.Id}, {"events", C.Events}, {"used", C.Used}});
-  json::Array Periods;
-  for (const std::string &P : R.Periods)
-    Periods.push_back(P);
-  json::Object TrendOf{{"unit", R.TrendUnit}, {"periods", std::move(Periods)}};
-  if (R.PeriodsLogged > R.Periods.size())
-    TrendOf["periods_logged"] = int64_t(R.PeriodsLogged); // Capped.
-  return json::Object{{"version", 1},
-                      {"inputs", inputsJson(R.Inputs)},
-                      {"trend", std::move(TrendOf)},
-                      {"events", std::move(Events)},
-                      {"unknown", std::move(Unknown)},
-                      {"layers", std::move(Layers)},
-                      {"other_libraries", std::move(Libraries)},
-                      {"rules", std::move(Rules)}};
+  auto Placed = [&](const ReportEvent &E) {
+    return Counted(E, json::Object{{"event", E.Event},
+                                   {"status", statusName(E.Status)},
+                                   {"rule", E.Placed->Rule},
+                                   {"file", E.Placed->File},
+                                   {"line", E.Placed->Line},
+                                   {"kind", E.Placed->Kind}});
+  };
+  auto Unplaced = [&](const ReportEvent &E) {
+    return Counted(E, json::Object{{"event", E.Event}});
+  };
+  auto Rows = [&J](StringRef Key, ArrayRef<ReportEvent> Events,
+                   function_ref<json::Object(const ReportEvent &)> Row) {
+    J.attributeArray(Key, [&] {
+      for (const ReportEvent &E : Events)
+        J.value(Row(E));
+    });
+  };
+  J.object([&] {
+    Rows("events", R.Events, Placed);
+    J.attribute("inputs", inputsJson(R.Inputs));
+    J.attributeArray("layers", [&] {
+      for (const EventGroup &G : R.Layers)
+        J.object([&] {
+          Rows("events", G.Events, Unplaced);
+          J.attribute("globs", json::Array(G.Globs));
+          J.attribute("layer", G.Name);
+        });
+    });
+    J.attributeArray("other_libraries", [&] {
+      for (const EventGroup &G : R.OtherLibraries)
+        J.object([&] {
+          Rows("events", G.Events, Unplaced);
+          J.attribute("library", G.Name);
+        });
+    });
+    J.attributeArray("rules", [&] {
+      for (const RuleCoverage &C : R.Rules)
+        J.value(
+            json::Object{{"id", C.Id}, {"events", C.Events}, {"used", C.Used}});
+    });
+    json::Object TrendOf{{"unit", R.TrendUnit},
+                         {"periods", json::Array(R.Periods)}};
+    if (R.PeriodsLogged > R.Periods.size())
+      TrendOf["periods_logged"] = int64_t(R.PeriodsLogged); // Capped.
+    J.attribute("trend", std::move(TrendOf));
+    Rows("unknown", R.Unknown, Unplaced);
+    J.attribute("version", 1);
+  });
 }
 
 /// Where \p E is placed, "file:line", or "" (not escaped).
@@ -423,7 +424,8 @@ void printReport(raw_ostream &OS, const UsageReport &Report,
   case ReportFormat::Csv:
     return printCsv(OS, Report, By);
   case ReportFormat::Json:
-    OS << formatv("{0:2}", reportJson(Report)) << "\n";
+    writeReportJson(OS, Report);
+    OS << "\n";
     return;
   case ReportFormat::Markdown:
     return printMarkdown(OS, Report, By);

@@ -240,11 +240,14 @@ static void addUnplacedEvents(UsageReport &Report,
   for (const CatalogEvent &C : Catalog)
     Libraries.insert(firstComponent(C.Event));
   std::map<std::string, EventGroup> Others;
-  for (auto &[Event, C] : Counts.Events) {
+  // Each entry taken out as its row is made: the two never both hold all.
+  while (!Counts.Events.empty()) {
+    auto Entry = Counts.Events.extract(Counts.Events.begin());
     ReportEvent Row;
-    Row.Event = Event;
-    Row.Counts = std::move(C);
+    Row.Event = std::move(Entry.key());
+    Row.Counts = std::move(Entry.mapped());
     Row.Trend = Trend.trendOf(Row.Counts);
+    const std::string &Event = Row.Event;
     auto Layer = llvm::find_if(Unplaced.Layers, [&](const EventLayer &L) {
       return L.matches(Row.Event);
     });
