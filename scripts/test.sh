@@ -35,18 +35,21 @@ section_start=$SECONDS
 # (run by this shell, into a file: in a pipe or $(...) it would be a
 # subshell's, zero).
 times_file=$(mktemp)
-trap 'rm -f "$times_file"' EXIT
+lane_pid=
+# The lane (below) is its own process group: ended with this script.
+trap 'rm -f "$times_file"; [[ -z $lane_pid ]] || kill -- -"$lane_pid" 2>/dev/null || true' EXIT
+# children_cpu FILE: the children's CPU that FILE, a `times` output, lists.
 children_cpu() {
   awk 'NR == 2 { t = 0
     for (i = 1; i <= 2; i++) { split($i, p, "m"); t += p[1] * 60 + p[2] }
-    printf "%d", t + 0.5 }' "$times_file"
+    printf "%d", t + 0.5 }' "$1"
 }
 times > "$times_file"
-section_cpu=$(children_cpu)
+section_cpu=$(children_cpu "$times_file")
 section() {
   local cpu
   times > "$times_file"
-  cpu=$(children_cpu)
+  cpu=$(children_cpu "$times_file")
   timings+=("$(printf '%6d s %6d s CPU  %s' $((SECONDS - section_start)) \
     $((cpu - section_cpu)) "$section_name")")
   section_name=$1
@@ -64,6 +67,86 @@ cmake --build "$build"
 results="$build/test-results"
 rm -rf "$results" && mkdir -p "$results"
 status=0
+
+# The lane: sections that mostly wait (fault injection's kill loops and
+# sleeps, the Bazel server, the bridge's subprocesses, a headless browser) or
+# use one core (the fuzzers) run one after another in the background, beside
+# the others, which keep both cores busy. Each runs as it would in the
+# foreground; their output and times are printed after the others'.
+lane_section() { # TITLE COMMAND...
+  local title=$1 start=$SECONDS before
+  shift
+  times > "$lane_times"
+  before=$(children_cpu "$lane_times")
+  echo "== $title"
+  "$@" || lane_failed=1
+  times > "$lane_times"
+  printf '%6d s %6d s CPU  %s (in the lane)\n' $((SECONDS - start)) \
+    $(($(children_cpu "$lane_times") - before)) "$title" >> "$results/lane-timings"
+}
+lane() {
+  lane_failed=0
+  lane_times=$(mktemp)
+  # libFuzzer under ASan and UBSan (test/fuzz), each fuzzer's seeds and
+  # inputs mutated from them: the log reader's fast paths against its
+  # validating parser; report --merge's parser of partial files. The quick
+  # tier mutates 300 inputs each (a smoke run), the full suite each
+  # fuzzer's own count.
+  local fuzz_runs=()
+  ((full)) || fuzz_runs=(--runs 300)
+  lane_section "fuzzers (test/fuzz)$( ((full)) || echo ', smoke run')" \
+    python3 test/fuzz/run_fuzzer.py --bin "$build/bin" --work "$build/fuzz" \
+    "${fuzz_runs[@]}" --junit "$results/fuzzers.xml"
+  if ((full)); then
+    # The c10 bridge (libapistamp_c10bridge.so): linked and preloaded into
+    # programs that use libtorch, preloaded into programs that do not; its
+    # Python tests skip, with a message, if /usr/bin/python3 cannot import
+    # torch.
+    lane_section "the c10 bridge (libtorch-dev; LD_PRELOAD into C, C++ and Python)" \
+      runtime/test/run-gtest.sh runtime-c10-bridge "$results" "$build/bin/apistampC10BridgeTests"
+    # Fault injection (test/fault): failing writes (an LD_PRELOAD shim and a
+    # full tmpfs), a kill -9 loop, a concurrent race on one header; every
+    # file whole. The same for the preamble store: write faults, kill -9, 4
+    # runs sharing it, deleted mid-run, on a full tmpfs; every answer the
+    # cold one.
+    lane_section "fault injection (test/fault)" \
+      python3 test/fault/fault_suite.py --apistamp "$build/bin/apistamp" \
+      --shim "$build/lib/faultinject.so" --work "$build/fault" \
+      --junit "$results/fault-injection.xml"
+    # apistamp report end to end (test/report): 8 ranks of one job (SLURM,
+    # torchrun, APISTAMP_JOB_ID_ENV) are 1 job in the report; the HTML page
+    # in headless chromium without network: it renders, sorts, loads nothing.
+    lane_section "report end to end (test/report)" \
+      python3 test/report/report_e2e.py --apistamp "$build/bin/apistamp" \
+      --runtime-dir runtime --work "$build/report-e2e" \
+      --junit "$results/report-e2e.xml"
+    # The Python half of the torchvision policy against torchvision 0.14.1's
+    # 156 hand-placed Python calls: stripped, restored by `fix` (recall and
+    # precision, the documented drifts excused), compiled, checked clean,
+    # and the fixed package imported by Debian's python3 over its compiled
+    # extensions, logging resnet18's event (about 10 s; skipped, with a
+    # message, without the fetched source).
+    lane_section "torchvision Python policy (test/realworld)" \
+      python3 test/realworld/torchvision_python.py --apistamp "$build/bin/apistamp" \
+      --rules rules/torchvision.yaml --work "$build/realworld/torchvision-python" \
+      --junit "$results/torchvision-python.xml"
+    # The Bazel aspect (bazel/) with Debian's Bazel 4.2.3, offline: one tu
+    # action per source of each target and merges equal to check -p; after
+    # clean --expunge every action hits --disk_cache, then an HTTP/1.1
+    # --remote_cache on 127.0.0.1, and so does a checkout at another path
+    # (about 40 s; skipped, and counted, without bazel).
+    lane_section "Bazel aspect, disk and remote cache, offline (test/bazel)" \
+      python3 test/bazel/bazel_test.py --apistamp "$build/bin/apistamp" \
+      --junit "$results/bazel.xml"
+  fi
+  rm -f "$lane_times"
+  return $lane_failed
+}
+set -m
+lane > "$results/lane.log" 2>&1 &
+lane_pid=$!
+set +m
+
 section "format (clang-format-19 on tool/, runtime/, test/unit/, test/fuzz/, bench/), vendored files"
 scripts/check-format.sh "$results/format.xml" || status=1
 # third_party/: the bytes their README.apistamp.md lists (sha256).
@@ -90,11 +173,12 @@ if ((full)); then
   APISTAMP_NO_SKIP_BODIES=1 "$build/bin/apistamp-lit" -sv "$build/test/lit" \
     --xunit-xml-output "$results/lit-no-skip-bodies.xml" || status=1
   # The tool itself under AddressSanitizer + UndefinedBehaviorSanitizer
-  # ($build-tool-asan): its unit tests and its lit tests (but the installed
-  # package's, which the plain build runs). A debug build (assertions on),
-  # unoptimised: a fifth of -O2's compile time under the sanitizers. LLVM's own
-  # signal handlers do the crash isolation (handle_segv=0); leaks are not
-  # checked (clang's front end frees some of its state only at exit).
+  # ($build-tool-asan): its unit tests, beside its lit tests (but the
+  # installed package's, which the plain build runs). A debug build
+  # (assertions on), unoptimised: a fifth of -O2's compile time under the
+  # sanitizers. LLVM's own signal handlers do the crash isolation
+  # (handle_segv=0); leaks are not checked (clang's front end frees some of
+  # its state only at exit).
   section "the tool under -fsanitize=address,undefined (unit and lit tests)"
   asan_tool="$build-tool-asan"
   if scripts/configure-build.sh "$asan_tool" -DAPISTAMP_TOOL_SANITIZER=address -DAPISTAMP_WERROR=ON \
@@ -102,9 +186,12 @@ if ((full)); then
      cmake --build "$asan_tool" --target apistamp apistampUnitTests; then
     export ASAN_OPTIONS=detect_leaks=0:handle_segv=0:handle_sigbus=0:handle_abort=0:handle_sigill=0:handle_sigfpe=0
     export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-    "$asan_tool/bin/apistampUnitTests" --gtest_output="xml:$results/unit-asan.xml" --gtest_brief=1 || status=1
+    "$asan_tool/bin/apistampUnitTests" --gtest_output="xml:$results/unit-asan.xml" \
+      --gtest_brief=1 > "$results/unit-asan.log" 2>&1 &
+    unit_asan=$!
     "$asan_tool/bin/apistamp-lit" -sv "$asan_tool/test/lit" --filter-out 'install/' \
       --xunit-xml-output "$results/lit-asan.xml" || status=1
+    wait "$unit_asan" || { status=1; cat "$results/unit-asan.log"; }
     unset ASAN_OPTIONS UBSAN_OPTIONS
   else
     status=1
@@ -113,18 +200,13 @@ if ((full)); then
 fi
 # The runtime (runtime/): its gtest suites, the same under ThreadSanitizer and
 # AddressSanitizer+UBSan (runtime-only builds in $build-tsan, $build-asan), the
-# test against the real c10, the c10 bridge's, and its checks (headers,
-# installed package).
+# test against the real c10, and its checks (headers, installed package); the
+# c10 bridge's suite runs in the lane.
 section "runtime tests"
 runtime/test/run-gtest.sh runtime "$results" "$build/bin/apistampRuntimeTests" || status=1
 if ((full)); then
   section "runtime tests against the real c10 (libtorch-dev)"
   runtime/test/run-gtest.sh runtime-c10 "$results" "$build/bin/apistampC10Tests" || status=1
-  # The c10 bridge (libapistamp_c10bridge.so): linked and preloaded into
-  # programs that use libtorch, preloaded into programs that do not; its Python
-  # tests skip, with a message, if /usr/bin/python3 cannot import torch.
-  section "the c10 bridge (libtorch-dev; LD_PRELOAD into C, C++ and Python)"
-  runtime/test/run-gtest.sh runtime-c10-bridge "$results" "$build/bin/apistampC10BridgeTests" || status=1
   section "runtime checks (headers: g++/clang++, C++11-20, -fno-exceptions -fno-rtti; installed package; apistamp_instrument on an installed library)"
   ctest --test-dir "$build/runtime" -L runtime-check -j2 --output-on-failure \
     --output-junit "$(cd "$results" && pwd)/runtime-checks.xml" > "$results/runtime-checks.log" 2>&1 \
@@ -145,14 +227,6 @@ if ((full)); then
       UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
       runtime/test/run-gtest.sh "runtime-${sanitizer:0:1}san" "$results" "$program" || status=1
   done
-  # Fault injection (test/fault): failing writes (an LD_PRELOAD shim and a full
-  # tmpfs), a kill -9 loop, a concurrent race on one header; every file whole.
-  # The same for the preamble store: write faults, kill -9, 4 runs sharing it,
-  # deleted mid-run, on a full tmpfs; every answer the cold one.
-  section "fault injection (test/fault)"
-  python3 test/fault/fault_suite.py --apistamp "$build/bin/apistamp" \
-    --shim "$build/lib/faultinject.so" --work "$build/fault" \
-    --junit "$results/fault-injection.xml" || status=1
 fi
 # Hostile inputs (test/hostile): tampered cache entries and file names,
 # rules files (C++ and Python rules), and for Python also hostile sources.
@@ -168,23 +242,7 @@ python3 test/hostile/python_hostile.py --apistamp "$build/bin/apistamp" \
   --work "$build/hostile-python" --junit "$results/hostile-python.xml" || status=1
 wait "$rules_corpus" || status=1
 cat "$results/hostile-rules.log"
-# libFuzzer under ASan and UBSan (test/fuzz), each fuzzer's seeds and inputs
-# mutated from them: the log reader's fast paths against its validating
-# parser; report --merge's parser of partial files. The quick tier mutates
-# 300 inputs each (a smoke run), the full suite each fuzzer's own count.
-fuzz_runs=()
-((full)) || fuzz_runs=(--runs 300)
-section "fuzzers (test/fuzz)$( ((full)) || echo ', smoke run')"
-python3 test/fuzz/run_fuzzer.py --bin "$build/bin" --work "$build/fuzz" \
-  "${fuzz_runs[@]}" --junit "$results/fuzzers.xml" || status=1
 if ((full)); then
-  # apistamp report end to end (test/report): 8 ranks of one job (SLURM,
-  # torchrun, APISTAMP_JOB_ID_ENV) are 1 job in the report; the HTML page in
-  # headless chromium without network: it renders, sorts, loads nothing.
-  section "report end to end (test/report)"
-  python3 test/report/report_e2e.py --apistamp "$build/bin/apistamp" \
-    --runtime-dir runtime --work "$build/report-e2e" \
-    --junit "$results/report-e2e.xml" || status=1
   # The real project: instrument googletest, rebuild it with its samples and
   # tests against the runtime, run them, read the events (a few minutes).
   section "googletest round trip (test/realworld)"
@@ -224,16 +282,6 @@ if ((full)); then
     --rules rules/torchvision.yaml --work "$build/realworld/torchvision" \
     --cache-dir "$build/realworld/torchvision-cache" \
     --junit "$results/torchvision-policy.xml" || status=1
-  # The Python half of the same policy against torchvision 0.14.1's 156
-  # hand-placed Python calls: stripped, restored by `fix` (recall and
-  # precision, the documented drifts excused), compiled, checked clean, and
-  # the fixed package imported by Debian's python3 over its compiled
-  # extensions, logging resnet18's event (about 10 s; skipped, with a
-  # message, without the fetched source).
-  section "torchvision Python policy (test/realworld)"
-  python3 test/realworld/torchvision_python.py --apistamp "$build/bin/apistamp" \
-    --rules rules/torchvision.yaml --work "$build/realworld/torchvision-python" \
-    --junit "$results/torchvision-python.xml" || status=1
   # At scale (`apistamp ninja`, `tu`, `merge`) on the same trees: Ninja's
   # build of one tu action per compile command and a merge equals check -p in
   # every format, reruns nothing, reruns exactly a touched header's TUs; tu's
@@ -242,14 +290,6 @@ if ((full)); then
   python3 test/realworld/tu_merge.py --apistamp "$build/bin/apistamp" \
     --realworld "$build/realworld" --work "$build/realworld/tu-merge" \
     --junit "$results/tu-merge.xml" || status=1
-  # The Bazel aspect (bazel/) with Debian's Bazel 4.2.3, offline: one tu action
-  # per source of each target and merges equal to check -p; after clean
-  # --expunge every action hits --disk_cache, then an HTTP/1.1 --remote_cache
-  # on 127.0.0.1, and so does a checkout at another path (about 40 s; skipped,
-  # and counted, without bazel).
-  section "Bazel aspect, disk and remote cache, offline (test/bazel)"
-  python3 test/bazel/bazel_test.py --apistamp "$build/bin/apistamp" \
-    --junit "$results/bazel.xml" || status=1
   # The loop on the real system: torchvision's image library and two ops,
   # instrumented by apistamp, built against Debian's libtorch, loaded by
   # Debian's python3-torchvision; Python and C++ workloads under the c10
@@ -262,7 +302,12 @@ if ((full)); then
     --work "$build/realworld/torchvision-e2e" \
     --junit "$results/torchvision-e2e.xml" || status=1
 fi
+section "the lane (its sections ran beside the others)"
+wait "$lane_pid" || status=1
+lane_pid=
+cat "$results/lane.log"
 section "time per section (total $((SECONDS / 60)) min $((SECONDS % 60)) s)"
 printf '%s\n' "${timings[@]}"
+cat "$results/lane-timings"
 python3 scripts/summarize-tests.py --status "$status" "$results"/*.xml || status=1
 exit $status
