@@ -390,6 +390,22 @@ Expected<TUResult> decideFile(const ReadFile &File, const TUJob &Job,
   return Result;
 }
 
+/// Why results of \p Same, the TUs of \p Source (relative to their roots)
+/// with one command, cannot be told apart, when two rules roots hold them;
+/// else "".
+std::string twoRootsHint(const Project &P, ArrayRef<size_t> Same,
+                         StringRef Source) {
+  for (size_t Other : Same.drop_front())
+    if (P.TUs[Other].Rules && P.TUs[Same.front()].Rules &&
+        P.TUs[Other].Rules->Root != P.TUs[Same.front()].Rules->Root)
+      return " (the rules roots " + P.TUs[Same.front()].Rules->Root + " and " +
+             P.TUs[Other].Rules->Root + " both hold " + Source.str() +
+             " with this command: merge cannot tell whose result is whose; "
+             "run `apistamp check -p`, or give each root its own "
+             "compilation database)";
+  return "";
+}
+
 /// The `.json` files of \p Paths (directories searched, sorted).
 Expected<std::vector<std::string>> resultPaths(ArrayRef<std::string> Paths) {
   std::vector<std::string> Files;
@@ -423,13 +439,20 @@ readResultsFor(const Project &P, ArrayRef<std::string> Paths, bool Unselected) {
   // A result is its TU's by source and compile command (the configuration's
   // number is tu's way to pick a command, not part of the TU).
   std::vector<TUIdentity> Ids = identitiesOf(P);
-  std::map<std::pair<std::string, std::string>, size_t> JobOf;
+  // Several TUs when two rules roots hold the same relative path with the
+  // same relative command: a result names neither root, so each of them
+  // takes the one result whose files (hashed) are its root's.
+  using Key = std::pair<std::string, std::string>;
+  std::map<Key, std::vector<size_t>> JobsOf;
+  std::vector<Key> KeyOf;
   std::set<std::string> Sources;
   for (size_t I = 0; I < Ids.size(); ++I) {
-    JobOf[{Ids[I].Source, commandDigest(P.TUs[I])}] = I;
+    KeyOf.push_back({Ids[I].Source, commandDigest(P.TUs[I])});
+    JobsOf[KeyOf.back()].push_back(I);
     Sources.insert(Ids[I].Source);
   }
-  std::vector<std::optional<ReadFile>> ByJob(P.TUs.size());
+  // Each identity's results, those that say the same kept once.
+  std::map<Key, std::vector<ReadFile>> Said;
   std::vector<std::string> Problems;
   for (const std::string &Path : *Files) {
     Expected<ReadFile> File = readHeader(Path);
@@ -437,8 +460,8 @@ readResultsFor(const Project &P, ArrayRef<std::string> Paths, bool Unselected) {
       Problems.push_back(toString(File.takeError()));
       continue;
     }
-    auto Job = JobOf.find({File->Id.Source, File->Command});
-    if (Job == JobOf.end()) {
+    auto Jobs = JobsOf.find({File->Id.Source, File->Command});
+    if (Jobs == JobsOf.end()) {
       Problems.push_back(
           Path + ": error: " +
           (Sources.count(File->Id.Source)
@@ -448,31 +471,55 @@ readResultsFor(const Project &P, ArrayRef<std::string> Paths, bool Unselected) {
                      ", which is no TU of the compilation database"));
       continue;
     }
-    if (std::optional<ReadFile> &Earlier = ByJob[Job->second]) {
-      // The same TU analysed twice (a source in two targets with the same
-      // flags) says the same twice; anything else is two answers.
-      if (!sameResult(*Earlier, *File))
-        Problems.push_back(Path + ": error: a result of " + File->Id.Source +
-                           " for the same compile command as " + Earlier->Path +
-                           ", saying something else");
+    std::vector<ReadFile> &Known = Said[Jobs->first];
+    if (llvm::any_of(Known, [&](const ReadFile &Earlier) {
+          return sameResult(Earlier, *File);
+        }))
+      continue; // The same TU analysed twice (a source in two targets).
+    if (!Known.empty() && twoRootsHint(P, Jobs->second, "").empty()) {
+      Problems.push_back(Path + ": error: a result of " + File->Id.Source +
+                         " for the same compile command as " +
+                         Known.front().Path + ", saying something else");
       continue;
     }
-    ByJob[Job->second] = std::move(*File);
+    Known.push_back(std::move(*File));
   }
   std::vector<TUResult> Results(P.TUs.size());
   for (size_t I = 0; I < P.TUs.size(); ++I) {
-    if (!ByJob[I]) {
+    const std::vector<ReadFile> &Known = Said[KeyOf[I]];
+    if (Known.empty()) {
       Problems.push_back(
           "error: no result for " + P.TUs[I].Source + " (configuration " +
           std::to_string(Ids[I].Configuration) + "): run `apistamp tu` for it");
       continue;
     }
-    Expected<TUResult> Result = decideFile(*ByJob[I], P.TUs[I], Unselected);
-    if (!Result) {
-      Problems.push_back(toString(Result.takeError()));
-      continue;
+    std::vector<TUResult> Decided;
+    std::string Refused;
+    for (const ReadFile &File : Known) {
+      Expected<TUResult> Result = decideFile(File, P.TUs[I], Unselected);
+      if (Result)
+        Decided.push_back(std::move(*Result));
+      else if (Refused.empty())
+        Refused = toString(Result.takeError());
+      else
+        consumeError(Result.takeError());
     }
-    Results[I] = std::move(*Result);
+    if (Decided.size() == 1)
+      Results[I] = std::move(Decided.front());
+    else if (Decided.empty())
+      Problems.push_back(Known.size() == 1
+                             ? Refused
+                             : "error: no result of " + P.TUs[I].Source +
+                                   " whose files are its rules root's (" +
+                                   std::to_string(Known.size()) +
+                                   " of its path and command; the first "
+                                   "refused: " +
+                                   Refused + ")");
+    else
+      Problems.push_back(Known[1].Path + ": error: a result of " +
+                         KeyOf[I].first + " for the same compile command as " +
+                         Known[0].Path + ", saying something else" +
+                         twoRootsHint(P, JobsOf[KeyOf[I]], KeyOf[I].first));
   }
   // A whole directory of another database's results says the same for
   // every file: the first few say what is wrong.

@@ -49,12 +49,16 @@ std::string shellWord(StringRef Text) {
   return Out + "'";
 }
 
-/// A file name for \p Id's result: its source's path, '/' kept.
-std::string resultName(const TUIdentity &Id) {
+/// A file name for \p Id's result: its source's path, '/' kept; the
+/// \p Another'th TU of that identity (under another rules root) has "-N".
+std::string resultName(const TUIdentity &Id, unsigned Another = 1) {
   std::string Name;
   for (char C : StringRef(Id.Source).ltrim('/'))
     Name += (C == '.' && Name.empty()) ? '_' : C;
-  return Name + "." + std::to_string(Id.Configuration) + ".json";
+  Name += "." + std::to_string(Id.Configuration);
+  if (Another > 1) // The same identity under another rules root.
+    Name += "-" + std::to_string(Another);
+  return Name + ".json";
 }
 
 } // namespace
@@ -113,12 +117,17 @@ int runNinja(const Options &Opts, const Project &P, raw_ostream &Err) {
         "  description = apistamp merge\n\n";
   std::vector<TUIdentity> Ids = identitiesOf(P);
   std::vector<std::string> Results;
+  // Two rules roots may hold the same relative path: each TU its own file.
+  std::set<std::string> Names;
   for (size_t I = 0; I < P.TUs.size(); ++I) {
     const TUJob &Job = P.TUs[I];
     if (!Job.Command || !Job.ReportOnly.empty())
       continue;
+    std::string Name = resultName(Ids[I]);
+    for (unsigned N = 2; !Names.insert(Name).second; ++N)
+      Name = resultName(Ids[I], N);
     SmallString<256> Result(ResultsDir);
-    sys::path::append(Result, resultName(Ids[I]));
+    sys::path::append(Result, Name);
     Results.push_back(std::string(Result));
     OS << "build " << ninjaPath(Result) << ": apistamp_tu "
        << ninjaPath(Job.Source) << " | " << ninjaPath(Database);
