@@ -714,6 +714,58 @@ class Suite:
             results.append("%s: %d TUs parsed again, the new h.h fixed" % (what, again))
         return "; ".join(results)
 
+    def symlink_planted(self):
+        """A directory of a source's path under the root (src/lib) swapped
+        for a symbolic link to a copy outside the root while fix runs, at
+        each of the opens of the source the run makes (the parse's, and the
+        checks before the write): nothing outside the root is written, the
+        run does not crash, and a run that succeeds wrote the file it parsed
+        (its directory pinned: moved, not followed)."""
+        results = []
+        for n in range(1, 6):
+            root = self.project("planted-%d" % n)
+            lib = root / "src" / "lib"
+            lib.mkdir()
+            (lib / "a.cpp").write_text(
+                (root / "src" / "a.cpp").read_text().replace('"h.h"', '"../h.h"'))
+            outside = self.work / ("outside-%d" % n)
+            shutil.rmtree(outside, ignore_errors=True)
+            shutil.copytree(lib, outside)
+            before = {p.name: p.read_bytes() for p in outside.iterdir()}
+            signal_file = self.work / ("planted-%d.signal" % n)
+            signal_file.unlink(missing_ok=True)
+            process = self.run(root, "fix", cache=False, popen=True,
+                               fault="open-delay:1000:%d" % n, match="/lib/a.cpp",
+                               env_extra={"APISTAMP_FAULT_SIGNAL": str(signal_file)},
+                               files=("lib/a.cpp",))
+            while not signal_file.exists() and process.poll() is None:
+                time.sleep(0.01)
+            swapped = signal_file.exists()
+            if swapped:
+                os.rename(lib, root / "src" / "lib.moved")
+                os.symlink(outside, lib)
+            _, stderr = process.communicate(timeout=60)
+            if crashed(stderr):
+                raise RuntimeError("open %d: crashed:\n%s" % (n, stderr[-3000:]))
+            after = {p.name: p.read_bytes() for p in outside.iterdir()}
+            if after != before:
+                raise RuntimeError("open %d: fix wrote outside the root (%s):\n%s" % (
+                    n, sorted(set(after.items()) ^ set(before.items()))[0][0], stderr[-2000:]))
+            if not swapped:
+                results.append("%d opens of a.cpp" % (n - 1))
+                break
+            moved = (root / "src" / "lib.moved" / "a.cpp").read_text()
+            if process.returncode == 0 and "C10_LOG_API_USAGE_ONCE" not in moved:
+                raise RuntimeError("open %d: fix exited 0, and the file it parsed "
+                                   "(its directory moved) is not fixed" % n)
+            results.append("swapped at open %d: exit %d%s" % (
+                n, process.returncode,
+                ", the parsed file fixed where its directory went"
+                if process.returncode == 0 else ""))
+        if len(results) < 2:
+            raise RuntimeError("the run never opened a.cpp: " + "; ".join(results))
+        return "; ".join(results) + "; nothing written outside"
+
     def store_entry_swapped(self):
         """A store entry swapped (a PCH built from another h.h of the same
         size, a body moved; the entry's recorded hash of h.h forged to the
@@ -920,6 +972,8 @@ def main():
                        ("mode, owner, hard links", suite.mode_owner_links),
                        ("ACL and extended attributes", suite.acl_and_xattrs),
                        ("an editor saves during the rename", suite.editor_window),
+                       ("a directory of a source's path swapped for a symlink out of "
+                        "the root during fix", suite.symlink_planted),
                        ("preamble store: kill -9 loop over check --preamble=all",
                         lambda: suite.store_kill_loop(args.store_kills)),
                        ("preamble store: 4 concurrent runs share it",
