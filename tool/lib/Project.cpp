@@ -86,16 +86,17 @@ private:
 
 public:
   /// The `compile_commands` directory of the rules file that applies to
-  /// \p File (--rules, or the nearest .apistamp.yaml), or "".
-  std::string compileCommandsDirFor(const PlanRequest &Opts, StringRef File) {
+  /// \p File (--rules, or the nearest .apistamp.yaml), or "". A rules file
+  /// that does not load is the error: it may be what names the build, and
+  /// a missing database would be the wrong thing to say.
+  Expected<std::string> compileCommandsDirFor(const PlanRequest &Opts,
+                                              StringRef File) {
     std::string RulesPath = rulesPathFor(Opts, File);
     if (RulesPath.empty())
       return "";
     Expected<RuleSet *> Rules = load(RulesPath);
-    if (!Rules) {
-      consumeError(Rules.takeError()); // Reported when planned.
-      return "";
-    }
+    if (!Rules)
+      return Rules.takeError();
     const std::string &Dir = (*Rules)->CompileCommandsDir;
     if (!Dir.empty() && !pathUnder(canonicalPath(Dir), (*Rules)->Root))
       P.DatabaseOutsideRoot = {Dir, (*Rules)->Path};
@@ -130,8 +131,13 @@ loadCompilationDatabase(const PlanRequest &Opts, RulesFiles &Rules,
   std::unique_ptr<CompilationDatabase> DB;
   std::string BuildDir = Opts.BuildDir;
   // The rules may say where the build is (`compile_commands:`).
-  if (BuildDir.empty() && !Opts.Sources.empty())
-    BuildDir = Rules.compileCommandsDirFor(Opts, Opts.Sources.front());
+  if (BuildDir.empty() && !Opts.Sources.empty()) {
+    Expected<std::string> Dir =
+        Rules.compileCommandsDirFor(Opts, Opts.Sources.front());
+    if (!Dir)
+      return Dir.takeError();
+    BuildDir = *Dir;
+  }
   if (!BuildDir.empty()) {
     BuildDirUsed = BuildDir;
     DB = CompilationDatabase::loadFromDirectory(BuildDir, Message);
@@ -494,9 +500,13 @@ static Error planPython(const PlanRequest &Opts, bool SkipUnselectable,
 static Error planCxx(PlanRequest &Opts, Project &P, RulesFiles &Rules) {
   // No sources and no -p: the whole project whose rules file (found from
   // the current directory) says where its build is.
-  if (Opts.Sources.empty() && Opts.BuildDir.empty() && !Opts.CompilerArgs)
-    Opts.BuildDir =
+  if (Opts.Sources.empty() && Opts.BuildDir.empty() && !Opts.CompilerArgs) {
+    Expected<std::string> Dir =
         Rules.compileCommandsDirFor(Opts, currentDirectory() + "/.");
+    if (!Dir)
+      return Dir.takeError();
+    Opts.BuildDir = *Dir;
+  }
   if (Error E = checkSources(Opts))
     return E;
   std::string BuildDir;
