@@ -114,6 +114,90 @@ static bool namesIdentifier(StringRef Code, StringRef Name) {
   return Tok.is(tok::raw_identifier) && Tok.getRawIdentifier() == Name;
 }
 
+/// Where a file's own preprocessor prelude puts its include block, when
+/// HeaderIncludes would insert at \p Offset above it: HeaderIncludes' region
+/// ends at the first directive that is not an #include, so a leading
+/// `#define _GLIBCXX_USE_CXX11_ABI 0`, `#ifdef HAVE_CONFIG_H` block or
+/// `#define _CRT_SECURE_NO_WARNINGS` would end up below the new #include
+/// (and not apply to what it includes). Scanning the directives that follow
+/// \p Offset up to the first code at depth 0: the start of the line of the
+/// first unconditional #include after such a directive (the main include
+/// block), or, without one, the end of the last directive (the prelude's
+/// end); nullopt when there is no prelude: an #include comes first, above
+/// \p Offset or below it (#pragma once is none).
+struct BelowPrelude {
+  unsigned Offset;
+  bool IncludeBlock; ///< The main include block's start, else the end.
+};
+static std::optional<BelowPrelude> afterPrelude(StringRef Code,
+                                                unsigned Offset) {
+  LangOptions Cxx;
+  Cxx.CPlusPlus = Cxx.CPlusPlus11 = Cxx.CPlusPlus17 = true;
+  std::string Copy = Code.str(); // The lexer reads up to a NUL after it.
+  Lexer Lex(SourceLocation(), Cxx, Copy.data(), Copy.data() + Offset,
+            Copy.data() + Copy.size());
+  Lex.SetCommentRetentionState(false);
+  auto LineStart = [&](unsigned At) {
+    size_t Break =
+        At == 0 ? StringRef::npos : Code.find_last_of("\r\n", At - 1);
+    return Break == StringRef::npos ? 0u : unsigned(Break + 1);
+  };
+  // An #include above Offset: the file starts with its include block, which
+  // HeaderIncludes saw; a directive after it is no prelude.
+  std::string Head = Code.take_front(Offset).str(); // NUL-terminated too.
+  Lexer Above(SourceLocation(), Cxx, Head.data(), Head.data(),
+              Head.data() + Head.size());
+  Token Tok;
+  for (bool Directive = false; !Above.LexFromRawLexer(Tok);) {
+    if (Directive && Tok.is(tok::raw_identifier) &&
+        Tok.getRawIdentifier() == "include")
+      return std::nullopt;
+    Directive = Tok.isAtStartOfLine() && Tok.is(tok::hash);
+  }
+  bool Prelude = false;
+  unsigned Depth = 0, LastDirectiveEnd = Offset;
+  Lex.LexFromRawLexer(Tok);
+  while (Tok.isNot(tok::eof)) {
+    if (!(Tok.isAtStartOfLine() && Tok.is(tok::hash))) {
+      if (Depth == 0)
+        break; // Code: the prelude, if any, is over.
+      Lex.LexFromRawLexer(Tok);
+      continue;
+    }
+    unsigned Hash = Lex.getCurrentBufferOffset() - Tok.getLength();
+    Lex.LexFromRawLexer(Tok);
+    StringRef Name = Tok.is(tok::raw_identifier) ? Tok.getRawIdentifier() : "";
+    bool Pragma = Name == "pragma";
+    if (Name == "include" && Depth == 0)
+      return Prelude ? std::optional(BelowPrelude{LineStart(Hash), true})
+                     : std::nullopt;
+    if (Name.starts_with("if"))
+      ++Depth;
+    else if (Name == "endif" && Depth > 0)
+      --Depth;
+    bool Include = Name == "include" || Name == "import";
+    // The rest of the directive, continued lines included.
+    std::string Rest;
+    unsigned End = Lex.getCurrentBufferOffset();
+    while (true) {
+      Lex.LexFromRawLexer(Tok);
+      if (Tok.is(tok::eof) || Tok.isAtStartOfLine())
+        break;
+      End = Lex.getCurrentBufferOffset();
+      if (Pragma && Tok.is(tok::raw_identifier))
+        Rest += Tok.getRawIdentifier().str() + " ";
+    }
+    if (!Include && !(Pragma && Rest == "once "))
+      Prelude = true;
+    size_t Break = Code.find('\n', End);
+    LastDirectiveEnd =
+        Break == StringRef::npos ? unsigned(Code.size()) : unsigned(Break + 1);
+  }
+  if (!Prelude || Depth != 0)
+    return std::nullopt;
+  return BelowPrelude{LastDirectiveEnd, false};
+}
+
 /// The include to insert for \p Header, unless \p Code includes it already
 /// (with either spelling): in the include block HeaderIncludes chooses, where
 /// clang-format's include sorting would keep it.
@@ -133,6 +217,25 @@ static std::optional<tooling::Replacement> includeInsertion(StringRef Path,
   if (!Insertion ||
       !Includes.insert(Header, !Angled, tooling::IncludeDirective::Include))
     return std::nullopt;
+  // Below the file's prelude: in its main include block, as HeaderIncludes
+  // places it there, or at the prelude's end.
+  if (std::optional<BelowPrelude> Below =
+          afterPrelude(Code, Insertion->getOffset())) {
+    if (Below->IncludeBlock) {
+      tooling::HeaderIncludes Main(Path, Code.drop_front(Below->Offset),
+                                   Style->IncludeStyle);
+      std::optional<tooling::Replacement> There =
+          Main.insert(Header, Angled, tooling::IncludeDirective::Include);
+      if (!There ||
+          !Main.insert(Header, !Angled, tooling::IncludeDirective::Include))
+        return std::nullopt;
+      Insertion = tooling::Replacement(Path, Below->Offset + There->getOffset(),
+                                       0, There->getReplacementText());
+    } else {
+      Insertion = tooling::Replacement(Path, Below->Offset, 0,
+                                       Insertion->getReplacementText());
+    }
+  }
   std::string Line = Insertion->getReplacementText().str();
   if (StringRef(Line).starts_with("#include")) {
     auto [Offset, Text] =
