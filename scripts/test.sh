@@ -35,7 +35,7 @@ section_start=$SECONDS
 # (run by this shell, into a file: in a pipe or $(...) it would be a
 # subshell's, zero).
 times_file=$(mktemp)
-lane_pid=
+lane_pid= lane_cpu=
 # The lane (below) is its own process group: ended with this script.
 trap 'rm -f "$times_file"; [[ -z $lane_pid ]] || kill -- -"$lane_pid" 2>/dev/null || true' EXIT
 # children_cpu FILE: the children's CPU that FILE, a `times` output, lists.
@@ -48,8 +48,13 @@ times > "$times_file"
 section_cpu=$(children_cpu "$times_file")
 section() {
   local cpu
+  # The lane's CPU counts here once it has ended and this shell has reaped
+  # it: left out of the sections (it has its own lines).
+  if [[ -n $lane_pid && -z $lane_cpu ]] && ! kill -0 "$lane_pid" 2>/dev/null; then
+    lane_cpu=$(cat "$results/lane-cpu" 2>/dev/null || echo 0)
+  fi
   times > "$times_file"
-  cpu=$(children_cpu "$times_file")
+  cpu=$(($(children_cpu "$times_file") - ${lane_cpu:-0}))
   timings+=("$(printf '%6d s %6d s CPU  %s' $((SECONDS - section_start)) \
     $((cpu - section_cpu)) "$section_name")")
   section_name=$1
@@ -139,6 +144,8 @@ lane() {
       python3 test/bazel/bazel_test.py --apistamp "$build/bin/apistamp" \
       --junit "$results/bazel.xml"
   fi
+  times > "$lane_times"
+  children_cpu "$lane_times" > "$results/lane-cpu"
   rm -f "$lane_times"
   return $lane_failed
 }
@@ -304,6 +311,7 @@ if ((full)); then
 fi
 section "the lane (its sections ran beside the others)"
 wait "$lane_pid" || status=1
+lane_cpu=${lane_cpu:-$(cat "$results/lane-cpu" 2>/dev/null || echo 0)}
 lane_pid=
 cat "$results/lane.log"
 section "time per section (total $((SECONDS / 60)) min $((SECONDS % 60)) s)"
