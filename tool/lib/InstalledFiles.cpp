@@ -3,6 +3,7 @@
 #include "InstalledFiles.h"
 #include "apistamp/Paths.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -14,12 +15,34 @@ using namespace llvm;
 
 namespace apistamp {
 
-bool InstalledFiles::contains(StringRef Path) const {
-  if (llvm::is_contained(Files, Path))
+/// Whether \p Path (canonical) is in \p Into's lists.
+static bool listed(const InstalledFiles &Into, StringRef Path) {
+  if (llvm::is_contained(Into.Files, Path))
     return true;
-  return llvm::any_of(Directories, [Path](const std::string &Directory) {
+  return llvm::any_of(Into.Directories, [Path](const std::string &Directory) {
     return pathUnder(Path, Directory).has_value();
   });
+}
+
+bool InstalledFiles::contains(StringRef Path) const {
+  return listed(*this, Path) &&
+         !std::binary_search(Compiled.begin(), Compiled.end(), Path);
+}
+
+void InstalledFiles::setCompiled(ArrayRef<std::string> DatabaseFiles) {
+  Compiled.clear();
+  if (Files.empty() && Directories.empty())
+    return;
+  // Only a name an installed file has, or any under an installed
+  // directory, is made canonical (a path each: a large database).
+  StringSet<> Names;
+  for (const std::string &File : Files)
+    Names.insert(sys::path::filename(File));
+  for (const std::string &File : DatabaseFiles)
+    if (!Directories.empty() || Names.contains(sys::path::filename(File)))
+      if (std::string Path = canonicalPath(File); listed(*this, Path))
+        Compiled.push_back(Path);
+  llvm::sort(Compiled);
 }
 
 /// The words of one CMake command's arguments: quoted strings unquoted,

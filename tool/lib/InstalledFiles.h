@@ -8,6 +8,7 @@
 #ifndef APISTAMP_LIB_INSTALLEDFILES_H
 #define APISTAMP_LIB_INSTALLEDFILES_H
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include <string>
 #include <vector>
@@ -19,9 +20,16 @@ struct InstalledFiles {
   std::vector<std::string> Files;
   /// install(DIRECTORY ...): everything under them is installed.
   std::vector<std::string> Directories;
+  /// Main files of the compilation database that the lists above cover:
+  /// sources, whatever `install()` copies (torchvision installs its .cpp
+  /// files with its headers), sorted.
+  std::vector<std::string> Compiled;
 
-  /// Whether \p Path (canonical) is installed.
+  /// Whether \p Path (canonical) is installed, and no TU's main file.
   bool contains(llvm::StringRef Path) const;
+  /// Notes which of \p DatabaseFiles (as the database lists them) the
+  /// lists cover.
+  void setCompiled(llvm::ArrayRef<std::string> DatabaseFiles);
 };
 
 /// Reads the `file(INSTALL ... FILES ...)` commands of every

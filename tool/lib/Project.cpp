@@ -515,9 +515,11 @@ static Error planCxx(PlanRequest &Opts, Project &P, RulesFiles &Rules) {
   if (!DB)
     return DB.takeError();
   P.BuildDir = BuildDir;
-  if (!BuildDir.empty())
-    P.Installed = readInstalledFiles(BuildDir);
   P.Database = std::move(*DB);
+  if (!BuildDir.empty()) {
+    P.Installed = readInstalledFiles(BuildDir);
+    P.Installed.setCompiled(P.Database->getAllFiles());
+  }
   Expected<std::vector<std::string>> Sources =
       collectSources(Opts, *P.Database);
   if (!Sources)
