@@ -280,25 +280,21 @@ def main():
                 len(lines), len(per_event))
         return step
 
-    def torchrun_options_in_docs():
+    def torchrun_options_in_docs(accepted):
         """Every `--rdzv...` option the docs name (docs/, runtime/README.md)
-        is one torch 1.13's torchrun accepts (the docs said --rdzv-id, which
-        it refuses: it spells --rdzv_id)."""
-        root = pathlib.Path(__file__).resolve().parent.parent.parent
-        named = {}
-        for doc in [*sorted((root / "docs").glob("*.md")), root / "runtime" / "README.md"]:
-            for option in re.findall(r"--rdzv[-_][a-z_-]+", doc.read_text()):
-                named.setdefault(option, doc.name)
-        accepted = subprocess.run(
-            ["/usr/bin/python3", "-c",
-             "import torch.distributed.run as r\n"
-             "print('\\n'.join(o for a in r.get_args_parser()._actions"
-             " for o in a.option_strings))"],
-            capture_output=True, text=True, check=True).stdout.split()
-        wrong = sorted("%s (%s)" % (o, doc) for o, doc in named.items() if o not in accepted)
-        if not named or wrong:
-            raise RuntimeError("torchrun refuses: %s" % (wrong or "no option named"))
-        figures["torchrun options in the docs"] = ", ".join(sorted(named))
+        is one of `accepted`, torch 1.13's torchrun's (the docs said
+        --rdzv-id, which it refuses: it spells --rdzv_id)."""
+        def step():
+            root = pathlib.Path(__file__).resolve().parent.parent.parent
+            named = {}
+            for doc in [*sorted((root / "docs").glob("*.md")), root / "runtime" / "README.md"]:
+                for option in re.findall(r"--rdzv[-_][a-z_-]+", doc.read_text()):
+                    named.setdefault(option, doc.name)
+            wrong = sorted("%s (%s)" % (o, doc) for o, doc in named.items() if o not in accepted)
+            if not named or wrong:
+                raise RuntimeError("torchrun refuses: %s" % (wrong or "no option named"))
+            figures["torchrun options in the docs"] = ", ".join(sorted(named))
+        return step
 
     def no_job_variable():
         """Without a job variable each process counts as its own job."""
@@ -457,11 +453,17 @@ def main():
                   "RANK": str(rank), "LOCAL_RANK": str(rank % 4)},
                   "5c6a0ec7-24b0-4bd8-a6f2-0d1e8c4d0c55"))
     docs_options = "the docs' torchrun options are options of Debian's torchrun"
-    if subprocess.run(["/usr/bin/python3", "-c", "import torch.distributed.run"],
-                      capture_output=True).returncode:
+    # One import of torch: its parser's options, or the reason to skip.
+    parser = subprocess.run(
+        ["/usr/bin/python3", "-c",
+         "import torch.distributed.run as r\n"
+         "print('\\n'.join(o for a in r.get_args_parser()._actions"
+         " for o in a.option_strings))"],
+        capture_output=True, text=True)
+    if parser.returncode:
         steps.skip(docs_options, "/usr/bin/python3 cannot import torch.distributed.run")
     else:
-        steps.run(docs_options, torchrun_options_in_docs)
+        steps.run(docs_options, torchrun_options_in_docs(parser.stdout.split()))
     steps.run("8 ranks with APISTAMP_JOB_ID_ENV=MY_BATCH_ID (SLURM_JOB_ID differs "
               "per rank, ignored; rank from LOCAL_RANK)",
               one_job("custom", lambda rank: {
