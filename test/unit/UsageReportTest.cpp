@@ -14,6 +14,18 @@ using namespace apistamp;
 
 namespace {
 
+/// A catalog row of a saved catalog that says no status, name or language.
+CatalogEvent placed(std::string Event, std::string Rule, std::string File,
+                    std::string Kind, unsigned Line) {
+  CatalogEvent C;
+  C.Event = std::move(Event);
+  C.Rule = std::move(Rule);
+  C.File = std::move(File);
+  C.Kind = std::move(Kind);
+  C.Line = Line;
+  return C;
+}
+
 std::string line(llvm::StringRef Event, llvm::StringRef Time, int Pid,
                  llvm::StringRef Job) {
   return ("{\"event\":\"" + Event + "\",\"time\":\"" + Time +
@@ -61,7 +73,7 @@ TEST(UsageReportTest, TrendIsWeeklyOverAQuarter) {
                      line("e", "2026-01-11T10:00:00Z", 2, "b") + // Sunday.
                      line("e", "2026-06-01T10:00:00Z", 3, "c");
   std::vector<CatalogEvent> Catalog = {
-      {"e", "r", "a.cpp", "function", 1, "", ""}};
+      placed("e", "r", "a.cpp", "function", 1)};
   UsageReport R = buildReport(Catalog, readUsageText("t", Text, LogWindow{}));
   EXPECT_EQ(R.TrendUnit, "week");
   EXPECT_THAT(R.Periods, ::testing::ElementsAre("2026-01-05", "2026-06-01"));
@@ -135,9 +147,9 @@ std::vector<std::string> names(llvm::ArrayRef<ReportEvent> Rows) {
 // comes first: a layer never takes a placed event.
 TEST(UnplacedEventsTest, CatalogThenLayersThenOtherLibrariesThenUnknown) {
   std::vector<CatalogEvent> Catalog = {
-      {"torchvision.csrc.ops.nms.nms", "ops", "nms.cpp", "function", 1, "", ""},
-      {"torchvision.csrc.io.image.cpu.decode_png.decode_png", "io", "d.cpp",
-       "function", 2, "", ""}};
+      placed("torchvision.csrc.ops.nms.nms", "ops", "nms.cpp", "function", 1),
+      placed("torchvision.csrc.io.image.cpu.decode_png.decode_png", "io",
+             "d.cpp", "function", 2)};
   std::string Text;
   for (const char *Event :
        {"torchvision.csrc.ops.nms.nms", "torchvision.models.resnet.ResNet",
@@ -224,7 +236,7 @@ TEST(UnplacedEventsTest, AnEmptyCatalogNamesNoOtherLibrary) {
 // names from the logs are escaped in text.
 TEST(UnplacedEventsTest, EveryFormatShowsTheGroups) {
   std::vector<CatalogEvent> Catalog = {
-      {"lib.a", "r", "a.cpp", "function", 1, "", ""}};
+      placed("lib.a", "r", "a.cpp", "function", 1)};
   std::string Text =
       line("lib.a", "2026-11-20T10:00:00Z", 1, "j") +
       line("py.x", "2026-11-20T10:00:00Z", 1, "j") +

@@ -29,6 +29,14 @@ struct CatalogEvent {
   /// The definition's qualified name ("lib::f"); "" when a saved catalog
   /// does not say.
   std::string Name;
+  /// "c++" or "python"; "" when a saved catalog does not say (then the
+  /// event's site decides, as far as the report can tell).
+  std::string Language;
+  /// A class's event logged by a base's constructor (InheritedEvent): that
+  /// constructor's class ("torchvision.datasets.vision.VisionDataset"), file
+  /// and line; Through is "" for an event its own definition places.
+  std::string Through, ThroughFile;
+  unsigned ThroughLine = 0;
 
   /// Whether the definition holds no call that could log its event: it is
   /// skipped (constexpr, a macro's body, a forbidden public header...) or
@@ -45,9 +53,13 @@ struct CatalogEvent {
 PathDisplay rootRelative(llvm::ArrayRef<const RuleSet *> RuleSets,
                          PathDisplay Otherwise);
 
-/// The catalog rows of the selected ones of \p Sites (sorted), files shown
-/// by \p Display.
+/// The catalog rows of the selected ones of \p Sites and of \p Inherited
+/// (sorted by file and line), files shown by \p Display. A class's
+/// inherited event that a definition of its own places is that
+/// definition's row; one it places but cannot measure (a class without
+/// __init__) gives way to the inherited row: one row per event.
 std::vector<CatalogEvent> catalogOf(llvm::ArrayRef<Site> Sites,
+                                    llvm::ArrayRef<InheritedEvent> Inherited,
                                     const PathDisplay &Display);
 
 } // namespace apistamp

@@ -182,6 +182,10 @@ Expected<AnalysedRun> planAndAnalyse(const Options &Opts, raw_ostream &Err) {
   Analysis.FreshEdits = Opts.OutputMode == Mode::Fix ||
                         Opts.OutputMode == Mode::Diff ||
                         !Opts.ExportFixes.empty();
+  // What reads the catalog: its rows of classes that log through a base.
+  Analysis.InheritedEvents = Opts.RunMode == Mode::Catalog ||
+                             Opts.RunMode == Mode::Explain ||
+                             !Opts.UsageFile.empty();
   Analysis.Finished = [&Notes](StringRef Source) { Notes.finished(Source); };
   // merge: every TU's result from the files tu wrote; no parse.
   std::vector<TUResult> Given;

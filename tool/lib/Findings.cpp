@@ -1,6 +1,7 @@
 //===- Findings.cpp - The findings of check, rendered ---------------------===//
 
 #include "Findings.h"
+#include "Catalog.h"
 #include "CatalogDiff.h"
 #include "Csv.h"
 #include "Project.h"
@@ -164,43 +165,49 @@ StringRef statusName(SiteStatus Status) {
   llvm_unreachable("unknown SiteStatus");
 }
 
-void printCatalog(raw_ostream &OS, ArrayRef<Site> Sites,
-                  const PathDisplay &Display, OutputFormat Format) {
+void printCatalog(raw_ostream &OS, ArrayRef<CatalogEvent> Catalog,
+                  OutputFormat Format) {
   if (Format == OutputFormat::Json) {
     json::Array Entries;
-    for (const Site &S : Sites)
-      Entries.push_back(json::Object{{"event", S.Event},
-                                     {"rule", S.RuleId},
-                                     {"file", Display(S.File)},
-                                     {"line", S.Line},
-                                     {"kind", kindName(S.Kind)},
-                                     {"status", statusName(S.Status)},
-                                     {"name", S.QualifiedName}});
+    for (const CatalogEvent &C : Catalog) {
+      json::Object Entry{{"event", C.Event}, {"rule", C.Rule},
+                         {"file", C.File},   {"line", C.Line},
+                         {"kind", C.Kind},   {"status", C.Status},
+                         {"name", C.Name},   {"language", C.Language}};
+      if (!C.Through.empty())
+        Entry["through"] = json::Object{{"name", C.Through},
+                                        {"file", C.ThroughFile},
+                                        {"line", C.ThroughLine}};
+      Entries.push_back(std::move(Entry));
+    }
     OS << formatv("{0:2}", json::Value(std::move(Entries))) << "\n";
     return;
   }
   if (Format == OutputFormat::Csv) {
-    OS << "event,rule,file,line,kind,status,name\n";
-    for (const Site &S : Sites)
-      OS << csvField(S.Event) << "," << csvField(S.RuleId) << ","
-         << csvField(Display(S.File)) << "," << S.Line << ","
-         << kindName(S.Kind) << "," << statusName(S.Status) << ","
-         << csvField(S.QualifiedName) << "\n";
+    OS << "event,rule,file,line,kind,status,name,language,through\n";
+    for (const CatalogEvent &C : Catalog)
+      OS << csvField(C.Event) << "," << csvField(C.Rule) << ","
+         << csvField(C.File) << "," << C.Line << "," << C.Kind << ","
+         << C.Status << "," << csvField(C.Name) << "," << C.Language << ","
+         << csvField(C.Through) << "\n";
     return;
   }
   // Events ({file}, {path}) and files are escaped, and padded as printed.
   std::vector<std::string> Events;
   size_t Width = 5;
-  for (const Site &S : Sites) {
-    Events.push_back(printableLine(S.Event));
+  for (const CatalogEvent &C : Catalog) {
+    Events.push_back(printableLine(C.Event));
     Width = std::max(Width, Events.back().size());
   }
-  for (auto [S, Event] : zip_equal(Sites, Events))
-    OS << left_justify(Event, Width) << "  "
-       << left_justify(statusName(S.Status), 10) << "  "
-       << left_justify(kindName(S.Kind), 11) << "  "
-       << printableLine(Display(S.File)) << ":" << S.Line << "  ["
-       << printableLine(S.RuleId) << "]\n";
+  for (auto [C, Event] : zip_equal(Catalog, Events)) {
+    OS << left_justify(Event, Width) << "  " << left_justify(C.Status, 10)
+       << "  " << left_justify(C.Kind, 11) << "  " << printableLine(C.File)
+       << ":" << C.Line << "  [" << printableLine(C.Rule) << "]";
+    if (!C.Through.empty())
+      OS << " through " << printableLine(C.Through) << " ("
+         << printableLine(C.ThroughFile) << ":" << C.ThroughLine << ")";
+    OS << "\n";
+  }
 }
 
 std::optional<std::string> yamlScalar(StringRef Text, bool GlobEscaped) {

@@ -78,12 +78,14 @@ std::vector<Site> selectedSites(llvm::ArrayRef<Site> Sites);
 /// Spelling of a status in reports and catalogs.
 llvm::StringRef statusName(SiteStatus Status);
 
-/// Prints the catalog of every selected definition (event, rule, file, line,
-/// kind, status) as aligned text, CSV or JSON (an array of objects).
-void printCatalog(llvm::raw_ostream &OS, llvm::ArrayRef<Site> Sites,
-                  const PathDisplay &Display, OutputFormat Format);
-
+struct CatalogEvent;
 struct CatalogDiff;
+
+/// Prints \p Catalog (catalogOf's rows: event, rule, file, line, kind,
+/// status, name, language, and the base an inherited event logs through)
+/// as aligned text, CSV or JSON (an array of objects).
+void printCatalog(llvm::raw_ostream &OS, llvm::ArrayRef<CatalogEvent> Catalog,
+                  OutputFormat Format);
 
 /// Prints \p Diff (`catalog --diff`) as text (renames, removals, additions,
 /// with \p ListUnchanged the unchanged events too, notes, the counts, and

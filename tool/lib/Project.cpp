@@ -483,14 +483,15 @@ static Error planPython(const PlanRequest &Opts, bool SkipUnselectable,
     // script that is no module of the rules' Python path (setup.py, a CI
     // script the pre-commit hook passes): skipped, as a C++ file no rule's
     // files match is.
-    if (SkipUnselectable && !canSelectInPython(**Loaded, Source)) {
-      P.NotSelectable.push_back(Source);
-      continue;
-    }
     TUJob Job;
     Job.Source = Source;
     Job.Rules = *Loaded;
     Job.Python = true;
+    if (SkipUnselectable && !canSelectInPython(**Loaded, Source)) {
+      P.NotSelectable.push_back(Source);
+      P.UnselectablePython.push_back(std::move(Job));
+      continue;
+    }
     P.TUs.push_back(std::move(Job));
   }
   return Error::success();

@@ -69,6 +69,9 @@ struct Project {
   /// Named files skipped unparsed because no rule's `files` and
   /// `exclude_files` let it select anything in them.
   std::vector<std::string> NotSelectable;
+  /// Its Python files, as jobs with their rules: not analysed, but read for
+  /// the classes that log through a base's constructor (inheritedEvents).
+  std::vector<TUJob> UnselectablePython;
   /// In a run on a part of the database (named files, a shard): the
   /// database's other TUs, as a whole-project run plans them, in TUs'
   /// order. They are analysed only for the files that every TU reading them

@@ -419,19 +419,24 @@ static void onWorkers(size_t Count, unsigned Threads,
       Workers);
 }
 
-/// Analyses \p Jobs on the run's threads; \p Finished(I) after each.
+/// The Python sources of \p Jobs, to be read together (a class's bases are
+/// resolved across modules); null if there is none.
+static std::unique_ptr<python::Project> pythonProjectOf(ArrayRef<TUJob> Jobs) {
+  if (llvm::any_of(Jobs, [](const TUJob &Job) { return Job.Python; }))
+    return std::make_unique<python::Project>(Jobs);
+  return nullptr;
+}
+
+/// Analyses \p Jobs on the run's threads, their Python files in \p Python;
+/// \p Finished(I) after each.
 static std::vector<TUResult> analyseJobs(ArrayRef<TUJob> Jobs,
                                          const ProjectAnalysisOptions &Options,
-                                         function_ref<void(size_t)> Finished) {
+                                         function_ref<void(size_t)> Finished,
+                                         python::Project *Python) {
   std::vector<TUResult> Results(Jobs.size());
   std::mutex FinishedMutex;
-  // The Python sources are read together: a class's bases are resolved
-  // across modules.
-  std::unique_ptr<python::Project> Python;
-  if (llvm::any_of(Jobs, [](const TUJob &Job) { return Job.Python; }))
-    Python = std::make_unique<python::Project>(Jobs);
   onWorkers(Jobs.size(), Options.Threads, [&](size_t I) {
-    Results[I] = analyseJob(Jobs[I], Options, Python.get());
+    Results[I] = analyseJob(Jobs[I], Options, Python);
     std::lock_guard<std::mutex> Lock(FinishedMutex);
     Finished(I);
   });
@@ -535,15 +540,19 @@ AnalysisResult analyseProject(const Project &P,
                               const ProjectAnalysisOptions &Options) {
   std::vector<TUJob> Jobs = P.TUs;
   std::vector<TUResult> Results;
+  std::unique_ptr<python::Project> Python = pythonProjectOf(Jobs);
   if (Options.GivenResults) {
     Results = std::move(*Options.GivenResults);
     for (TUResult &R : Results)
       R.From = TUResult::Origin::ResultFile;
   } else
-    Results = analyseJobs(Jobs, Options, [&](size_t I) {
-      if (Options.Finished)
-        Options.Finished(Jobs[I].Source);
-    });
+    Results = analyseJobs(
+        Jobs, Options,
+        [&](size_t I) {
+          if (Options.Finished)
+            Options.Finished(Jobs[I].Source);
+        },
+        Python.get());
   // A part of the database: the files whose verdict depends on the other
   // TUs are judged from every TU that reads them.
   std::set<std::string> WholeFiles;
@@ -555,8 +564,10 @@ AnalysisResult analyseProject(const Project &P,
     std::set<std::string> Needed = filesNeedingWholeView(Jobs, Results);
     if (!Needed.empty()) {
       Completion = completeView(P.Others, P.TUs, Needed, Options.Threads);
-      std::vector<TUResult> More =
-          analyseJobs(Completion.Jobs, Options, [](size_t) {});
+      std::unique_ptr<python::Project> MorePython =
+          pythonProjectOf(Completion.Jobs);
+      std::vector<TUResult> More = analyseJobs(
+          Completion.Jobs, Options, [](size_t) {}, MorePython.get());
       // Merged in the whole run's order: the same TU decides first.
       std::vector<size_t> Order(Jobs.size() + More.size());
       std::iota(Order.begin(), Order.end(), 0);
@@ -586,6 +597,12 @@ AnalysisResult analyseProject(const Project &P,
   AnalysisResult Merged =
       merge(P, MergeView{Jobs, PartialView, WholeFiles}, std::move(Results));
   Merged.DisagreedWithFreshParse = std::move(Disagreed);
+  if (Options.InheritedEvents && Python) {
+    std::vector<TUJob> Modules = P.TUs;
+    llvm::append_range(Modules, P.UnselectablePython);
+    Merged.Inherited = Python->inheritedEvents(
+        Modules, Merged.Sites, Options.Target ? &Merged.NotInherited : nullptr);
+  }
   Merged.JudgedWhole.assign(WholeFiles.begin(), WholeFiles.end());
   for (const TUJob &Job : Completion.Jobs)
     Merged.CompletingTUs.push_back(Job.Source);

@@ -51,6 +51,9 @@ struct ProjectAnalysisOptions {
   /// stored preamble that would edit a file is parsed again, in full, and
   /// the edits come from that parse.
   bool FreshEdits = false;
+  /// Find the events classes log through a base's constructor
+  /// (AnalysisResult::Inherited): the catalog's, report's and gate's runs.
+  bool InheritedEvents = false;
 };
 
 /// A TU whose results must not be used.
@@ -98,6 +101,12 @@ struct AnalysisResult {
   std::vector<Expectation> Expectations;
   /// For explain: one per definition (file, line).
   std::vector<Explanation> Explanations;
+  /// When asked for (InheritedEvents): the events classes log through a
+  /// base's constructor, one per class, by file and line.
+  std::vector<InheritedEvent> Inherited;
+  /// For explain, with Inherited: each other class's reason for logging
+  /// nothing through a base, by qualified name.
+  std::map<std::string, std::string> NotInherited;
   /// When asked for: one per definition that no TU's rules select, sorted
   /// by file and offset.
   std::vector<UnselectedSite> Unselected;

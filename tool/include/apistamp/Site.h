@@ -163,6 +163,24 @@ struct Site {
   bool NotJudged = false;
 };
 
+/// An event a class logs through a base's constructor: a Python call that
+/// logs `self` names the instance's class at run time, so each public class
+/// whose construction runs that constructor (it defines no __init__, or its
+/// __init__ calls super().__init__) logs an event of its own name.
+struct InheritedEvent {
+  /// The event, by the base site's rule's template applied to the class.
+  std::string Event;
+  std::string File; ///< The class's, canonical.
+  unsigned Line = 0, Column = 0;
+  std::string QualifiedName; ///< "torchvision.datasets.mnist.MNIST"
+  /// The constructor whose call logs it (a selected site), and the chain of
+  /// classes between (outermost first, the class and the base excluded).
+  std::string ThroughEvent, ThroughFile, ThroughName, RuleId;
+  unsigned ThroughLine = 0;
+  SiteStatus ThroughStatus = SiteStatus::Present;
+  std::vector<std::string> Chain;
+};
+
 /// A "// apistamp-ignore: <reason>" comment in a file under the root.
 struct Suppression {
 #define APISTAMP_SUPPRESSION_FIELD(Type, Name, Key) Type Name{};

@@ -17,8 +17,9 @@ static int runCatalogDiff(CommandContext &Ctx) {
     Ctx.Err << printableLines(llvm::toString(Old.takeError())) << "\n";
     return ExitBadUsage;
   }
-  std::vector<CatalogEvent> Now = catalogOf(
-      Ctx.Result.Sites, rootRelative(Ctx.Plan.sortedRuleSets(), Ctx.Display));
+  std::vector<CatalogEvent> Now =
+      catalogOf(Ctx.Result.Sites, Ctx.Result.Inherited,
+                rootRelative(Ctx.Plan.sortedRuleSets(), Ctx.Display));
   std::vector<EventAlias> Aliases;
   for (const RuleSet *Rules : Ctx.Plan.sortedRuleSets())
     llvm::append_range(Aliases, Rules->Aliases);
@@ -43,11 +44,13 @@ int runCatalog(CommandContext &Ctx) {
     return printUnselectedCatalog(Ctx);
   // CSV and JSON are data: files relative to the root of the rules that
   // cover them (the innermost), the same from any directory or checkout.
-  printCatalog(Ctx.Out, selectedSites(Ctx.Result.Sites),
-               Ctx.Opts.Format == OutputFormat::Text
-                   ? Ctx.Display
-                   : rootRelative(Ctx.Plan.sortedRuleSets(), Ctx.Display),
-               Ctx.Opts.Format);
+  printCatalog(
+      Ctx.Out,
+      catalogOf(Ctx.Result.Sites, Ctx.Result.Inherited,
+                Ctx.Opts.Format == OutputFormat::Text
+                    ? Ctx.Display
+                    : rootRelative(Ctx.Plan.sortedRuleSets(), Ctx.Display)),
+      Ctx.Opts.Format);
   return Ctx.exitCode(ExitClean);
 }
 

@@ -74,7 +74,8 @@ bool collectProjectFindings(CommandContext &Ctx, CheckFindings &F) {
     F.UnusedRules = unusedRuleWarnings(Ctx);
   std::vector<CatalogEvent> WholeCatalog;
   if (!Opts.UsageFile.empty())
-    WholeCatalog = catalogOf(Ctx.Result.Sites, Ctx.Display);
+    WholeCatalog =
+        catalogOf(Ctx.Result.Sites, Ctx.Result.Inherited, Ctx.Display);
   if (!narrowToChangedLines(Ctx))
     return false;
   if (!Opts.UsageFile.empty()) {

@@ -2,6 +2,7 @@
 
 #include "Commands.h"
 #include "Suggestions.h"
+#include <cstring>
 
 using namespace llvm;
 
@@ -63,6 +64,28 @@ static std::string outcome(const Explanation &E) {
   llvm_unreachable("unknown SiteStatus");
 }
 
+/// For a Python class (its __init__, or the class without one): the event
+/// its instances log through a base's constructor, or why they log none.
+static std::optional<std::string> throughBase(const AnalysisResult &Result,
+                                              const Explanation &E,
+                                              const PathDisplay &Display) {
+  if (E.Kind != "constructor" || !StringRef(E.File).ends_with(".py"))
+    return std::nullopt;
+  std::string Class = E.QualifiedName;
+  if (StringRef(Class).ends_with(".__init__"))
+    Class.resize(Class.size() - strlen(".__init__"));
+  for (const InheritedEvent &I : Result.Inherited)
+    if (I.QualifiedName == Class)
+      return "its instances log '" + I.Event +
+             "' through the constructor of '" + I.ThroughName + "' (" +
+             Display(I.ThroughFile) + ":" + std::to_string(I.ThroughLine) +
+             ", rule '" + I.RuleId + "'), which logs `self`";
+  auto Why = Result.NotInherited.find(Class);
+  if (Why == Result.NotInherited.end())
+    return std::nullopt;
+  return Why->second;
+}
+
 void printRuleVerdicts(raw_ostream &Out,
                        ArrayRef<Explanation::RuleLine> Rules) {
   bool Won = false;
@@ -108,6 +131,9 @@ int runExplain(CommandContext &Ctx) {
         << "\n";
     printRuleVerdicts(Out, E->Rules);
     Out << "  => " << printableLine(outcome(*E)) << "\n";
+    if (std::optional<std::string> Through =
+            throughBase(Ctx.Result, *E, Ctx.Display))
+      Out << "  => " << printableLine(*Through) << "\n";
   }
   return Ctx.exitCode(ExitClean);
 }

@@ -67,7 +67,7 @@ loadCatalog(const Options &Opts, raw_ostream &Err, int &Exit,
     llvm::append_range(Aliases, Rules->Aliases);
   }
   std::vector<CatalogEvent> Events =
-      catalogOf(Run->Result.Sites,
+      catalogOf(Run->Result.Sites, Run->Result.Inherited,
                 rootRelative(Run->Plan.sortedRuleSets(), Run->Display));
   for (size_t I = 0; I < Events.size(); ++I)
     if (Events[I].Event.empty())

@@ -454,12 +454,17 @@ private:
     Out.Classes[InModule] = Bases;
     ClassPublic[InModule] = Public;
     TSNode Body = field(Def, "body");
+    ClassShape &Shape = Out.Shapes[InModule];
+    std::tie(Shape.Line, Shape.Column) = pointOf(field(Def, "name"));
     bool HasInit = false;
     for (TSNode Member : statements(Body)) {
       TSNode MemberDef = undecorated(Member);
       if (type(MemberDef) == "function_definition" &&
-          text(field(MemberDef, "name")) == "__init__")
+          text(field(MemberDef, "name")) == "__init__") {
         HasInit = true;
+        Shape.HasInit = true;
+        Shape.InitCallsSuper = callsSuperInit(field(MemberDef, "body"));
+      }
     }
     if (!HasInit) {
       // A class without __init__: a constructor rule reports it skipped.
@@ -580,6 +585,22 @@ private:
     TSNode Arguments = field(Call, "arguments");
     return ts_node_named_child_count(Arguments) > 0 &&
            text(ts_node_named_child(Arguments, 0)) == "self";
+  }
+
+  /// Whether a statement under \p Node, outside nested definitions, is
+  /// isSuperInit's.
+  bool callsSuperInit(TSNode Node) const {
+    if (isSuperInit(Node))
+      return true;
+    for (uint32_t I = 0, N = ts_node_named_child_count(Node); I < N; ++I) {
+      TSNode Child = ts_node_named_child(Node, I);
+      StringRef Type = type(Child);
+      if (Type != "function_definition" && Type != "class_definition" &&
+          Type != "decorated_definition" && Type != "lambda" &&
+          callsSuperInit(Child))
+        return true;
+    }
+    return false;
   }
 
   /// What a body's import needs to know of its module.

@@ -21,6 +21,14 @@
 namespace apistamp {
 namespace python {
 
+/// How one class is constructed, as far as its own text says.
+struct ClassShape {
+  unsigned Line = 0, Column = 0; ///< Of its name.
+  /// It defines __init__; that __init__ calls `super().__init__(...)` (or
+  /// `Base.__init__(self, ...)`) somewhere in its body.
+  bool HasInit = false, InitCallsSuper = false;
+};
+
 /// What is read of one module.
 struct ModuleFacts {
   std::string File;   ///< Canonical path.
@@ -33,6 +41,8 @@ struct ModuleFacts {
   /// Its classes, by their name in the module ("A", "A.B"): direct bases,
   /// dotted and resolved through the module's imports.
   std::map<std::string, std::vector<std::string>> Classes;
+  /// The same classes' shapes.
+  std::map<std::string, ClassShape> Shapes;
   /// Names bound at top level by imports: local name -> dotted target.
   std::map<std::string, std::string> Imports;
   /// Modules imported with `from M import *`.

@@ -3,6 +3,7 @@
 #include "PythonProject.h"
 #include "../Project.h"
 #include "../SitesFromFacts.h"
+#include "PythonEdits.h"
 #include "PythonSyntax.h"
 #include "apistamp/Paths.h"
 #include "apistamp/Selection.h"
@@ -10,6 +11,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/xxhash.h"
+#include <functional>
 #include <set>
 
 using namespace llvm;
@@ -135,6 +137,37 @@ const ModuleFacts *Project::moduleNamed(StringRef Dotted, const RuleSet &Rules,
   return M.Facts ? &*M.Facts : nullptr;
 }
 
+bool Project::lookUpClass(StringRef Dotted, const RuleSet &Rules, Reads &Read,
+                          ClassRef &Found, std::vector<std::string> &Next) {
+  SmallVector<StringRef, 8> Parts;
+  Dotted.split(Parts, '.');
+  // The longest prefix that is a module of the project holds the class.
+  for (size_t Split = Parts.size() - 1; Split > 0; --Split) {
+    const ModuleFacts *M = moduleNamed(
+        join(Parts.begin(), Parts.begin() + Split, "."), Rules, Read);
+    if (!M)
+      continue;
+    std::string InModule = join(Parts.begin() + Split, Parts.end(), ".");
+    if (M->Classes.count(InModule)) {
+      Found = {M, InModule};
+      return true;
+    }
+    if (auto Import = M->Imports.find(Parts[Split].str());
+        Import != M->Imports.end()) {
+      // A re-export: `from .resnet import ResNet` in a package.
+      std::string Target = Import->second;
+      for (size_t I = Split + 1; I < Parts.size(); ++I)
+        Target += "." + Parts[I].str();
+      Next.push_back(Target);
+    } else {
+      for (const std::string &Star : M->StarImports)
+        Next.push_back(Star + "." + InModule);
+    }
+    return false;
+  }
+  return false;
+}
+
 std::vector<std::string> Project::allBases(ArrayRef<std::string> Direct,
                                            const RuleSet &Rules, Reads &Read) {
   std::vector<std::string> Result;
@@ -147,34 +180,197 @@ std::vector<std::string> Project::allBases(ArrayRef<std::string> Direct,
     if (!Seen.insert(Name).second)
       continue;
     Result.push_back(Name);
-    SmallVector<StringRef, 8> Parts;
-    StringRef(Name).split(Parts, '.');
-    // The longest prefix that is a module of the project holds the class.
-    for (size_t Split = Parts.size() - 1; Split > 0; --Split) {
-      const ModuleFacts *M = moduleNamed(
-          join(Parts.begin(), Parts.begin() + Split, "."), Rules, Read);
-      if (!M)
-        continue;
-      std::string InModule = join(Parts.begin() + Split, Parts.end(), ".");
-      if (auto Class = M->Classes.find(InModule); Class != M->Classes.end()) {
-        for (auto Base = Class->second.rbegin(); Base != Class->second.rend();
-             ++Base)
-          Work.push_back(*Base);
-      } else if (auto Import = M->Imports.find(Parts[Split].str());
-                 Import != M->Imports.end()) {
-        // A re-export: `from .resnet import ResNet` in a package.
-        std::string Target = Import->second;
-        for (size_t I = Split + 1; I < Parts.size(); ++I)
-          Target += "." + Parts[I].str();
-        Work.push_back(Target);
-      } else {
-        for (const std::string &Star : M->StarImports)
-          Work.push_back(Star + "." + InModule);
-      }
-      break;
+    ClassRef Found;
+    std::vector<std::string> Next;
+    if (lookUpClass(Name, Rules, Read, Found, Next)) {
+      const std::vector<std::string> &Bases =
+          Found.Module->Classes.at(Found.InModule);
+      Work.insert(Work.end(), Bases.rbegin(), Bases.rend());
+    } else {
+      Work.insert(Work.end(), Next.begin(), Next.end());
     }
   }
   return Result;
+}
+
+std::optional<Project::ClassRef>
+Project::classNamed(StringRef Dotted, const RuleSet &Rules, Reads &Read) {
+  std::vector<std::string> Work{Dotted.str()};
+  std::set<std::string> Seen;
+  for (unsigned Steps = 0; !Work.empty() && Steps < 1000; ++Steps) {
+    std::string Name = Work.back();
+    Work.pop_back();
+    if (!Seen.insert(Name).second)
+      continue;
+    ClassRef Found;
+    std::vector<std::string> Next;
+    if (lookUpClass(Name, Rules, Read, Found, Next))
+      return Found;
+    Work.insert(Work.end(), Next.begin(), Next.end());
+  }
+  return std::nullopt;
+}
+
+std::optional<Project::ClassRef> Project::initRun(const ClassRef &C, bool Bases,
+                                                  const RuleSet &Rules,
+                                                  Reads &Read,
+                                                  std::string &Outside) {
+  enum class Search { Found, Unknown, None };
+  ClassRef Result;
+  // Depth first through the bases in order: an approximation of the MRO
+  // that is exact for single inheritance and for mixins without __init__.
+  std::function<Search(const ClassRef &, bool, unsigned)> Walk =
+      [&](const ClassRef &K, bool Self, unsigned Level) {
+        if (Self && K.Module->Shapes.at(K.InModule).HasInit) {
+          Result = K;
+          return Search::Found;
+        }
+        if (Level > 100) // A cycle of bases (Python refuses one).
+          return Search::Unknown;
+        for (const std::string &Base : K.Module->Classes.at(K.InModule)) {
+          // Bases outside the project known to define no __init__.
+          if (Base == "object" || Base == "builtins.object" ||
+              Base == "abc.ABC" || Base == "typing.Generic")
+            continue;
+          std::optional<ClassRef> B = classNamed(Base, Rules, Read);
+          if (!B) { // Outside the project: its __init__ is unknown.
+            Outside = Base;
+            return Search::Unknown;
+          }
+          if (Search S = Walk(*B, true, Level + 1); S != Search::None)
+            return S;
+        }
+        return Search::None;
+      };
+  Outside.clear();
+  if (Walk(C, !Bases, 0) != Search::Found)
+    return std::nullopt;
+  return Result;
+}
+
+std::vector<InheritedEvent>
+Project::inheritedEvents(ArrayRef<TUJob> Modules, ArrayRef<Site> Sites,
+                         std::map<std::string, std::string> *WhyNot) {
+  // The selected constructors that log `self`, by file and offset.
+  std::map<std::pair<std::string, unsigned>,
+           std::pair<const Site *, const Rule *>>
+      Logging;
+  std::map<std::string, const RuleSet *> RulesOf;
+  for (const TUJob &Job : Modules)
+    if (Job.Python)
+      RulesOf.emplace(Job.Source, Job.Rules);
+  for (const Site &S : Sites) {
+    if (!S.Python || S.Kind != DeclKind::Constructor ||
+        S.Status == SiteStatus::Stale || S.Status == SiteStatus::Skipped ||
+        S.Status == SiteStatus::Suppressed || S.Status == SiteStatus::Conflict)
+      continue;
+    auto Rules = RulesOf.find(S.File);
+    if (Rules == RulesOf.end())
+      continue;
+    const std::vector<Rule> &All = Rules->second->Rules;
+    auto R =
+        llvm::find_if(All, [&](const Rule &R) { return R.Id == S.RuleId; });
+    if (R != All.end() && callArgument(S, *R) == "self")
+      Logging[{S.File, S.Offset}] = {&S, &*R};
+  }
+  std::vector<InheritedEvent> Events;
+  if (Logging.empty())
+    return Events;
+  std::lock_guard<std::mutex> Lock(Mutex);
+  Reads Read; // The reads of no cache entry: discarded.
+  // Each class's constructor candidate (one per class: its __init__, or the
+  // class itself when it has none), by class.
+  auto ConstructorOf = [](const ModuleFacts &M,
+                          StringRef InModule) -> const Candidate * {
+    for (const Candidate &C : M.Facts.Candidates)
+      if (C.Facts.Kind == DeclKind::Constructor &&
+          join(C.Facts.Classes, ".") == InModule)
+        return &C;
+    return nullptr;
+  };
+  for (const TUJob &Job : Modules) {
+    if (!Job.Python)
+      continue;
+    auto [It, New] = Files.try_emplace(Job.Source);
+    if (New)
+      It->second = read(Job.Source, *Job.Rules);
+    if (!It->second.Facts)
+      continue; // A failed TU if planned; else a module that cannot be read.
+    const ModuleFacts &M = *It->second.Facts;
+    for (const Candidate &C : M.Facts.Candidates) {
+      // A class whose name is public, in any module: a private module's
+      // class may be re-exported (datasets._optical_flow.FlyingChairs is
+      // torchvision.datasets.FlyingChairs), and its instances log its name.
+      if (C.Facts.Kind != DeclKind::Constructor ||
+          llvm::any_of(C.Facts.Classes, [](const std::string &Name) {
+            return StringRef(Name).starts_with("_");
+          }))
+        continue;
+      ClassRef Class{&M, join(C.Facts.Classes, ".")};
+      std::string Qualified = M.Module + "." + Class.InModule;
+      auto NameOf = [](const ClassRef &K) {
+        return K.Module->Module + "." + K.InModule;
+      };
+      std::vector<std::string> Chain;
+      std::string Outside, Why;
+      std::optional<ClassRef> Runs =
+          initRun(Class, false, *Job.Rules, Read, Outside);
+      ClassRef Last = Class;
+      for (unsigned Steps = 0; Steps < 100; ++Steps) {
+        if (!Runs) {
+          Why = !Outside.empty()
+                    ? "the constructor it runs is that of '" + Outside +
+                          "', a base outside the project (what it logs is "
+                          "not known)"
+                : Last.Module == &M && Last.InModule == Class.InModule
+                    ? "no class on its bases' chains defines __init__"
+                    : "no constructor it runs logs `self` (the chain ends "
+                      "at '" +
+                          NameOf(Last) + "')";
+          break;
+        }
+        bool Itself = Runs->Module == &M && Runs->InModule == Class.InModule;
+        const Candidate *Init = ConstructorOf(*Runs->Module, Runs->InModule);
+        auto Log = Init ? Logging.find({Runs->Module->File, Init->Offset})
+                        : Logging.end();
+        if (Log != Logging.end()) {
+          if (Itself)
+            break; // Its own site.
+          auto [Base, R] = Log->second;
+          InheritedEvent E;
+          E.Event = R->Event.expand(C.Facts);
+          E.File = M.File;
+          const ClassShape &Shape = M.Shapes.at(Class.InModule);
+          E.Line = Shape.Line;
+          E.Column = Shape.Column;
+          E.QualifiedName = Qualified;
+          E.ThroughEvent = Base->Event;
+          E.ThroughFile = Base->File;
+          E.ThroughLine = Base->Line;
+          E.ThroughName = NameOf(*Runs);
+          E.ThroughStatus = Base->Status;
+          E.RuleId = Base->RuleId;
+          E.Chain = std::move(Chain);
+          Events.push_back(std::move(E));
+          break;
+        }
+        if (!Runs->Module->Shapes.at(Runs->InModule).InitCallsSuper) {
+          Why = Itself ? "its __init__ does not call super().__init__()"
+                       : "the __init__ of '" + NameOf(*Runs) +
+                             "', which it runs, does not call "
+                             "super().__init__()";
+          break;
+        }
+        if (!Itself)
+          Chain.push_back(NameOf(*Runs));
+        Last = *Runs;
+        Runs = initRun(Last, true, *Job.Rules, Read, Outside);
+      }
+      if (WhyNot && !Why.empty())
+        (*WhyNot)[Qualified] = "no event through a base: " + Why;
+    }
+  }
+  return Events;
 }
 
 Project::Project(ArrayRef<TUJob> Jobs) {

@@ -23,6 +23,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace apistamp {
@@ -62,6 +63,17 @@ public:
   TUResult analyse(const TUJob &Job, const ExplainTarget *Target,
                    bool Unselected);
 
+  /// The events the public classes of \p Modules log through a base's
+  /// constructor that a selected site of \p Sites makes log `self`
+  /// (InheritedEvent), in \p Modules' order, then by line. \p Modules are
+  /// every Python file of the run with its rules, the ones no rule selects
+  /// in too (a subclass in any module logs); those not yet read are read
+  /// now. Not thread-safe: called once the jobs are analysed.
+  /// With \p WhyNot, each other public class's reason (by qualified name).
+  std::vector<InheritedEvent>
+  inheritedEvents(llvm::ArrayRef<TUJob> Modules, llvm::ArrayRef<Site> Sites,
+                  std::map<std::string, std::string> *WhyNot = nullptr);
+
   /// What the rules make a parse look for: the functions their calls call
   /// and their guards' conditions, sorted (a cache key's part).
   std::vector<std::string> callShapes() const {
@@ -93,6 +105,31 @@ private:
   /// the class it re-exports.
   std::vector<std::string> allBases(llvm::ArrayRef<std::string> Direct,
                                     const RuleSet &Rules, Reads &Read);
+  /// A class definition of the project: its module and its name there.
+  struct ClassRef {
+    const ModuleFacts *Module = nullptr;
+    std::string InModule;
+    bool operator<(const ClassRef &O) const {
+      return std::tie(Module->File, InModule) <
+             std::tie(O.Module->File, O.InModule);
+    }
+  };
+  /// One step of resolving the class \p Dotted: its definition if the
+  /// module holding it defines it (true), else the names it may be bound to
+  /// there (a re-export, star imports) added to \p Next.
+  bool lookUpClass(llvm::StringRef Dotted, const RuleSet &Rules, Reads &Read,
+                   ClassRef &Found, std::vector<std::string> &Next);
+  /// The definition of the class \p Dotted, through re-exports; none if it
+  /// is not the project's.
+  std::optional<ClassRef> classNamed(llvm::StringRef Dotted,
+                                     const RuleSet &Rules, Reads &Read);
+  /// What a construction of \p C runs first: its own __init__ (unless
+  /// \p Bases, what its super().__init__ calls), else the first one on its
+  /// bases' chains, depth first; none if a base is not the project's (its
+  /// constructor is unknown: named in \p Outside) or no class defines one.
+  std::optional<ClassRef> initRun(const ClassRef &C, bool Bases,
+                                  const RuleSet &Rules, Reads &Read,
+                                  std::string &Outside);
   Module read(llvm::StringRef File, const RuleSet &Rules);
   /// The module in \p File, read if not yet.
   const Module &moduleAt(const std::string &File, const RuleSet &Rules);

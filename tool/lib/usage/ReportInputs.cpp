@@ -86,6 +86,12 @@ Expected<std::vector<CatalogEvent>> parseCatalog(StringRef Text,
     C.Line = unsigned(E->getInteger("line").value_or(0));
     C.Status = E->getString("status").value_or("").str();
     C.Name = E->getString("name").value_or("").str();
+    C.Language = E->getString("language").value_or("").str();
+    if (const json::Object *Through = E->getObject("through")) {
+      C.Through = Through->getString("name").value_or("").str();
+      C.ThroughFile = Through->getString("file").value_or("").str();
+      C.ThroughLine = unsigned(Through->getInteger("line").value_or(0));
+    }
     Catalog.push_back(std::move(C));
   }
   return Catalog;
