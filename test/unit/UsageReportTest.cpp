@@ -286,17 +286,18 @@ TEST(UnplacedEventsTest, EveryFormatShowsTheGroups) {
   EXPECT_EQ(O.getArray("unknown")->size(), 1u);
 
   std::string Csv = Render(ReportFormat::Csv);
-  EXPECT_THAT(Csv, ::testing::HasSubstr(
-                       "event,status,rule,file,line,kind,jobs,processes,"
-                       "hosts,first_seen,last_seen,logged_by\n"));
+  EXPECT_THAT(Csv,
+              ::testing::HasSubstr(
+                  "event,status,rule,file,line,kind,jobs,processes,"
+                  "hosts,first_seen,last_seen,logged_by,language,through\n"));
   EXPECT_THAT(Csv,
               ::testing::HasSubstr("py.x,layer,,,,,2,2,1,2026-11-20T10:00:00Z,"
-                                   "2026-11-20T10:00:00Z,python\n"));
+                                   "2026-11-20T10:00:00Z,python,,\n"));
   EXPECT_THAT(Csv, ::testing::HasSubstr(",other-library,"));
   // Unknown last, as before.
   EXPECT_THAT(Csv, ::testing::EndsWith(
                        "lib.gone,unknown,,,,,1,1,1,2026-11-20T10:00:00Z,"
-                       "2026-11-20T10:00:00Z,\n"));
+                       "2026-11-20T10:00:00Z,,,\n"));
 
   std::string Markdown = Render(ReportFormat::Markdown);
   EXPECT_THAT(Markdown,

@@ -219,6 +219,13 @@ Text ReportCatalog("catalog",
                             "build, as 'catalog' computes it)"),
                    cl::value_desc("file"),
                    cl::location(Opts.Report.CatalogFile), on(Mode::Report));
+Texts ReportSources(
+    "sources",
+    cl::desc("What the catalog covers besides the build's C++ (-p): Python "
+             "packages, directories or files, as 'catalog' is given them; "
+             "repeatable, comma-separated"),
+    cl::value_desc("path[,path...]"), cl::CommaSeparated,
+    cl::location(Opts.Report.CatalogSources), on(Mode::Report));
 Text ReportAggregates("aggregates",
                       cl::desc("Per-event aggregates from a warehouse (the "
                                "CSV docs/report-sql.md's SQL produces) "
@@ -253,11 +260,18 @@ cl::opt<ReportFormat, true>
                        ValuesOf<ReportFormat>{reportFormats()},
                        cl::location(Opts.Report.Format), on(Mode::Report));
 cl::opt<ReportGrouping, true> ReportBy(
-    "by", cl::desc("Rows per event (default), rule or file"),
+    "by",
+    cl::desc("Rows per event (default), rule, file, module (package) or "
+             "language"),
     cl::values(clEnumValN(ReportGrouping::Event, "event",
                           "one row per event (default)"),
                clEnumValN(ReportGrouping::Rule, "rule", "one row per rule"),
-               clEnumValN(ReportGrouping::File, "file", "one row per file")),
+               clEnumValN(ReportGrouping::File, "file", "one row per file"),
+               clEnumValN(ReportGrouping::Module, "module",
+                          "one row per package: the definition's directory, "
+                          "dotted (torchvision.transforms)"),
+               clEnumValN(ReportGrouping::Language, "language",
+                          "one row per language (c++, python)")),
     cl::location(Opts.Report.By), on(Mode::Report));
 Text ReportOutput("o", cl::desc("Write the report to this file"),
                   cl::value_desc("file"), cl::location(Opts.Report.Output),

@@ -120,6 +120,9 @@ PlanRequest planRequestFor(const Options &Opts) {
       !commandInfo(Opts.RunMode).ReadsEveryNamedFile && !Opts.Unselected;
   // Only run()'s analysis reads the other TUs of a partial run.
   Request.PlanOthers = commandInfo(Opts.RunMode).Run != nullptr;
+  Request.WholeProjectPython = Opts.RunMode != Mode::Tu &&
+                               Opts.RunMode != Mode::Merge &&
+                               Opts.RunMode != Mode::Ninja;
   return Request;
 }
 

@@ -394,9 +394,33 @@ bool sameParse(const TUJob &L, const TUJob &R) {
 
 bool isPythonSource(StringRef Path) { return Path.ends_with(".py"); }
 
+/// Adds every .py file under \p Dir (not under hidden directories or
+/// __pycache__) to \p Python, canonical.
+static Error addPythonFilesUnder(StringRef Dir,
+                                 std::vector<std::string> &Python) {
+  std::error_code EC;
+  // Symbolic links are not followed: a linked directory can loop, and a
+  // linked file is another file's (named, it is that file).
+  for (sys::fs::recursive_directory_iterator It(Dir, EC,
+                                                /*follow_symlinks=*/false),
+       End;
+       It != End && !EC; It.increment(EC)) {
+    StringRef Name = sys::path::filename(It->path());
+    if (It->type() == sys::fs::file_type::directory_file) {
+      if (Name.starts_with(".") || Name == "__pycache__")
+        It.no_push();
+      continue;
+    }
+    if (It->type() == sys::fs::file_type::regular_file && isPythonSource(Name))
+      Python.push_back(canonicalPath(It->path()));
+  }
+  if (EC)
+    return usageError("cannot list '" + Dir + "': " + EC.message());
+  return Error::success();
+}
+
 /// The Python files among \p Sources, taken out of them: named .py files,
-/// and every .py file under a named directory (not under hidden
-/// directories or __pycache__), canonical and sorted.
+/// and every .py file under a named directory, canonical and sorted.
 static Expected<std::vector<std::string>>
 takePythonSources(std::vector<std::string> &Sources) {
   std::vector<std::string> Python, Rest;
@@ -409,29 +433,63 @@ takePythonSources(std::vector<std::string> &Sources) {
       Rest.push_back(Source);
       continue;
     }
-    std::error_code EC;
-    // Symbolic links are not followed: a linked directory can loop, and a
-    // linked file is another file's (named, it is that file).
-    for (sys::fs::recursive_directory_iterator It(Source, EC,
-                                                  /*follow_symlinks=*/false),
-         End;
-         It != End && !EC; It.increment(EC)) {
-      StringRef Name = sys::path::filename(It->path());
-      if (It->type() == sys::fs::file_type::directory_file) {
-        if (Name.starts_with(".") || Name == "__pycache__")
-          It.no_push();
-        continue;
-      }
-      if (It->type() == sys::fs::file_type::regular_file &&
-          isPythonSource(Name))
-        Python.push_back(canonicalPath(It->path()));
-    }
-    if (EC)
-      return usageError("cannot list '" + Source + "': " + EC.message());
+    if (Error E = addPythonFilesUnder(Source, Python))
+      return std::move(E);
   }
   llvm::sort(Python);
   Python.erase(std::unique(Python.begin(), Python.end()), Python.end());
   Sources = std::move(Rest);
+  return Python;
+}
+
+/// A whole-project run's Python files: those of \p Rules' Python path
+/// under the packages its Python rules' `modules` name ("torchvision" for
+/// "torchvision.models.**"; the whole path for a rule without `modules`, or
+/// one whose first component is a glob), sorted. None without Python rules.
+static Expected<std::vector<std::string>>
+wholeProjectPython(const RuleSet &Rules) {
+  std::vector<std::string> Python;
+  std::set<std::string> Packages;
+  bool WholePath = false;
+  for (const Rule &R : Rules.Rules) {
+    if (R.Lang != Language::Python)
+      continue;
+    if (R.Modules.empty())
+      WholePath = true;
+    for (const ModulePattern &M : R.Modules) {
+      StringRef Top = StringRef(M.pattern()).split('.').first;
+      if (Top.find_first_of("*?[]{}\\") != StringRef::npos)
+        WholePath = true;
+      else
+        Packages.insert(Top.str());
+    }
+  }
+  if (!WholePath && Packages.empty())
+    return Python;
+  for (const std::string &Entry : Rules.PythonPath) {
+    SmallString<256> Dir(Rules.Root);
+    if (Entry != ".")
+      sys::path::append(Dir, Entry);
+    if (!sys::fs::is_directory(Dir))
+      continue;
+    if (WholePath) {
+      if (Error E = addPythonFilesUnder(Dir, Python))
+        return std::move(E);
+      continue;
+    }
+    for (const std::string &Package : Packages) {
+      SmallString<256> Path(Dir);
+      sys::path::append(Path, Package);
+      if (sys::fs::is_directory(Path)) {
+        if (Error E = addPythonFilesUnder(Path, Python))
+          return std::move(E);
+      } else if (sys::fs::is_regular_file(Path + ".py")) {
+        Python.push_back(canonicalPath((Path + ".py").str()));
+      }
+    }
+  }
+  llvm::sort(Python);
+  Python.erase(std::unique(Python.begin(), Python.end()), Python.end());
   return Python;
 }
 
@@ -569,13 +627,42 @@ Expected<Project> planProject(const PlanRequest &Request) {
   Expected<std::vector<std::string>> Python = takePythonSources(Opts.Sources);
   if (!Python)
     return Python.takeError();
+  // A whole-project run: the Python modules of the rules' Python path too
+  // (of --rules, or the rules file above the current directory), those no
+  // rule can select in skipped as for named files.
+  bool WholeProjectPython = false;
+  if (Request.Sources.empty() && !Opts.CompilerArgs &&
+      Opts.WholeProjectPython) {
+    std::string RulesPath = rulesPathFor(Opts, currentDirectory() + "/.");
+    if (!RulesPath.empty()) {
+      Expected<RuleSet *> Loaded = Rules.load(RulesPath);
+      if (!Loaded)
+        return Loaded.takeError();
+      Expected<std::vector<std::string>> Found = wholeProjectPython(**Loaded);
+      if (!Found)
+        return Found.takeError();
+      *Python = std::move(*Found);
+      WholeProjectPython = !Python->empty();
+      SkipUnselectable = Opts.SkipUnselectableFiles;
+    }
+  }
   if (!Python->empty()) {
     if (!Opts.Root.empty() && !sys::fs::is_directory(Opts.Root))
       return usageError("--root '" + Opts.Root + "' is not a directory");
     if (Error E = planPython(Opts, SkipUnselectable, P, Rules, *Python))
       return std::move(E);
-    // Only Python named, and no build: no C++ part.
-    if (Opts.Sources.empty() && Opts.BuildDir.empty() && !Opts.CompilerArgs) {
+    // Only Python named, and no build: no C++ part. A whole project's
+    // rules without a C++ rule or a database: none either.
+    const RuleSet *Set = P.TUs.empty() ? nullptr : P.TUs.front().Rules;
+    if (!Set && !P.UnselectablePython.empty())
+      Set = P.UnselectablePython.front().Rules;
+    bool PythonOnly =
+        !WholeProjectPython || (Set && Set->CompileCommandsDir.empty() &&
+                                llvm::none_of(Set->Rules, [](const Rule &R) {
+                                  return R.Lang == Language::Cxx;
+                                }));
+    if (Opts.Sources.empty() && Opts.BuildDir.empty() && !Opts.CompilerArgs &&
+        PythonOnly) {
       P.TUs = shardOf(std::move(P.TUs), Opts.ShardIndex, Opts.ShardCount);
       P.OthersPlanned = true;
       return P;

@@ -111,6 +111,10 @@ struct PlanRequest {
   /// commands run() analyses need them (a partial view is completed from
   /// them); tu, which analyses one TU alone, does not.
   bool PlanOthers = true;
+  /// A run on the whole project (no sources named) plans the Python modules
+  /// of its rules' Python path too (not tu, merge and ninja, whose results
+  /// are C++ TUs').
+  bool WholeProjectPython = true;
 };
 
 /// Plans the run \p Request asks for: loads the compilation database (from

@@ -60,7 +60,7 @@ llvm::ArrayRef<NamedValue<OutputFormat>> outputFormats();
 llvm::ArrayRef<NamedValue<ReportFormat>> reportFormats();
 
 /// --by of report: one row per event, per rule or per file.
-enum class ReportGrouping { Event, Rule, File };
+enum class ReportGrouping { Event, Rule, File, Module, Language };
 
 /// --unknown of report: which logged events that no rule places and no
 /// layer declares are unknown.
@@ -163,6 +163,9 @@ struct Options {
   /// counts from the logs or from AggregatesFile (docs/report-sql.md's SQL).
   struct ReportOptions {
     std::string CatalogFile, AggregatesFile;
+    /// --sources: what the computed catalog covers (Python packages, as
+    /// `catalog` names them) besides the build's C++.
+    std::vector<std::string> CatalogSources;
     std::string Since, Until; ///< ISO 8601 prefixes; [Since, Until).
     ReportFormat Format = ReportFormat::Text;
     ReportGrouping By = ReportGrouping::Event;

@@ -49,7 +49,7 @@ loadCatalog(const Options &Opts, raw_ostream &Err, int &Exit,
   }
   Options Catalog = Opts;
   Catalog.RunMode = Mode::Catalog;
-  Catalog.Sources.clear(); // The logs.
+  Catalog.Sources = Opts.Report.CatalogSources; // Not the logs.
   auto Failed = [&Exit](int Code) {
     Exit = Code;
     return createStringError(inconvertibleErrorCode(),

@@ -109,12 +109,17 @@ void writeReportJson(raw_ostream &OS, const UsageReport &R) {
     return O;
   };
   auto Placed = [&](const ReportEvent &E) {
-    return Counted(E, json::Object{{"event", E.Event},
-                                   {"status", statusName(E.Status)},
-                                   {"rule", E.Placed->Rule},
-                                   {"file", E.Placed->File},
-                                   {"line", E.Placed->Line},
-                                   {"kind", E.Placed->Kind}});
+    json::Object O{{"event", E.Event},
+                   {"status", statusName(E.Status)},
+                   {"rule", E.Placed->Rule},
+                   {"file", E.Placed->File},
+                   {"line", E.Placed->Line},
+                   {"kind", E.Placed->Kind},
+                   {"language", languageOf(*E.Placed)},
+                   {"module", packageOf(*E.Placed)}};
+    if (!E.Placed->Through.empty())
+      O["through"] = E.Placed->Through;
+    return Counted(E, std::move(O));
   };
   auto Unplaced = [&](const ReportEvent &E) {
     return Counted(E, json::Object{{"event", E.Event}});
@@ -129,6 +134,13 @@ void writeReportJson(raw_ostream &OS, const UsageReport &R) {
   J.object([&] {
     Rows("events", R.Events, Placed);
     J.attribute("inputs", inputsJson(R.Inputs));
+    J.attributeArray("languages", [&] {
+      for (const GroupCoverage &G : groupCoverage(R, ReportGrouping::Language))
+        J.value(json::Object{{"language", G.Key},
+                             {"events", G.Events},
+                             {"used", G.Used},
+                             {"jobs", int64_t(G.Jobs)}});
+    });
     J.attributeArray("layers", [&] {
       for (const EventGroup &G : R.Layers)
         J.object([&] {
@@ -211,9 +223,8 @@ void printProblems(raw_ostream &OS, const UsageReport &R, bool Verbose,
 
 /// The rows grouped by rule or file, as a table.
 void printTextGroups(raw_ostream &OS, const UsageReport &R, ReportGrouping By) {
-  OS << formatv("\n{0,-40}  {1,6}  {2,6}  {3,8}  {4,8}\n",
-                By == ReportGrouping::Rule ? "rule" : "file", "events", "used",
-                "coverage", "jobs");
+  OS << formatv("\n{0,-40}  {1,6}  {2,6}  {3,8}  {4,8}\n", groupingName(By),
+                "events", "used", "coverage", "jobs");
   for (const GroupCoverage &G : groupCoverage(R, By))
     OS << formatv("{0,-40}  {1,6}  {2,6}  {3,7}%  {4,8}\n",
                   printableLine(G.Key), G.Events, G.Used, G.Percent, G.Jobs);
@@ -246,6 +257,8 @@ void printTextTable(raw_ostream &OS, StringRef Title,
     if (E.Placed)
       OS << "  [" << printableLine(E.Placed->Rule) << "] "
          << printableLine(location(E));
+    if (E.Placed && !E.Placed->Through.empty())
+      OS << " through " << printableLine(E.Placed->Through);
     OS << "\n";
   }
 }
@@ -266,6 +279,15 @@ void printText(raw_ostream &OS, const UsageReport &R, ReportGrouping By,
   printProblems(OS, R, Verbose, "");
   if (By != ReportGrouping::Event)
     return printTextGroups(OS, R, By);
+  std::vector<GroupCoverage> Languages =
+      groupCoverage(R, ReportGrouping::Language);
+  if (Languages.size() > 1) {
+    OS << "by language:";
+    for (const GroupCoverage &G : Languages)
+      OS << formatv(" {0}: {1} of {2} used ({3}%);", G.Key, G.Used, G.Events,
+                    G.Percent);
+    OS << "\n";
+  }
   std::vector<ReportEvent> UsedRows, NeverUsed, Unknown, NotMeasured;
   for (ArrayRef<ReportEvent> Rows : {ArrayRef(R.Events), ArrayRef(R.Unknown)})
     for (const ReportEvent &E : Rows)
@@ -328,15 +350,14 @@ void printText(raw_ostream &OS, const UsageReport &R, ReportGrouping By,
 /// One CSV row per event (or group).
 void printCsv(raw_ostream &OS, const UsageReport &R, ReportGrouping By) {
   if (By != ReportGrouping::Event) {
-    OS << (By == ReportGrouping::Rule ? "rule" : "file")
-       << ",events,used,jobs\n";
+    OS << groupingName(By) << ",events,used,jobs\n";
     for (const GroupCoverage &G : groupCoverage(R, By))
       OS << csvField(G.Key) << "," << G.Events << "," << G.Used << "," << G.Jobs
          << "\n";
     return;
   }
   OS << "event,status,rule,file,line,kind,jobs,processes,hosts,first_seen,"
-        "last_seen,logged_by\n";
+        "last_seen,logged_by,language,through\n";
   auto Row = [&](const ReportEvent &E, StringRef LoggedBy = "") {
     OS << csvField(E.Event) << "," << statusName(E.Status) << ","
        << csvField(E.Placed ? E.Placed->Rule : "") << ","
@@ -346,7 +367,9 @@ void printCsv(raw_ostream &OS, const UsageReport &R, ReportGrouping By) {
     OS << "," << (E.Placed ? E.Placed->Kind : "") << "," << E.Counts.Jobs << ","
        << E.Counts.Processes << "," << E.Counts.Hosts << ","
        << csvField(E.Counts.FirstSeen) << "," << csvField(E.Counts.LastSeen)
-       << "," << csvField(LoggedBy) << "\n";
+       << "," << csvField(LoggedBy) << ","
+       << (E.Placed ? languageOf(*E.Placed) : "") << ","
+       << csvField(E.Placed ? E.Placed->Through : "") << "\n";
   };
   for (const ReportEvent &E : R.Events)
     Row(E);
@@ -371,19 +394,29 @@ void printMarkdown(raw_ostream &OS, const UsageReport &R, ReportGrouping By) {
     OS << N << " events of " << R.OtherLibraries.size() << " other libraries; ";
   OS << In.Files << " files, " << In.EventLines << " events read, "
      << In.Malformed << " malformed lines.\n\n";
+  std::vector<GroupCoverage> Languages =
+      groupCoverage(R, ReportGrouping::Language);
+  if (Languages.size() > 1) {
+    OS << "By language:";
+    for (const GroupCoverage &G : Languages)
+      OS << " " << G.Key << " " << G.Used << " of " << G.Events << " used ("
+         << G.Percent << "%);";
+    OS << "\n\n";
+  }
   if (By != ReportGrouping::Event) {
-    OS << "| " << (By == ReportGrouping::Rule ? "rule" : "file")
+    OS << "| " << groupingName(By)
        << " | events | used | coverage | jobs |\n|---|---:|---:|---:|---:|\n";
     for (const GroupCoverage &G : groupCoverage(R, By))
       OS << "| " << markdownCell(G.Key) << " | " << G.Events << " | " << G.Used
          << " | " << G.Percent << "% | " << G.Jobs << " |\n";
     return;
   }
-  OS << "| event | status | jobs | processes | hosts | last seen | rule | "
-        "where |\n|---|---|---:|---:|---:|---|---|---|\n";
+  OS << "| event | status | language | jobs | processes | hosts | last seen "
+        "| rule | where |\n|---|---|---|---:|---:|---:|---|---|---|\n";
   auto Row = [&](const ReportEvent &E) {
     OS << "| " << markdownCell(E.Event) << " | " << statusName(E.Status)
-       << " | " << E.Counts.Jobs << " | " << E.Counts.Processes << " | "
+       << " | " << (E.Placed ? languageOf(*E.Placed) : "") << " | "
+       << E.Counts.Jobs << " | " << E.Counts.Processes << " | "
        << E.Counts.Hosts << " | " << markdownCell(E.Counts.LastSeen) << " | "
        << markdownCell(E.Placed ? E.Placed->Rule : "") << " | "
        << markdownCell(location(E)) << " |\n";

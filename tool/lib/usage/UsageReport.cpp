@@ -298,12 +298,47 @@ UsageReport buildReport(const std::vector<CatalogEvent> &Catalog,
   return Report;
 }
 
+StringRef groupingName(ReportGrouping By) {
+  switch (By) {
+  case ReportGrouping::Event:
+    return "event";
+  case ReportGrouping::Rule:
+    return "rule";
+  case ReportGrouping::File:
+    return "file";
+  case ReportGrouping::Module:
+    return "module";
+  case ReportGrouping::Language:
+    return "language";
+  }
+  llvm_unreachable("unknown ReportGrouping");
+}
+
+std::string languageOf(const CatalogEvent &C) {
+  if (!C.Language.empty())
+    return C.Language;
+  return StringRef(C.File).ends_with(".py") ? "python" : "c++";
+}
+
+std::string packageOf(const CatalogEvent &C) {
+  StringRef Dir = C.File;
+  size_t Slash = Dir.find_last_of("/\\");
+  if (Slash == StringRef::npos)
+    return "(top level)";
+  std::string Dotted = Dir.take_front(Slash).str();
+  std::replace(Dotted.begin(), Dotted.end(), '/', '.');
+  std::replace(Dotted.begin(), Dotted.end(), '\\', '.');
+  return Dotted;
+}
+
 std::vector<GroupCoverage> groupCoverage(const UsageReport &R,
                                          ReportGrouping By) {
   std::map<std::string, GroupCoverage> Groups;
   for (const ReportEvent &E : R.Events) {
-    std::string Key =
-        By == ReportGrouping::Rule ? E.Placed->Rule : E.Placed->File;
+    std::string Key = By == ReportGrouping::Rule       ? E.Placed->Rule
+                      : By == ReportGrouping::Module   ? packageOf(*E.Placed)
+                      : By == ReportGrouping::Language ? languageOf(*E.Placed)
+                                                       : E.Placed->File;
     GroupCoverage &G = Groups[Key];
     G.Key = Key;
     ++G.Events;

@@ -186,9 +186,23 @@ struct GroupCoverage {
   uint64_t Jobs = 0;
 };
 
-/// The report's placed events grouped by \p By (Rule or File), by key.
+/// The report's placed events grouped by \p By (Rule, File, Module or
+/// Language), by key.
 std::vector<GroupCoverage> groupCoverage(const UsageReport &Report,
                                          ReportGrouping By);
+
+/// What \p By groups by, as a heading: "rule", "file", "module",
+/// "language".
+llvm::StringRef groupingName(ReportGrouping By);
+
+/// The language of a placed event: the catalog's, else by its file
+/// (".py" is Python's), "c++" otherwise.
+std::string languageOf(const CatalogEvent &C);
+
+/// The package of a placed event: its file's directory, dotted
+/// ("torchvision/transforms/transforms.py" is "torchvision.transforms");
+/// "(top level)" for a file at the root.
+std::string packageOf(const CatalogEvent &C);
 
 /// Renders \p Report (UsageRender.cpp); \p Verbose adds the first
 /// malformed lines per file.
