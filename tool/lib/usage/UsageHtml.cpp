@@ -93,6 +93,7 @@ svg text{font:11px system-ui,sans-serif;fill:#444}
 .legend span{display:inline-block;margin-right:14px;font-size:12px}
 .legend i{display:inline-block;width:10px;height:10px;margin-right:4px;border-radius:2px}
 .problems{color:#8a1c1c}
+.through{color:#666;font-size:12px;white-space:nowrap}
 )css";
 
 static const char *const SortScript = R"js(
@@ -206,9 +207,20 @@ static void printSummary(raw_ostream &OS, const UsageReport &R) {
      << formatv("<div class=\"card\"><b>{0}</b>used</div>", R.Used)
      << formatv("<div class=\"card\" id=\"never-used-count\"><b>{0}</b>never "
                 "used</div>",
-                R.Events.size() - R.Used)
+                llvm::count_if(R.Events,
+                               [](const ReportEvent &E) {
+                                 return E.Status == EventStatus::NeverUsed;
+                               }))
      << formatv("<div class=\"card\"><b>{0}</b>unknown</div>",
                 R.Unknown.size());
+  // Each language's share, when the catalog has more than one.
+  std::vector<GroupCoverage> Languages =
+      groupCoverage(R, ReportGrouping::Language);
+  if (Languages.size() > 1)
+    for (const GroupCoverage &G : Languages)
+      OS << formatv("<div class=\"card\" id=\"language-{0}\"><b>{1} of {2}"
+                    "</b>{0} events used</div>",
+                    html(G.Key), G.Used, G.Events);
   if (!R.Layers.empty())
     OS << formatv("<div class=\"card\" id=\"layers-count\"><b>{0}</b>of "
                   "other layers</div>",
@@ -227,17 +239,21 @@ static void printSummary(raw_ostream &OS, const UsageReport &R) {
        << "</p>\n";
 }
 
-/// The coverage of each rule, with a bar.
-static void printRules(raw_ostream &OS, const UsageReport &R) {
-  OS << "<h2>Coverage by rule</h2>\n<table id=\"rules\"><thead><tr><th>rule"
-        "</th><th class=\"num\">events</th><th class=\"num\">used</th><th>"
-        "coverage</th></tr></thead><tbody>\n";
-  for (const RuleCoverage &C : R.Rules) {
-    OS << "<tr><td>" << html(C.Id) << "</td><td class=\"num\">" << C.Events
-       << "</td><td class=\"num\">" << C.Used
+/// The coverage of each group \p By makes (rule, module, language), with
+/// a bar, titled \p Title.
+static void printCoverage(raw_ostream &OS, const UsageReport &R,
+                          ReportGrouping By, StringRef Title) {
+  OS << "<h2>" << html(Title) << "</h2>\n<table class=\"sortable\" id=\""
+     << groupingName(By) << "s\"><thead><tr><th>" << groupingName(By)
+     << "</th><th class=\"num\">events</th><th class=\"num\">used</th>"
+        "<th class=\"num\">jobs</th><th>coverage</th></tr></thead><tbody>\n";
+  for (const GroupCoverage &G : groupCoverage(R, By)) {
+    OS << "<tr><td class=\"nowrap\">" << html(G.Key)
+       << "</td><td class=\"num\">" << G.Events << "</td><td class=\"num\">"
+       << G.Used << "</td><td class=\"num\">" << G.Jobs
        << formatv("</td><td><span class=\"bar\"><span style=\"width:{0}%\">"
                   "</span></span> {0}%</td></tr>\n",
-                  C.Percent);
+                  G.Percent);
   }
   OS << "</tbody></table>\n";
 }
@@ -261,11 +277,20 @@ static std::string whereHtml(const ReportEvent &E) {
   return Out;
 }
 
+/// "through <base>" for an event a class logs through a base's constructor.
+static std::string throughHtml(const ReportEvent &E) {
+  if (!E.Placed || E.Placed->Through.empty())
+    return std::string();
+  return " <span class=\"through\">through " + eventHtml(E.Placed->Through) +
+         "</span>";
+}
+
 /// A sortable table of events with their counts.
 static void printEventTable(raw_ostream &OS, StringRef Id,
                             ArrayRef<ReportEvent> Rows) {
   OS << "<table class=\"sortable\" id=\"" << html(Id)
-     << "\"><thead><tr><th>event</th><th>status</th><th class=\"num\">"
+     << "\"><thead><tr><th>event</th><th>status</th><th>language</th>"
+        "<th class=\"num\">"
         "jobs</th><th class=\"num\">processes</th><th class=\"num\">hosts"
         "</th><th>first seen (UTC)</th><th>last seen (UTC)</th><th>rule"
         "</th><th>where</th></tr></thead><tbody>\n";
@@ -273,14 +298,15 @@ static void printEventTable(raw_ostream &OS, StringRef Id,
     StringRef Status = statusName(E.Status);
     OS << "<tr class=\"" << Status << "\"><td class=\"event\">"
        << eventHtml(E.Event) << "</td><td><span class=\"status " << Status
-       << "\">" << Status << "</span></td>"
+       << "\">" << Status << "</span></td><td class=\"nowrap\">"
+       << html(E.Placed ? languageOf(*E.Placed) : "") << "</td>"
        << formatv("<td class=\"num\">{0}</td><td class=\"num\">{1}</td>"
                   "<td class=\"num\">{2}</td>",
                   E.Counts.Jobs, E.Counts.Processes, E.Counts.Hosts)
        << "<td class=\"nowrap\">" << timeHtml(E.Counts.FirstSeen)
        << "</td><td class=\"nowrap\">" << timeHtml(E.Counts.LastSeen)
        << "</td><td class=\"nowrap\">" << html(E.Placed ? E.Placed->Rule : "")
-       << "</td><td>" << whereHtml(E) << "</td></tr>\n";
+       << "</td><td>" << whereHtml(E) << throughHtml(E) << "</td></tr>\n";
   }
   OS << "</tbody></table>\n";
 }
@@ -288,12 +314,17 @@ static void printEventTable(raw_ostream &OS, StringRef Id,
 /// The deprecation candidates: no counts to show, only where they are.
 static void printNeverUsedTable(raw_ostream &OS, ArrayRef<ReportEvent> Rows) {
   OS << "<table class=\"sortable\" id=\"never-used\"><thead><tr><th>event"
-        "</th><th>kind</th><th>rule</th><th>where</th></tr></thead><tbody>\n";
+        "</th><th>language</th><th>module</th><th>kind</th><th>rule</th>"
+        "<th>where</th></tr></thead><tbody>\n";
   for (const ReportEvent &E : Rows)
     OS << "<tr class=\"never-used\"><td class=\"event\">" << eventHtml(E.Event)
+       << "</td><td class=\"nowrap\">"
+       << html(E.Placed ? languageOf(*E.Placed) : "")
+       << "</td><td class=\"nowrap\">"
+       << html(E.Placed ? packageOf(*E.Placed) : "")
        << "</td><td class=\"nowrap\">" << html(E.Placed ? E.Placed->Kind : "")
        << "</td><td class=\"nowrap\">" << html(E.Placed ? E.Placed->Rule : "")
-       << "</td><td>" << whereHtml(E) << "</td></tr>\n";
+       << "</td><td>" << whereHtml(E) << throughHtml(E) << "</td></tr>\n";
   OS << "</tbody></table>\n";
 }
 
@@ -301,7 +332,10 @@ void printReportHtml(raw_ostream &OS, const UsageReport &R) {
   printSummary(OS, R);
   OS << formatv("<h2>Jobs per {0}, top events</h2>\n", R.TrendUnit);
   printTrend(OS, R, 8);
-  printRules(OS, R);
+  if (groupCoverage(R, ReportGrouping::Language).size() > 1)
+    printCoverage(OS, R, ReportGrouping::Language, "Coverage by language");
+  printCoverage(OS, R, ReportGrouping::Module, "Coverage by module");
+  printCoverage(OS, R, ReportGrouping::Rule, "Coverage by rule");
   std::vector<ReportEvent> NeverUsed;
   for (const ReportEvent &E : R.Events)
     switch (E.Status) {
