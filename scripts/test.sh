@@ -297,12 +297,15 @@ if ((full)); then
   python3 test/realworld/tu_merge.py --apistamp "$build/bin/apistamp" \
     --realworld "$build/realworld" --work "$build/realworld/tu-merge" \
     --junit "$results/tu-merge.xml" || status=1
-  # The loop on the real system: torchvision's image library and two ops,
-  # instrumented by apistamp, built against Debian's libtorch, loaded by
-  # Debian's python3-torchvision; Python and C++ workloads under the c10
-  # bridge; the logs and `apistamp report -p` over them, the page in chromium
-  # (a few minutes; skipped, with a message, without the fetched source or
-  # python3-torch).
+  # The loop on the real system, both languages: torchvision's image library,
+  # two ops and its Python package, stripped and instrumented by one
+  # `apistamp fix`, built against Debian's libtorch, the package over
+  # Debian's compiled extensions; a training step (DataLoader workers), an io
+  # job, a job of two ranks and a C++ program under the c10 bridge; the logs
+  # against what c10 printed, `apistamp report -p` over them (the used set
+  # exactly c10's names), the page in chromium, the saved catalog, a rename
+  # and the usage gate (about two minutes; skipped, with a message, without
+  # the fetched source or python3-torch).
   section "torchvision end to end: real c10, Python, the bridge, report (test/realworld)"
   python3 test/realworld/torchvision_e2e.py --apistamp "$build/bin/apistamp" \
     --rules rules/torchvision.yaml --bridge "$build/lib/libapistamp_c10bridge.so" \

@@ -250,11 +250,15 @@ std::vector<UsageVerdict> judgeUsage(const UsageEvidence &Evidence,
     const auto &Usage = EventAndUsage.second;
     if (Placed.count(Event))
       continue;
-    bool Ours = !Usage.Rule.empty() ||
+    // A rule placed it when the usage was measured: ours, whatever layer's
+    // globs match it (a layer accounts for events no rule places).
+    bool PlacedThen = !Usage.Rule.empty();
+    bool Ours = PlacedThen ||
                 Libraries.count(StringRef(Event).split('.').first.str());
-    if (!Ours || llvm::any_of(Request.Layers, [&](const EventLayer &L) {
+    if (!Ours ||
+        (!PlacedThen && llvm::any_of(Request.Layers, [&](const EventLayer &L) {
           return L.matches(Event);
-        }))
+        })))
       continue;
     UsageVerdict V = Verdict(UsageVerdict::RemovesUsed, Event, &Usage);
     if (V.Jobs < Request.MinJobs)
