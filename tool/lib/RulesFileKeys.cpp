@@ -70,6 +70,7 @@ const FileParser::Key FileParser::Keys[] = {
     {"include", nullptr, &FileParser::include},
     {"keep_events", nullptr, &FileParser::keepEvents},
     {"layers", nullptr, &FileParser::layers},
+    {"pairs", nullptr, &FileParser::pairs},
     {"aliases", nullptr, &FileParser::aliases},
     {"exclude_files", nullptr, &FileParser::excludeFiles},
     {"compile_commands", nullptr, &FileParser::compileCommands},
@@ -194,6 +195,57 @@ void FileParser::layers(const YAML::Node &Value, RuleSet &Rules) {
     P.eachString(Entry.second, "layers: " + Name, Create, Layer.Globs);
     if (!Layer.Globs.empty())
       Rules.Layers.push_back(std::move(Layer));
+  }
+}
+
+void FileParser::pairs(const YAML::Node &Value, RuleSet &Rules) {
+  if (!Value.IsSequence() || Value.size() == 0) {
+    Diags.error(Value, "'pairs' must be a list of entries with 'python' and "
+                       "'cxx' (the globs of one API's events on each side)");
+    return;
+  }
+  auto Create = [](StringRef Pattern) -> Expected<EventGlob> {
+    if (Pattern.empty())
+      return createStringError(inconvertibleErrorCode(),
+                               "an empty glob matches no event");
+    return EventGlob::create(Pattern);
+  };
+  auto Name = [](StringRef Text) -> Expected<std::string> {
+    if (Text.empty() || Text.contains('.'))
+      return createStringError(inconvertibleErrorCode(),
+                               "'" + printable(Text.str()) +
+                                   "' must be a function's name, the last "
+                                   "component of its events");
+    return Text.str();
+  };
+  for (const YAML::Node &Entry : Value) {
+    if (!Entry.IsMap()) {
+      Diags.error(Entry, "an entry of 'pairs' must be a mapping with "
+                         "'python' and 'cxx'");
+      continue;
+    }
+    P.checkKeys(Entry, {"python", "cxx", "python_only", "cxx_only"},
+                "an entry of 'pairs'");
+    EventPair Pair;
+    Pair.Line = Entry.Mark().line + 1;
+    Pair.Column = Entry.Mark().column + 1;
+    for (auto [Key, Slot] :
+         {std::pair<const char *, std::optional<EventGlob> *>{"python",
+                                                              &Pair.Python},
+          {"cxx", &Pair.Cxx}}) {
+      YAML::Node Glob = Entry[Key];
+      if (!Glob)
+        Diags.error(Entry, std::string("an entry of 'pairs' needs '") + Key +
+                               "' (the glob of its events on that side)");
+      else
+        P.oneString(Glob, Key, Create, *Slot);
+    }
+    if (YAML::Node Only = Entry["python_only"])
+      P.eachString(Only, "python_only", Name, Pair.PythonOnly);
+    if (YAML::Node Only = Entry["cxx_only"])
+      P.eachString(Only, "cxx_only", Name, Pair.CxxOnly);
+    if (Pair.Python && Pair.Cxx)
+      Rules.Pairs.push_back(std::move(Pair));
   }
 }
 

@@ -152,6 +152,7 @@ private:
   void include(const YAML::Node &Value, RuleSet &Rules);
   void keepEvents(const YAML::Node &Value, RuleSet &Rules);
   void layers(const YAML::Node &Value, RuleSet &Rules);
+  void pairs(const YAML::Node &Value, RuleSet &Rules);
   void aliases(const YAML::Node &Value, RuleSet &Rules);
   /// One entry of 'aliases', or none after an error; \p FirstLine has the
   /// line of each old name seen so far.

@@ -154,6 +154,21 @@ struct EventAlias {
   std::optional<std::string> map(llvm::StringRef Event) const;
 };
 
+/// One API on both sides (`pairs:`): the events of its Python functions and
+/// of their C++ side. A function of one side and one of the other are one
+/// API when their events end in the same name and the C++ event, without
+/// its ".csrc" component, is under the Python event's package
+/// (torchvision.io.image.decode_png and
+/// torchvision.csrc.io.image.cpu.decode_png.decode_png). check flags an
+/// event of either side without its partner, unless its name is listed as
+/// one-sided.
+struct EventPair {
+  std::optional<EventGlob> Python, Cxx;
+  /// Function names logged on one side only on purpose.
+  std::vector<std::string> PythonOnly, CxxOnly;
+  unsigned Line = 0, Column = 0; ///< 1-based, of the entry.
+};
+
 /// The current name of \p Event under the first of \p Aliases that maps
 /// it, or \p Event itself.
 std::string currentEventName(llvm::ArrayRef<EventAlias> Aliases,
@@ -194,6 +209,8 @@ struct RuleSet {
   /// torch core), by layer, in the file's order. Only report reads them:
   /// such events are reported as their layer's, not as unknown.
   std::vector<EventLayer> Layers;
+  /// `pairs`: APIs logged on both sides, Python and C++.
+  std::vector<EventPair> Pairs;
   /// `aliases`: old event names (or globs) and the events they are now, in
   /// the file's order. report counts an old name as its current event, and
   /// check --usage does not take a rename with an alias for a removal.

@@ -1,7 +1,9 @@
 //===- Check.cpp - apistamp check: report what is missing or wrong --------===//
 
+#include "Catalog.h"
 #include "Changes.h"
 #include "Commands.h"
+#include "EventPairs.h"
 #include "StructuredReport.h"
 #include "Suggestions.h"
 
@@ -13,8 +15,45 @@ namespace {
 
 /// Every finding of a check, by where it comes from.
 struct CheckFindings {
-  std::vector<Finding> Sites, Usage, UnusedRules, NoRule, Overlaps;
+  std::vector<Finding> Sites, Usage, UnusedRules, NoRule, Overlaps, Pairs;
 };
+
+/// The events each rules file's `pairs:` wants on both sides and finds on
+/// one: a warning at the event's definition.
+std::vector<Finding> unpairedFindings(const CommandContext &Ctx) {
+  std::vector<Finding> Findings;
+  std::vector<CatalogEvent> Catalog =
+      catalogOf(Ctx.Result.Sites, Ctx.Result.Inherited,
+                [](llvm::StringRef Path) { return Path.str(); });
+  for (const RuleSet *Rules : Ctx.Plan.sortedRuleSets())
+    for (const EventPair &Pair : Rules->Pairs) {
+      UnpairedEvents Alone = unpairedEvents(Pair, Catalog);
+      auto Say = [&](const CatalogEvent *E, llvm::StringRef Side,
+                     llvm::StringRef Other, const EventGlob &OtherGlob,
+                     llvm::StringRef OnlyKey) {
+        Finding F;
+        F.File = E->File;
+        F.Line = E->Line;
+        F.Column = 1;
+        F.RuleId = "pairs";
+        llvm::StringRef Name = llvm::StringRef(E->Event).rsplit('.').second;
+        F.Message = ("API usage event '" + E->Event + "' is logged on the " +
+                     Side + " side only: no " + Other + " event matching '" +
+                     OtherGlob.pattern() + "' ends in '." + Name +
+                     "'; log both sides ('pairs', " +
+                     llvm::sys::path::filename(Rules->Path) + ":" +
+                     llvm::Twine(Pair.Line) + "), or list '" + Name +
+                     "' in its '" + OnlyKey + "'")
+                        .str();
+        Findings.push_back(std::move(F));
+      };
+      for (const CatalogEvent *E : Alone.PythonAlone)
+        Say(E, "Python", "C++", *Pair.Cxx, "python_only");
+      for (const CatalogEvent *E : Alone.CxxAlone)
+        Say(E, "C++", "Python", *Pair.Python, "cxx_only");
+    }
+  return Findings;
+}
 
 /// --format=json or sarif: every finding, the counts and the fixes.
 void printStructured(CommandContext &Ctx, CheckFindings F,
@@ -25,6 +64,7 @@ void printStructured(CommandContext &Ctx, CheckFindings F,
   append_range(Findings, F.UnusedRules);
   append_range(Findings, F.NoRule);
   append_range(Findings, F.Overlaps);
+  append_range(Findings, F.Pairs);
   // Said on stderr too; here for the tools that read only this.
   for (const PublicHeaderEdit &E : Ctx.Result.PublicHeaderEdits)
     Findings.push_back(publicHeaderFinding(E));
@@ -46,7 +86,7 @@ void printStructured(CommandContext &Ctx, CheckFindings F,
 void printText(CommandContext &Ctx, const CheckFindings &F,
                const SiteCounts &Counts) {
   for (const std::vector<Finding> *Part :
-       {&F.Sites, &F.Usage, &F.UnusedRules, &F.NoRule, &F.Overlaps})
+       {&F.Sites, &F.Usage, &F.UnusedRules, &F.NoRule, &F.Overlaps, &F.Pairs})
     printFindings(Ctx.Out, *Part, Ctx.Display);
   Ctx.summary(Ctx.Out) << "apistamp: " << Ctx.Result.TUs << " TUs, "
                        << Counts.Selected
@@ -93,8 +133,10 @@ bool collectProjectFindings(CommandContext &Ctx, CheckFindings &F) {
       return false;
     F.NoRule = std::move(*Unselected);
   }
-  if (WholeProject)
+  if (WholeProject) {
     F.Overlaps = overlapNotes(Ctx.Result.Sites);
+    F.Pairs = unpairedFindings(Ctx);
+  }
   return true;
 }
 
@@ -122,7 +164,7 @@ int runCheck(CommandContext &Ctx) {
 
   F.Sites = collectFindings(Sites, Ctx.Result.Suppressions, Opts.Verbose);
   unsigned Problems = F.UnusedRules.size() + countProblems(F.Sites) +
-                      F.NoRule.size() + countProblems(F.Usage);
+                      F.NoRule.size() + countProblems(F.Usage) + F.Pairs.size();
   if (Structured)
     printStructured(Ctx, std::move(F), Counts, std::move(FileFixes));
   else

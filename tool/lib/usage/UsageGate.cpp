@@ -253,8 +253,8 @@ std::vector<UsageVerdict> judgeUsage(const UsageEvidence &Evidence,
     // A rule placed it when the usage was measured: ours, whatever layer's
     // globs match it (a layer accounts for events no rule places).
     bool PlacedThen = !Usage.Rule.empty();
-    bool Ours = PlacedThen ||
-                Libraries.count(StringRef(Event).split('.').first.str());
+    bool Ours =
+        PlacedThen || Libraries.count(StringRef(Event).split('.').first.str());
     if (!Ours ||
         (!PlacedThen && llvm::any_of(Request.Layers, [&](const EventLayer &L) {
           return L.matches(Event);

@@ -349,6 +349,19 @@ void printReportHtml(raw_ostream &OS, const UsageReport &R) {
     case EventStatus::OtherLibrary:
       break;
     }
+  if (!R.Pairs.empty()) {
+    OS << "<h2>Both sides of one API: " << R.Pairs.size()
+       << " pairs</h2>\n<table class=\"sortable\" id=\"pairs\"><thead><tr>"
+          "<th>Python</th><th class=\"num\">jobs</th><th>C++</th><th "
+          "class=\"num\">jobs</th><th>route</th></tr></thead><tbody>\n";
+    for (const ApiPair &P : R.Pairs)
+      OS << "<tr><td class=\"event\">" << eventHtml(P.Python->Event)
+         << "</td><td class=\"num\">" << P.Python->Counts.Jobs
+         << "</td><td class=\"event\">" << eventHtml(P.Cxx->Event)
+         << "</td><td class=\"num\">" << P.Cxx->Counts.Jobs
+         << "</td><td class=\"nowrap\">" << html(P.Route) << "</td></tr>\n";
+    OS << "</tbody></table>\n";
+  }
   OS << formatv("<h2>Never used: {0} events (deprecation candidates)</h2>\n",
                 NeverUsed.size());
   printNeverUsedTable(OS, NeverUsed);

@@ -156,6 +156,14 @@ void writeReportJson(raw_ostream &OS, const UsageReport &R) {
           J.attribute("library", G.Name);
         });
     });
+    J.attributeArray("pairs", [&] {
+      for (const ApiPair &P : R.Pairs)
+        J.value(json::Object{{"python", P.Python->Event},
+                             {"cxx", P.Cxx->Event},
+                             {"python_jobs", int64_t(P.Python->Counts.Jobs)},
+                             {"cxx_jobs", int64_t(P.Cxx->Counts.Jobs)},
+                             {"route", P.Route}});
+    });
     J.attributeArray("rules", [&] {
       for (const RuleCoverage &C : R.Rules)
         J.value(
@@ -169,6 +177,19 @@ void writeReportJson(raw_ostream &OS, const UsageReport &R) {
     Rows("unknown", R.Unknown, Unplaced);
     J.attribute("version", 1);
   });
+}
+
+/// What a pair's route says, for a person.
+std::string routeText(const ApiPair &P) {
+  if (P.Route == "both")
+    return "both sides used";
+  if (P.Route == "python only")
+    return "python only: the C++ function never logged; the Python "
+           "function's jobs take another route (the dispatcher's kernel, say)";
+  if (P.Route == "c++ only")
+    return "c++ only: the Python function never logged; the C++ one was "
+           "reached another way (a C++ caller, another Python function)";
+  return "neither used";
 }
 
 /// Where \p E is placed, "file:line", or "" (not escaped).
@@ -341,6 +362,15 @@ void printText(raw_ostream &OS, const UsageReport &R, ReportGrouping By,
                            printableLine(G.Name), G.Events.size())
                        .str(),
                    G.Events, true);
+  if (!R.Pairs.empty()) {
+    OS << "\nboth sides of one API: " << R.Pairs.size()
+       << " pairs (jobs of the Python, then the C++ function)\n";
+    for (const ApiPair &P : R.Pairs)
+      OS << formatv("  {0,6}  {1,6}  ", P.Python->Counts.Jobs,
+                    P.Cxx->Counts.Jobs)
+         << printableLine(P.Python->Event) << " <-> "
+         << printableLine(P.Cxx->Event) << "  " << routeText(P) << "\n";
+  }
   OS << "\nrules:\n";
   for (const RuleCoverage &C : R.Rules)
     OS << formatv("  {0,-30} {1} of {2} events used ({3}%)\n",

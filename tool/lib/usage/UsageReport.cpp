@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "UsageReport.h"
+#include "../EventPairs.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include <set>
@@ -292,6 +293,21 @@ UsageReport buildReport(const std::vector<CatalogEvent> &Catalog,
   for (auto &Entry : Rules) {
     Entry.second.Percent = percentOf(Entry.second.Used, Entry.second.Events);
     Report.Rules.push_back(Entry.second);
+  }
+  std::map<StringRef, const ReportEvent *> Row;
+  for (const ReportEvent &E : Report.Events)
+    Row[E.Event] = &E;
+  for (auto [P, C] : pairedEvents(Catalog)) {
+    ApiPair Pair;
+    Pair.Python = Row.at(Catalog[P].Event);
+    Pair.Cxx = Row.at(Catalog[C].Event);
+    bool PythonUsed = Pair.Python->Status == EventStatus::Used;
+    bool CxxUsed = Pair.Cxx->Status == EventStatus::Used;
+    Pair.Route = PythonUsed && CxxUsed ? "both"
+                 : PythonUsed          ? "python only"
+                 : CxxUsed             ? "c++ only"
+                                       : "neither";
+    Report.Pairs.push_back(std::move(Pair));
   }
   Counts.Events.clear();
   Report.Inputs = std::move(Counts);

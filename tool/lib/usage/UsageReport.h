@@ -145,6 +145,14 @@ struct RuleCoverage {
   unsigned Percent = 0; ///< Used of Events, in whole percent (rounded down).
 };
 
+/// One API on both sides (EventPairs.h): its Python function's row, its C++
+/// function's, and which of them the jobs reached.
+struct ApiPair {
+  const ReportEvent *Python = nullptr, *Cxx = nullptr;
+  /// "both", "python only", "c++ only" or "neither".
+  std::string Route;
+};
+
 /// The catalog joined with the counts, ready to render.
 struct UsageReport {
   UsageCounts Inputs; ///< Events moved out; the input figures stay.
@@ -160,6 +168,8 @@ struct UsageReport {
   UnknownScope Scope = UnknownScope::SameLibrary; ///< As --unknown said.
   unsigned Used = 0; ///< Events whose status is Used.
   std::vector<RuleCoverage> Rules;
+  /// The APIs whose Python and C++ functions both log, by Python event.
+  std::vector<ApiPair> Pairs;
   std::string TrendUnit;            ///< "day" or "week" (spans over 92 days).
   std::vector<std::string> Periods; ///< First day of each period.
   /// The periods logged: more than Periods when they were capped to the
