@@ -70,8 +70,15 @@ std::map<std::string, CatalogEvent> byEvent(ArrayRef<CatalogEvent> Rows) {
 /// The last component of a definition's name ("f" of "lib::f"), or of its
 /// event ("f" of "lib.a.f") when the catalog does not name it.
 StringRef lastName(const CatalogEvent &E) {
-  auto [Head, Tail] = E.Name.empty() ? StringRef(E.Event).rsplit('.')
-                                     : StringRef(E.Name).rsplit("::");
+  StringRef Name = E.Name;
+  // A Python name is dotted ("pkg.nets.ResNet.__init__": ResNet's).
+  if (!Name.empty() && !Name.contains("::")) {
+    Name.consume_back(".__init__");
+    auto [Head, Tail] = Name.rsplit('.');
+    return Tail.empty() ? Head : Tail;
+  }
+  auto [Head, Tail] =
+      Name.empty() ? StringRef(E.Event).rsplit('.') : Name.rsplit("::");
   return Tail.empty() ? Head : Tail;
 }
 
