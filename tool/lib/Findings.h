@@ -112,6 +112,12 @@ struct SiteCounts {
   /// Skipped sites per reason, the reason without its details ("body comes
   /// from macro", "constexpr function").
   std::map<std::string, unsigned> SkippedByReason;
+  /// Of the skipped, those the rules' policy skipped (Site::SkippedByPolicy)
+  /// whose rule does not say `allow_skipped`, and those whose rule does:
+  /// set by check, which fails on the first.
+  unsigned NotChecked = 0, NotCheckedAllowed = 0;
+  /// Rules that selected nothing in a whole-project run (set by check).
+  unsigned RulesSelectingNothing = 0;
 };
 SiteCounts countSites(llvm::ArrayRef<Site> Sites);
 

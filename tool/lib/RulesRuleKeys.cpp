@@ -45,6 +45,7 @@ const RuleParser::Key RuleParser::Keys[] = {
     {"import", false, &RuleParser::import},
     {"relative_import", false, &RuleParser::relativeImport},
     {"placement", false, &RuleParser::placement},
+    {"allow_skipped", false, &RuleParser::allowSkipped},
 };
 
 /// The keys that only a rule of one language may have, and why.
@@ -223,6 +224,12 @@ void RuleParser::relativeImport(StringRef Key, const YAML::Node &Value,
                                 const YAML::Node &, Rule &R) {
   if (std::optional<std::string> V = P.oneOf(Value, Key, {"true", "false"}))
     R.Call.RelativeImport = *V == "true";
+}
+
+void RuleParser::allowSkipped(StringRef Key, const YAML::Node &Value,
+                              const YAML::Node &, Rule &R) {
+  if (std::optional<std::string> V = P.oneOf(Value, Key, {"true", "false"}))
+    R.AllowSkipped = *V == "true";
 }
 
 void RuleParser::placement(StringRef Key, const YAML::Node &Value,

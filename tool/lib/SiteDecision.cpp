@@ -328,6 +328,7 @@ static void forbidPublicHeaderEdits(Site &S, const RuleSet &Rules,
       (S.Status != SiteStatus::Missing && S.Status != SiteStatus::Wrong))
     return;
   S.Status = SiteStatus::Skipped;
+  S.SkippedByPolicy = true;
   S.SkipReason = "in a public header (" + PublicHeaderWhy.str() +
                  "); the rules forbid edits there (public_header_edits: "
                  "forbid)";
@@ -338,6 +339,7 @@ bool decideSite(Site &S, StringRef Code, const RuleSet &Rules,
                 StringRef PublicHeaderWhy, bool PartialView) {
   S.Status = SiteStatus::Missing;
   S.NotJudged = false;
+  S.SkippedByPolicy = false;
   S.SkipReason.clear();
   S.FoundEvents.clear();
   S.Edits.clear();

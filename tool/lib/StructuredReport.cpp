@@ -63,18 +63,22 @@ static json::Object countsObject(const ReportInput &In) {
   json::Object Skipped;
   for (const auto &[Reason, Count] : In.Counts.SkippedByReason)
     Skipped[Reason] = Count;
-  return json::Object{{"tus", In.TUs},
-                      {"parse_failures", In.ParseFailures},
-                      {"selected", In.Counts.Selected},
-                      {"instrumented", In.Counts.Present},
-                      {"missing", In.Counts.Missing},
-                      {"wrong", In.Counts.Wrong},
-                      {"duplicate", In.Counts.Duplicate},
-                      {"skipped", In.Counts.Skipped},
-                      {"skipped_by_reason", std::move(Skipped)},
-                      {"suppressed", In.Counts.Suppressed},
-                      {"stale", In.Counts.Stale},
-                      {"conflict", In.Counts.Conflict}};
+  return json::Object{
+      {"tus", In.TUs},
+      {"parse_failures", In.ParseFailures},
+      {"selected", In.Counts.Selected},
+      {"instrumented", In.Counts.Present},
+      {"missing", In.Counts.Missing},
+      {"wrong", In.Counts.Wrong},
+      {"duplicate", In.Counts.Duplicate},
+      {"skipped", In.Counts.Skipped},
+      {"skipped_by_reason", std::move(Skipped)},
+      {"suppressed", In.Counts.Suppressed},
+      {"stale", In.Counts.Stale},
+      {"conflict", In.Counts.Conflict},
+      {"not_checked", In.Counts.NotChecked},
+      {"not_checked_allowed", In.Counts.NotCheckedAllowed},
+      {"rules_selecting_nothing", In.Counts.RulesSelectingNothing}};
 }
 
 void printJsonReport(raw_ostream &OS, const ReportInput &In,

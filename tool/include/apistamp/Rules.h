@@ -109,6 +109,9 @@ struct CompiledMatcher;
 struct Rule {
   std::string Id;
   unsigned Line = 0; ///< 1-based line of the rule in the rules file.
+  /// `allow_skipped: true`: its definitions skipped by the rules' policy
+  /// (public_header_edits: forbid) do not fail check.
+  bool AllowSkipped = false;
   Language Lang = Language::Cxx; ///< `language:` (c++ by default)
   std::optional<DeclKind> Where;
   std::vector<PathGlob> Files;

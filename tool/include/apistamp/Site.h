@@ -161,6 +161,10 @@ struct Site {
   /// A Stale site seen from a partial view that may be selected elsewhere:
   /// a note, not a finding; nothing is removed.
   bool NotJudged = false;
+  /// Skipped because the rules forbid its edit (`public_header_edits:
+  /// forbid`), not because it cannot hold a call: a selected definition
+  /// check does not check (it fails unless its rule says `allow_skipped`).
+  bool SkippedByPolicy = false;
 };
 
 /// An event a class logs through a base's constructor: a Python call that

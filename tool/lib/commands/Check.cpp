@@ -15,8 +15,44 @@ namespace {
 
 /// Every finding of a check, by where it comes from.
 struct CheckFindings {
-  std::vector<Finding> Sites, Usage, UnusedRules, NoRule, Overlaps, Pairs;
+  std::vector<Finding> Sites, Usage, UnusedRules, NoRule, Overlaps, Pairs,
+      NotChecked;
 };
+
+/// The selected definitions the rules' policy skipped (a forbidden edit in
+/// a public header): not checked, so check fails at each, unless its rule
+/// says `allow_skipped: true` (counted in \p Allowed).
+std::vector<Finding> notCheckedFindings(const CommandContext &Ctx,
+                                        unsigned &Allowed) {
+  std::vector<Finding> Findings;
+  Allowed = 0;
+  for (const Site &S : Ctx.Result.Sites) {
+    if (S.Status != SiteStatus::Skipped || !S.SkippedByPolicy)
+      continue;
+    bool AllowedByRule = false;
+    for (const RuleSet *Rules : Ctx.Plan.sortedRuleSets())
+      if (pathUnder(S.File, Rules->Root))
+        for (const Rule &R : Rules->Rules)
+          AllowedByRule |= R.Id == S.RuleId && R.AllowSkipped;
+    if (AllowedByRule) {
+      ++Allowed;
+      continue;
+    }
+    Finding F;
+    F.File = S.File;
+    F.Line = S.Line;
+    F.Column = S.Column;
+    F.RuleId = S.RuleId;
+    F.Message = "selected definition not checked: '" + S.QualifiedName +
+                "' is " + S.SkipReason +
+                ", so its event is neither placed nor measured; narrow rule '" +
+                S.RuleId +
+                "', or set 'allow_skipped: true' on it if that is "
+                "intended";
+    Findings.push_back(std::move(F));
+  }
+  return Findings;
+}
 
 /// The events each rules file's `pairs:` wants on both sides and finds on
 /// one: a warning at the event's definition.
@@ -65,6 +101,7 @@ void printStructured(CommandContext &Ctx, CheckFindings F,
   append_range(Findings, F.NoRule);
   append_range(Findings, F.Overlaps);
   append_range(Findings, F.Pairs);
+  append_range(Findings, F.NotChecked);
   // Said on stderr too; here for the tools that read only this.
   for (const PublicHeaderEdit &E : Ctx.Result.PublicHeaderEdits)
     Findings.push_back(publicHeaderFinding(E));
@@ -86,7 +123,8 @@ void printStructured(CommandContext &Ctx, CheckFindings F,
 void printText(CommandContext &Ctx, const CheckFindings &F,
                const SiteCounts &Counts) {
   for (const std::vector<Finding> *Part :
-       {&F.Sites, &F.Usage, &F.UnusedRules, &F.NoRule, &F.Overlaps, &F.Pairs})
+       {&F.Sites, &F.NotChecked, &F.Usage, &F.UnusedRules, &F.NoRule,
+        &F.Overlaps, &F.Pairs})
     printFindings(Ctx.Out, *Part, Ctx.Display);
   Ctx.summary(Ctx.Out) << "apistamp: " << Ctx.Result.TUs << " TUs, "
                        << Counts.Selected
@@ -102,6 +140,21 @@ void printText(CommandContext &Ctx, const CheckFindings &F,
                                : "")
                        << Ctx.Notes << "\n";
   printSkipReasons(Ctx.summary(Ctx.Out), Counts);
+  if (Counts.NotChecked || Counts.NotCheckedAllowed)
+    Ctx.summary(Ctx.Out)
+        << "apistamp: " << Counts.NotChecked + Counts.NotCheckedAllowed
+        << " selected definitions not checked (the rules forbid their edits: "
+           "public_header_edits: forbid)"
+        << (Counts.NotCheckedAllowed
+                ? "; " + std::to_string(Counts.NotCheckedAllowed) +
+                      " of them allowed by their rule's 'allow_skipped'"
+                : "")
+        << "\n";
+  if (Counts.RulesSelectingNothing)
+    Ctx.summary(Ctx.Out) << "apistamp: " << Counts.RulesSelectingNothing
+                         << (Counts.RulesSelectingNothing == 1 ? " rule"
+                                                               : " rules")
+                         << " selected nothing (said above)\n";
 }
 
 /// The findings that are not the sites': --usage's (judged against the
@@ -163,8 +216,12 @@ int runCheck(CommandContext &Ctx) {
     Errors |= !exportFixes(Ctx, collectFindings(Sites, {}, false), FileFixes);
 
   F.Sites = collectFindings(Sites, Ctx.Result.Suppressions, Opts.Verbose);
+  F.NotChecked = notCheckedFindings(Ctx, Counts.NotCheckedAllowed);
+  Counts.NotChecked = F.NotChecked.size();
+  Counts.RulesSelectingNothing = F.UnusedRules.size();
   unsigned Problems = F.UnusedRules.size() + countProblems(F.Sites) +
-                      F.NoRule.size() + countProblems(F.Usage) + F.Pairs.size();
+                      F.NoRule.size() + countProblems(F.Usage) +
+                      F.Pairs.size() + F.NotChecked.size();
   if (Structured)
     printStructured(Ctx, std::move(F), Counts, std::move(FileFixes));
   else
