@@ -24,6 +24,9 @@ import time
 
 from realworld import Steps, sh
 
+# googletest installs its headers: the templates and inline members its
+# include/ trees define stay unmeasured (public_header_edits: forbid, the
+# default), on purpose, and each rule says so (allow_skipped).
 RULES = """version: 1
 include: <apistamp/api_usage.h>
 rules:
@@ -32,14 +35,17 @@ rules:
     namespace: "testing"
     files: &api ["googletest/src/**", "googletest/include/**",
                  "googlemock/src/**", "googlemock/include/**"]
+    allow_skipped: true
   - id: testing-methods
     where: method
     namespace: "testing"
     files: *api
+    allow_skipped: true
   - id: testing-main-classes
     where: constructor
     namespace: "testing"
     files: *api
+    allow_skipped: true
 """
 
 
