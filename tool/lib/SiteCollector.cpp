@@ -235,6 +235,57 @@ private:
                                                  : S.Line;
   }
 
+  /// Whether \p S only fails: a throw, a call of a [[noreturn]] function,
+  /// or a block, `if` with a constantly true condition (TORCH_CHECK(false,
+  /// ...) expands to one) or `do ... while (false)` holding one alone.
+  bool onlyFails(const Stmt *S) const {
+    if (!S)
+      return false;
+    if (const auto *E = dyn_cast<Expr>(S)) {
+      E = E->IgnoreImplicit()->IgnoreParenCasts();
+      if (const auto *Cleanups = dyn_cast<ExprWithCleanups>(E))
+        E = Cleanups->getSubExpr()->IgnoreParenCasts();
+      if (isa<CXXThrowExpr>(E))
+        return true;
+      if (const auto *Call = dyn_cast<CallExpr>(E))
+        if (const FunctionDecl *Callee = Call->getDirectCallee())
+          return Callee->isNoReturn();
+      return false;
+    }
+    if (const auto *Block = dyn_cast<CompoundStmt>(S)) {
+      const Stmt *Only = nullptr;
+      for (const Stmt *Child : Block->body()) {
+        // The rules' own call (an earlier fix's) is not the stub's.
+        SourceLocation Begin = Child->getBeginLoc();
+        if (isa<NullStmt>(Child) ||
+            (Begin.isMacroID() &&
+             Lexer::getImmediateMacroName(Begin, SM, Ctx.getLangOpts()) ==
+                 Rules.Macro))
+          continue;
+        if (Only)
+          return false;
+        Only = Child;
+      }
+      return onlyFails(Only);
+    }
+    if (const auto *If = dyn_cast<IfStmt>(S)) {
+      bool Value = false;
+      const Expr *Condition = If->getCond();
+      return !If->getElse() && !If->getInit() && !If->getConditionVariable() &&
+             Condition && !Condition->isValueDependent() &&
+             Condition->EvaluateAsBooleanCondition(Value, Ctx) && Value &&
+             onlyFails(If->getThen());
+    }
+    if (const auto *Do = dyn_cast<DoStmt>(S)) {
+      bool Value = true;
+      const Expr *Condition = Do->getCond();
+      return Condition && !Condition->isValueDependent() &&
+             Condition->EvaluateAsBooleanCondition(Value, Ctx) && !Value &&
+             onlyFails(Do->getBody());
+    }
+    return false;
+  }
+
   /// Records what \p FD's body is: a block in the name's file (where it
   /// is, the macro's uses in it and the calls of a function named like it),
   /// or why it is not.
@@ -264,6 +315,7 @@ private:
       return;
     }
     S.Shape = BodyShape::Block;
+    S.OnlyFails = onlyFails(Block);
     SourceLocation DeclStart = SM.getFileLoc(FD.getOuterLocStart());
     BodyLocation Where;
     Where.DeclOffset = SM.getFileID(DeclStart) == CurrentFile

@@ -253,6 +253,9 @@ static std::string skipReason(const Site &S) {
     return std::string(S.Constexpr == ConstexprKind::Consteval ? "consteval"
                                                                : "constexpr") +
            " function: a static local is ill-formed there";
+  if (S.OnlyFails && S.Shape == BodyShape::Block)
+    return "a stub that only fails (compiled when an optional library is "
+           "absent): a call of it is no use of the API";
   switch (S.Shape) {
   case BodyShape::Block:
     return "";
@@ -374,6 +377,13 @@ bool decideSite(Site &S, StringRef Code, const RuleSet &Rules,
     S.SkipReason = S.SuppressionReason;
     return true;
   }
+  // A call in a stub (an earlier fix's) logs what is no use of the API.
+  if (S.OnlyFails && S.Shape == BodyShape::Block && !S.Python)
+    if (const MacroUse *Call = staleCall(S, Code, Rules)) {
+      decideStale(S, Code, *Call,
+                  "'" + S.QualifiedName + "' is " + skipReason(S), Rules);
+      return true;
+    }
   S.SkipReason = skipReason(S);
   if (!S.SkipReason.empty()) {
     S.Status = SiteStatus::Skipped;

@@ -63,6 +63,7 @@ public:
     S.Constexpr = C.Constexpr;
     S.Shape = C.Shape;
     S.BodyMacro = C.BodyMacro;
+    S.OnlyFails = C.OnlyFails;
     S.Body = C.Body;
     S.Python = C.Python;
     // Calls of a function named like the macro count only in a selected
