@@ -46,6 +46,7 @@ const RuleParser::Key RuleParser::Keys[] = {
     {"relative_import", false, &RuleParser::relativeImport},
     {"placement", false, &RuleParser::placement},
     {"allow_skipped", false, &RuleParser::allowSkipped},
+    {"skip_stubs", false, &RuleParser::skipStubs},
 };
 
 /// The keys that only a rule of one language may have, and why.
@@ -230,6 +231,12 @@ void RuleParser::allowSkipped(StringRef Key, const YAML::Node &Value,
                               const YAML::Node &, Rule &R) {
   if (std::optional<std::string> V = P.oneOf(Value, Key, {"true", "false"}))
     R.AllowSkipped = *V == "true";
+}
+
+void RuleParser::skipStubs(StringRef Key, const YAML::Node &Value,
+                           const YAML::Node &, Rule &R) {
+  if (std::optional<std::string> V = P.oneOf(Value, Key, {"true", "false"}))
+    R.SkipStubs = *V == "true";
 }
 
 void RuleParser::placement(StringRef Key, const YAML::Node &Value,

@@ -253,7 +253,7 @@ static std::string skipReason(const Site &S) {
     return std::string(S.Constexpr == ConstexprKind::Consteval ? "consteval"
                                                                : "constexpr") +
            " function: a static local is ill-formed there";
-  if (S.OnlyFails && S.Shape == BodyShape::Block)
+  if (S.OnlyFails && S.Shape == BodyShape::Block && S.SkipStub)
     return "a stub that only fails (compiled when an optional library is "
            "absent): a call of it is no use of the API";
   switch (S.Shape) {
@@ -343,6 +343,7 @@ bool decideSite(Site &S, StringRef Code, const RuleSet &Rules,
   S.Status = SiteStatus::Missing;
   S.NotJudged = false;
   S.SkippedByPolicy = false;
+  S.SkipStub = false;
   S.SkipReason.clear();
   S.FoundEvents.clear();
   S.Edits.clear();
@@ -378,7 +379,10 @@ bool decideSite(Site &S, StringRef Code, const RuleSet &Rules,
     return true;
   }
   // A call in a stub (an earlier fix's) logs what is no use of the API.
-  if (S.OnlyFails && S.Shape == BodyShape::Block && !S.Python)
+  S.SkipStub = S.OnlyFails && llvm::any_of(Rules.Rules, [&](const Rule &R) {
+                 return R.Id == S.RuleId && R.SkipStubs;
+               });
+  if (S.SkipStub && S.Shape == BodyShape::Block && !S.Python)
     if (const MacroUse *Call = staleCall(S, Code, Rules)) {
       decideStale(S, Code, *Call,
                   "'" + S.QualifiedName + "' is " + skipReason(S), Rules);

@@ -112,6 +112,10 @@ struct Rule {
   /// `allow_skipped: true`: its definitions skipped by the rules' policy
   /// (public_header_edits: forbid) do not fail check.
   bool AllowSkipped = false;
+  /// `skip_stubs: true`: its definitions whose body only fails (a stub
+  /// compiled when an optional library is absent) are skipped, and a call
+  /// in one is stale.
+  bool SkipStubs = false;
   Language Lang = Language::Cxx; ///< `language:` (c++ by default)
   std::optional<DeclKind> Where;
   std::vector<PathGlob> Files;

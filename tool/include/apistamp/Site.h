@@ -165,6 +165,8 @@ struct Site {
   /// forbid`), not because it cannot hold a call: a selected definition
   /// check does not check (it fails unless its rule says `allow_skipped`).
   bool SkippedByPolicy = false;
+  /// Its body only fails (OnlyFails) and its rule says `skip_stubs`.
+  bool SkipStub = false;
 };
 
 /// An event a class logs through a base's constructor: a Python call that
