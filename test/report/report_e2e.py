@@ -404,9 +404,16 @@ def main():
         statuses = collections.Counter(e["status"] for e in report["events"])
         problems = []
         expected_tables = {"rules": len(report["rules"]),
+                           "modules": len({e["module"] for e in report["events"]}),
                            "never-used": statuses["never-used"],
                            "events": len(report["events"]),
                            "unknown": len(report["unknown"])}
+        # Both languages' tables only when the catalog has both; the pairs'
+        # when it has any.
+        if len(report["languages"]) > 1:
+            expected_tables["languages"] = len(report["languages"])
+        if report["pairs"]:
+            expected_tables["pairs"] = len(report["pairs"])
         if got["tables"] != expected_tables:
             problems.append("tables %s, expected %s" % (got["tables"], expected_tables))
         if got["errors"] or got["resources"] or got["external"]:
