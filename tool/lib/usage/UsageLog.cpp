@@ -141,10 +141,15 @@ std::vector<FileJob> jobsOf(ArrayRef<std::string> Files,
   if (Jobs.JobFrom.empty())
     return Result;
   Regex JobFrom(Jobs.JobFrom);
+  // A pattern with a '/' is about the directories too (torchrun names every
+  // rank's file stderr.log, in <run id>_<8 random>/attempt_N/<rank>/).
+  bool WholePath = StringRef(Jobs.JobFrom).contains('/');
   for (size_t I = 0; I < Files.size(); ++I) {
     SmallVector<StringRef, 2> Groups;
-    if (JobFrom.match(sys::path::filename(Files[I]), &Groups) &&
-        Groups.size() == 2 && !Groups[1].empty())
+    StringRef Name =
+        WholePath ? StringRef(Files[I]) : sys::path::filename(Files[I]);
+    if (JobFrom.match(Name, &Groups) && Groups.size() == 2 &&
+        !Groups[1].empty())
       Result[I].Job = Groups[1].str();
     else
       Result[I].NameUnmatched = true;
