@@ -281,14 +281,17 @@ def main():
         return step
 
     def torchrun_options_in_docs(accepted):
-        """Every `--rdzv...` option the docs name (docs/, runtime/README.md)
-        is one of `accepted`, torch 1.13's torchrun's (the docs said
-        --rdzv-id, which it refuses: it spells --rdzv_id)."""
+        """Every torchrun option the docs name (`--rdzv...`, `--log_dir`,
+        `--redirects`, `--tee`, `--nproc...`, `--master...`: docs/,
+        runtime/README.md) is one of `accepted`, torch 1.13's torchrun's
+        (the docs said --rdzv-id and --log-dir, which it refuses)."""
         def step():
             root = pathlib.Path(__file__).resolve().parent.parent.parent
             named = {}
             for doc in [*sorted((root / "docs").glob("*.md")), root / "runtime" / "README.md"]:
-                for option in re.findall(r"--rdzv[-_][a-z_-]+", doc.read_text()):
+                for option in re.findall(r"--(?:rdzv[-_]|log[-_]dir|redirects|tee\b|"
+                                         r"nproc[-_]|master[-_])[a-z_-]*",
+                                         doc.read_text()):
                     named.setdefault(option, doc.name)
             wrong = sorted("%s (%s)" % (o, doc) for o, doc in named.items() if o not in accepted)
             if not named or wrong:

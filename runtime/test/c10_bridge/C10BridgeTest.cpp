@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <climits>
 #include <cstdlib>
+#include <fstream>
 #include <map>
 #include <regex>
 #include <set>
@@ -641,6 +642,52 @@ TEST(Python, DataLoaderWorkersLogTheirEventsWithTheirPids) {
   // worker inherits: what the parent logged before the fork never reaches
   // c10 again in a worker (README: what the bridge cannot catch).
   EXPECT_EQ(ParentEvent, std::vector<std::string>{pidOf(R)});
+}
+
+/// A port on 127.0.0.1 that nothing listens on now (torchrun's static
+/// rendezvous binds it).
+std::string freePort() {
+  ProcessResult R =
+      run({python(), "-c",
+           "import socket; s = socket.socket(); "
+           "s.bind(('127.0.0.1', 0)); print(s.getsockname()[1])"});
+  return R.Out.substr(0, R.Out.find('\n'));
+}
+
+// torchrun's launcher imports torch too, and logs: torchrun gives
+// TORCHELASTIC_RUN_ID (its --rdzv_id) to its workers only, so the launcher
+// is a job of its own unless its own environment names the job (the
+// one-line fix docs/report.md gives: TORCHELASTIC_RUN_ID=ID torchrun
+// --rdzv_id=ID ...). torch 1.13 on Python 3.11 needs --redirects and --tee
+// of 1 or 2 (0 and 3 fail in to_map).
+TEST(Python, TorchrunsLauncherIsTheJobWhenItsEnvironmentNamesIt) {
+  REQUIRE_PYTHON_MODULES("torch");
+  for (bool Named : {false, true}) {
+    TempDir Dir;
+    std::string Log = Dir.file("events.jsonl");
+    std::string Script = Dir.file("worker.py");
+    std::ofstream(Script) << "import torch\n"
+                             "torch._C._log_api_usage_once('w.e')\n";
+    Env Vars{{"LD_PRELOAD", Bridge}, {"APISTAMP_API_USAGE_LOG", Log}};
+    if (Named)
+      Vars["TORCHELASTIC_RUN_ID"] = "job-42";
+    ProcessResult R = run({python(), "-m", "torch.distributed.run",
+                           "--nnodes=1", "--nproc_per_node=2",
+                           "--rdzv_id=job-42", "--master_addr=127.0.0.1",
+                           "--master_port=" + freePort(), "--redirects", "2",
+                           "--tee", "1", "--log_dir", Dir.file("logs"), Script},
+                          Vars);
+    ASSERT_EQ(R.ExitCode, 0) << R.Err.substr(0, 3000);
+    std::map<std::string, std::set<std::string>> JobsOfPid;
+    for (const JsonValue &Line : readLog(Log))
+      JobsOfPid[field(Line, "pid")].insert(field(Line, "job_id"));
+    ASSERT_EQ(JobsOfPid.size(), 3u) << "the launcher and two workers";
+    std::set<std::string> Launcher = JobsOfPid.at(pidOf(R));
+    EXPECT_EQ(Launcher, std::set<std::string>{Named ? "job-42" : "null"});
+    for (const auto &[Pid, Jobs] : JobsOfPid)
+      if (Pid != pidOf(R))
+        EXPECT_EQ(Jobs, std::set<std::string>{"job-42"}) << "worker " << Pid;
+  }
 }
 
 } // namespace
