@@ -202,6 +202,30 @@ includeLine(StringRef Code, StringRef Header, bool Angled) {
   return Found;
 }
 
+/// A body that \p Removal leaves with nothing but one line break between
+/// its braces goes back to "{}", as it was before fix opened it (add then
+/// remove gives the same bytes).
+static void collapseEmptiedBody(const Site &S, StringRef Code,
+                                TextEdit &Removal) {
+  if (!S.Body || !Removal.Text.empty())
+    return;
+  unsigned Open = S.Body->LBraceOffset + 1, Close = S.Body->RBraceOffset;
+  if (Open > Removal.Offset || Removal.Offset + Removal.Length > Close ||
+      Close > Code.size())
+    return;
+  StringRef Before = Code.slice(Open, Removal.Offset);
+  StringRef After = Code.slice(Removal.Offset + Removal.Length, Close);
+  std::string Left = (Before + After).str();
+  bool OnlyBlanks = llvm::all_of(Left, [](char C) {
+    return C == ' ' || C == '\t' || C == '\n' || C == '\r';
+  });
+  size_t Breaks = llvm::count(Left, '\n');
+  if (!OnlyBlanks || Breaks != 1)
+    return;
+  Removal.Offset = Open;
+  Removal.Length = Close - Open;
+}
+
 /// A stale call is removed only if it is what apistamp writes,
 /// "MACRO(\"event\");", as the file's bytes show: anything else (side
 /// effects in the argument, a call inside an expression) is reported, with
@@ -229,6 +253,7 @@ static void decideStale(Site &S, StringRef Code, const MacroUse &Call,
   }
   if (std::optional<TextEdit> Removal =
           callRemoval(S.File, Code, Call, Rules.Macro, &WhyNot)) {
+    collapseEmptiedBody(S, Code, *Removal);
     S.Edits.push_back(std::move(*Removal));
     if (std::optional<std::pair<unsigned, unsigned>> Include =
             includeLine(Code, Rules.Include, Rules.IncludeAngled);
