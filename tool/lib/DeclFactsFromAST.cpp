@@ -114,7 +114,16 @@ static bool isScopeAccessible(const DeclContext *DC,
     const auto *Record = dyn_cast<CXXRecordDecl>(DC);
     if (!Record)
       break;
-    if (!Allowed(Record->getCanonicalDecl()->getAccess()))
+    // A class template's pattern has no access of its own: the template's
+    // (or, for a specialisation, its template's) is the member's.
+    AccessSpecifier Access = Record->getCanonicalDecl()->getAccess();
+    if (const ClassTemplateDecl *Template = Record->getDescribedClassTemplate())
+      Access = Template->getCanonicalDecl()->getAccess();
+    else if (const auto *Special =
+                 dyn_cast<ClassTemplateSpecializationDecl>(Record))
+      Access =
+          Special->getSpecializedTemplate()->getCanonicalDecl()->getAccess();
+    if (!Allowed(Access))
       return false;
   }
   return true;
