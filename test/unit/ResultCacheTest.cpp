@@ -120,6 +120,7 @@ protected:
     Other.Constexpr = ConstexprKind::Consteval;
     Other.Shape = BodyShape::FromMacro;
     Other.BodyMacro = "BODY";
+    Other.OnlyFails = true;
     R.Facts.Candidates.push_back(Other);
     R.Facts.Suppressions = {Suppression{Source, 3, 4, 5, "why", true}};
     Expectation E;

@@ -434,8 +434,9 @@ TEST(SiteDecisionTest, RemovingTheLastCallTakesTheIncludeApistampWrote) {
   EXPECT_EQ(Fix(("#include \"log.h\"\n" + Body).str()), Removed);
   EXPECT_EQ(Fix(("#include \"a.h\"\n#include \"log.h\"\n" + Body).str()),
             "#include \"a.h\"\n" + Removed);
+  // An emptied body is `{}` again (what fix opens to insert a call).
   EXPECT_EQ(Fix("#include \"log.h\"\r\nvoid f() {\r\n  LOG(\"old\");\r\n}\r\n"),
-            "void f() {\r\n}\r\n");
+            "void f() {}\r\n");
   // A comment that names the macro is no use of it.
   EXPECT_EQ(
       Fix(("#include \"log.h\"\n// the LOG macro is ours\n" + Body).str()),
