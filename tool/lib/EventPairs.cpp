@@ -4,6 +4,9 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
+#include <set>
+#include <tuple>
 
 using namespace llvm;
 
@@ -35,23 +38,41 @@ static bool isPython(const CatalogEvent &C) {
          (C.Language.empty() && StringRef(C.File).ends_with(".py"));
 }
 
+namespace {
+/// The rows of two sides, the second's by last name: a pair's partners
+/// are found without comparing every row with every other.
+struct Sides {
+  std::vector<size_t> Python;
+  StringMap<std::vector<size_t>> CxxByName;
+};
+} // namespace
+
+/// \p Catalog's Python function rows and C++ rows (those \p Keep takes).
+static Sides sidesOf(ArrayRef<CatalogEvent> Catalog,
+                     function_ref<bool(const CatalogEvent &)> Keep) {
+  Sides S;
+  for (size_t I = 0; I < Catalog.size(); ++I) {
+    const CatalogEvent &C = Catalog[I];
+    if (!Keep(C))
+      continue;
+    if (!isPython(C))
+      S.CxxByName[lastName(C.Event)].push_back(I);
+    else if (C.Kind == "function")
+      S.Python.push_back(I);
+  }
+  return S;
+}
+
 std::vector<std::pair<size_t, size_t>>
 pairedEvents(ArrayRef<CatalogEvent> Catalog) {
-  std::vector<size_t> Python, Cxx;
-  for (size_t I = 0; I < Catalog.size(); ++I) {
-    if (!isPython(Catalog[I]))
-      Cxx.push_back(I);
-    else if (Catalog[I].Kind == "function")
-      Python.push_back(I);
-  }
+  Sides S = sidesOf(Catalog, [](const CatalogEvent &) { return true; });
+  // One pair per two events (overloads share an event).
+  std::set<std::pair<StringRef, StringRef>> Seen;
   std::vector<std::pair<size_t, size_t>> Pairs;
-  for (size_t P : Python)
-    for (size_t C : Cxx)
+  for (size_t P : S.Python)
+    for (size_t C : S.CxxByName.lookup(lastName(Catalog[P].Event)))
       if (sameApi(Catalog[P].Event, Catalog[C].Event) &&
-          !llvm::any_of(Pairs, [&](const std::pair<size_t, size_t> &Known) {
-            return Catalog[Known.first].Event == Catalog[P].Event &&
-                   Catalog[Known.second].Event == Catalog[C].Event;
-          }))
+          Seen.insert({Catalog[P].Event, Catalog[C].Event}).second)
         Pairs.push_back({P, C});
   llvm::sort(Pairs, [&](const auto &L, const auto &R) {
     return std::tie(Catalog[L.first].Event, Catalog[L.second].Event) <
@@ -62,37 +83,34 @@ pairedEvents(ArrayRef<CatalogEvent> Catalog) {
 
 UnpairedEvents unpairedEvents(const EventPair &Pair,
                               ArrayRef<CatalogEvent> Catalog) {
-  std::vector<const CatalogEvent *> Python, Cxx;
-  for (const CatalogEvent &C : Catalog) {
-    if (isPython(C) && C.Kind == "function" && Pair.Python->matches(C.Event))
-      Python.push_back(&C);
-    else if (!isPython(C) && Pair.Cxx->matches(C.Event))
-      Cxx.push_back(&C);
-  }
+  Sides S = sidesOf(Catalog, [&](const CatalogEvent &C) {
+    return isPython(C) ? Pair.Python->matches(C.Event)
+                       : Pair.Cxx->matches(C.Event);
+  });
+  std::set<std::string> Paired;
+  for (size_t P : S.Python)
+    for (size_t C : S.CxxByName.lookup(lastName(Catalog[P].Event)))
+      if (sameApi(Catalog[P].Event, Catalog[C].Event)) {
+        Paired.insert(Catalog[P].Event);
+        Paired.insert(Catalog[C].Event);
+      }
   UnpairedEvents Alone;
-  auto Listed = [](ArrayRef<std::string> Names, StringRef Event) {
-    return llvm::is_contained(Names, lastName(Event));
+  std::set<std::string> Said;
+  auto Add = [&](size_t I, ArrayRef<std::string> OneSided,
+                 std::vector<const CatalogEvent *> &Out) {
+    const CatalogEvent &E = Catalog[I];
+    if (!Paired.count(E.Event) &&
+        !llvm::is_contained(OneSided, lastName(E.Event)) &&
+        Said.insert(E.Event).second)
+      Out.push_back(&E);
   };
-  for (const CatalogEvent *P : Python)
-    if (!Listed(Pair.PythonOnly, P->Event) &&
-        !llvm::any_of(Cxx,
-                      [&](const CatalogEvent *C) {
-                        return sameApi(P->Event, C->Event);
-                      }) &&
-        llvm::none_of(Alone.PythonAlone, [&](const CatalogEvent *K) {
-          return K->Event == P->Event;
-        }))
-      Alone.PythonAlone.push_back(P);
-  for (const CatalogEvent *C : Cxx)
-    if (!Listed(Pair.CxxOnly, C->Event) &&
-        !llvm::any_of(Python,
-                      [&](const CatalogEvent *P) {
-                        return sameApi(P->Event, C->Event);
-                      }) &&
-        llvm::none_of(Alone.CxxAlone, [&](const CatalogEvent *K) {
-          return K->Event == C->Event;
-        }))
-      Alone.CxxAlone.push_back(C);
+  for (size_t P : S.Python)
+    Add(P, Pair.PythonOnly, Alone.PythonAlone);
+  for (auto &Entry : S.CxxByName)
+    for (size_t C : Entry.second)
+      Add(C, Pair.CxxOnly, Alone.CxxAlone);
+  // C++ rows in the catalog's order, as the Python ones are.
+  llvm::sort(Alone.CxxAlone);
   return Alone;
 }
 

@@ -158,14 +158,6 @@ const MacroUse *staleCall(const Site &S, StringRef Code, const RuleSet &Rules) {
   return &*First;
 }
 
-/// The rule of \p Rules that selected \p S.
-static const Rule *ruleOf(const Site &S, const RuleSet &Rules) {
-  for (const Rule &R : Rules.Rules)
-    if (R.Id == S.RuleId)
-      return &R;
-  return nullptr;
-}
-
 std::optional<std::pair<unsigned, unsigned>>
 includeLine(StringRef Code, StringRef Header, bool Angled) {
   if (Header.empty())
@@ -307,7 +299,7 @@ static void decideBlock(Site &S, StringRef Code, const RuleSet &Rules) {
   });
   for (const MacroUse &Call : Calls)
     S.FoundEvents.push_back(Call.Event);
-  const Rule *R = S.Python ? ruleOf(S, Rules) : nullptr;
+  const Rule *R = S.Python ? Rules.rule(S.RuleId) : nullptr;
   if (Calls.empty()) {
     S.Status = SiteStatus::Missing;
     if (R) {
@@ -404,9 +396,8 @@ bool decideSite(Site &S, StringRef Code, const RuleSet &Rules,
     return true;
   }
   // A call in a stub (an earlier fix's) logs what is no use of the API.
-  S.SkipStub = S.OnlyFails && llvm::any_of(Rules.Rules, [&](const Rule &R) {
-                 return R.Id == S.RuleId && R.SkipStubs;
-               });
+  const Rule *Selecting = Rules.rule(S.RuleId);
+  S.SkipStub = S.OnlyFails && Selecting && Selecting->SkipStubs;
   if (S.SkipStub && S.Shape == BodyShape::Block && !S.Python)
     if (const MacroUse *Call = staleCall(S, Code, Rules)) {
       decideStale(S, Code, *Call,

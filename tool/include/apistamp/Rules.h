@@ -245,6 +245,14 @@ struct RuleSet {
   /// (resolved against the rules file's directory); "" if not set. -p wins.
   std::string CompileCommandsDir;
 
+  /// The rule whose id is \p Id; null if none is.
+  const Rule *rule(llvm::StringRef Id) const {
+    for (const Rule &R : Rules)
+      if (R.Id == Id)
+        return &R;
+    return nullptr;
+  }
+
   /// Whether \p Event matches one of KeepEvents.
   bool keeps(llvm::StringRef Event) const {
     return llvm::any_of(KeepEvents, [Event](const EventGlob &Keep) {

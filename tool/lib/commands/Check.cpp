@@ -29,11 +29,11 @@ std::vector<Finding> notCheckedFindings(const CommandContext &Ctx,
   for (const Site &S : Ctx.Result.Sites) {
     if (S.Status != SiteStatus::Skipped || !S.SkippedByPolicy)
       continue;
-    bool AllowedByRule = false;
-    for (const RuleSet *Rules : Ctx.Plan.sortedRuleSets())
-      if (pathUnder(S.File, Rules->Root))
-        for (const Rule &R : Rules->Rules)
-          AllowedByRule |= R.Id == S.RuleId && R.AllowSkipped;
+    bool AllowedByRule =
+        llvm::any_of(Ctx.Plan.sortedRuleSets(), [&](const RuleSet *Rules) {
+          const Rule *R = Rules->rule(S.RuleId);
+          return R && R->AllowSkipped && pathUnder(S.File, Rules->Root);
+        });
     if (AllowedByRule) {
       ++Allowed;
       continue;

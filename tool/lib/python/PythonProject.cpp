@@ -168,10 +168,11 @@ bool Project::lookUpClass(StringRef Dotted, const RuleSet &Rules, Reads &Read,
   return false;
 }
 
-std::vector<std::string> Project::allBases(ArrayRef<std::string> Direct,
-                                           const RuleSet &Rules, Reads &Read) {
-  std::vector<std::string> Result;
-  std::vector<std::string> Work(Direct.rbegin(), Direct.rend());
+void Project::walkNames(std::vector<std::string> Work, const RuleSet &Rules,
+                        Reads &Read,
+                        function_ref<bool(const std::string &, const ClassRef *,
+                                          std::vector<std::string> &)>
+                            Visit) {
   std::set<std::string> Seen;
   // A chain of classes and re-exports is short; a cycle ends here.
   for (unsigned Steps = 0; !Work.empty() && Steps < 1000; ++Steps) {
@@ -179,36 +180,43 @@ std::vector<std::string> Project::allBases(ArrayRef<std::string> Direct,
     Work.pop_back();
     if (!Seen.insert(Name).second)
       continue;
-    Result.push_back(Name);
     ClassRef Found;
     std::vector<std::string> Next;
-    if (lookUpClass(Name, Rules, Read, Found, Next)) {
-      const std::vector<std::string> &Bases =
-          Found.Module->Classes.at(Found.InModule);
-      Work.insert(Work.end(), Bases.rbegin(), Bases.rend());
-    } else {
-      Work.insert(Work.end(), Next.begin(), Next.end());
-    }
+    bool IsClass = lookUpClass(Name, Rules, Read, Found, Next);
+    if (Visit(Name, IsClass ? &Found : nullptr, Work))
+      return;
+    Work.insert(Work.end(), Next.begin(), Next.end());
   }
+}
+
+std::vector<std::string> Project::allBases(ArrayRef<std::string> Direct,
+                                           const RuleSet &Rules, Reads &Read) {
+  std::vector<std::string> Result;
+  walkNames({Direct.rbegin(), Direct.rend()}, Rules, Read,
+            [&](const std::string &Name, const ClassRef *Class,
+                std::vector<std::string> &Work) {
+              Result.push_back(Name);
+              if (Class) {
+                const std::vector<std::string> &Bases =
+                    Class->Module->Classes.at(Class->InModule);
+                Work.insert(Work.end(), Bases.rbegin(), Bases.rend());
+              }
+              return false;
+            });
   return Result;
 }
 
 std::optional<Project::ClassRef>
 Project::classNamed(StringRef Dotted, const RuleSet &Rules, Reads &Read) {
-  std::vector<std::string> Work{Dotted.str()};
-  std::set<std::string> Seen;
-  for (unsigned Steps = 0; !Work.empty() && Steps < 1000; ++Steps) {
-    std::string Name = Work.back();
-    Work.pop_back();
-    if (!Seen.insert(Name).second)
-      continue;
-    ClassRef Found;
-    std::vector<std::string> Next;
-    if (lookUpClass(Name, Rules, Read, Found, Next))
-      return Found;
-    Work.insert(Work.end(), Next.begin(), Next.end());
-  }
-  return std::nullopt;
+  std::optional<ClassRef> Result;
+  walkNames({Dotted.str()}, Rules, Read,
+            [&](const std::string &, const ClassRef *Class,
+                std::vector<std::string> &) {
+              if (Class)
+                Result = *Class;
+              return Class != nullptr;
+            });
+  return Result;
 }
 
 std::optional<Project::ClassRef> Project::initRun(const ClassRef &C, bool Bases,
@@ -267,11 +275,9 @@ Project::inheritedEvents(ArrayRef<TUJob> Modules, ArrayRef<Site> Sites,
     auto Rules = RulesOf.find(S.File);
     if (Rules == RulesOf.end())
       continue;
-    const std::vector<Rule> &All = Rules->second->Rules;
-    auto R =
-        llvm::find_if(All, [&](const Rule &R) { return R.Id == S.RuleId; });
-    if (R != All.end() && callArgument(S, *R) == "self")
-      Logging[{S.File, S.Offset}] = {&S, &*R};
+    const Rule *R = Rules->second->rule(S.RuleId);
+    if (R && callArgument(S, *R) == "self")
+      Logging[{S.File, S.Offset}] = {&S, R};
   }
   std::vector<InheritedEvent> Events;
   if (Logging.empty())

@@ -15,6 +15,7 @@
 #include "PythonFacts.h"
 #include "apistamp/Site.h"
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include <map>
@@ -119,6 +120,15 @@ private:
   /// there (a re-export, star imports) added to \p Next.
   bool lookUpClass(llvm::StringRef Dotted, const RuleSet &Rules, Reads &Read,
                    ClassRef &Found, std::vector<std::string> &Next);
+  /// Walks the names of \p Work (the last first), each once, through the
+  /// project's modules: \p Visit sees each name with its class definition
+  /// (null for a name that is no class here, whose re-exports are walked
+  /// next), may add names to walk, and returns true to stop.
+  void walkNames(std::vector<std::string> Work, const RuleSet &Rules,
+                 Reads &Read,
+                 llvm::function_ref<bool(const std::string &, const ClassRef *,
+                                         std::vector<std::string> &)>
+                     Visit);
   /// The definition of the class \p Dotted, through re-exports; none if it
   /// is not the project's.
   std::optional<ClassRef> classNamed(llvm::StringRef Dotted,
