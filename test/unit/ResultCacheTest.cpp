@@ -29,7 +29,10 @@ protected:
   /// Rules of \p Yaml (the rules' list), under the fixture's root.
   RuleSet rules(llvm::StringRef Yaml) {
     RuleSet R = valueOrFail(parseRules(
-        ("version: 1\nmacro: LOG\ninclude: <log.h>\nrules:\n" + Yaml).str(),
+        ("version: 1\nmacro: LOG\nformer_macros: [OLD_LOG]\ninclude: "
+         "<log.h>\nrules:\n" +
+         Yaml)
+            .str(),
         "rules.yaml"));
     R.Root = Dir.str().str();
     return R;
@@ -97,6 +100,11 @@ protected:
     Function.StatementEnd = 2;
     Function.Guarded = true;
     C.Calls.push_back(Function);
+    MacroUse Former; // Of a macro the rules named before.
+    Former.Offset = Code.find("OLD_LOG");
+    Former.Event = "old";
+    Former.Macro = "OLD_LOG";
+    C.Calls.push_back(Former);
     Candidate Other;
     Other.File = Source;
     Other.Offset = 10;
@@ -156,7 +164,8 @@ protected:
     return *(*Entry.getArray("candidates"))[0].getAsObject();
   }
 
-  const std::string Code = "namespace lib { void f() { LOG(\"old\"); } }\n";
+  const std::string Code =
+      "namespace lib { void f() { LOG(\"old\"); OLD_LOG(\"old\"); } }\n";
   llvm::SmallString<128> Dir;
   std::string Source;
   RuleSet Rules;
@@ -358,7 +367,10 @@ TEST_F(ResultCacheTest, SameFieldsSeesEveryFact) {
   B.Includer = "other.h";
   EXPECT_FALSE(sameFields(A, B));
   B = A;
-  B.Calls.back().FunctionCall = false;
+  B.Calls[1].FunctionCall = false;
+  EXPECT_FALSE(sameFields(A, B));
+  B = A;
+  B.Calls.back().Macro.clear();
   EXPECT_FALSE(sameFields(A, B));
   B = A;
   B.Body->RBraceOffset -= 1;

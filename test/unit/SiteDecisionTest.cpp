@@ -15,7 +15,7 @@ struct Decided {
 };
 
 /// The facts of a definition in \p Code that no rule selects, with a call
-/// at each "LOG(".
+/// at each "LOG(" (of the former macro OLD_LOG at each "OLD_LOG(").
 Site unselected(llvm::StringRef Code) {
   Site S;
   S.File = "f.cpp";
@@ -27,6 +27,10 @@ Site unselected(llvm::StringRef Code) {
        At = Code.find("LOG(", At + 1)) {
     MacroUse Use;
     Use.Offset = At;
+    if (Code.substr(0, At).ends_with("OLD_")) { // A former macro's call.
+      Use.Offset = At - 4;
+      Use.Macro = "OLD_LOG";
+    }
     Use.HasArgRange = true;
     Use.ArgBegin = At + 4;
     Use.ArgEnd = Code.find(')', At);
@@ -83,6 +87,54 @@ TEST(SiteDecisionTest, TwoCallsAreADuplicateWithoutAFix) {
   EXPECT_TRUE(D.S.Edits.empty());
   EXPECT_EQ(D.S.ReportLine, 3u); // The second call.
   EXPECT_EQ(D.S.ReportColumn, 3u);
+}
+
+// A call of another recognised macro (a former one, or a known API-usage
+// macro) is the body's event under the old name: renamed in place, its
+// event corrected too; beside a call of the rules' macro, removed.
+TEST(SiteDecisionTest, AFormerMacrosCallIsRenamedInPlace) {
+  Decided D = decide("void f() { OLD_LOG(\"e\"); g(); }\n", "log.h");
+  EXPECT_EQ(D.S.Status, SiteStatus::Wrong);
+  EXPECT_EQ(D.S.FoundMacro, "OLD_LOG");
+  EXPECT_EQ(D.S.ExpectedMacro, "LOG");
+  EXPECT_EQ(D.After, "#include \"log.h\"\nvoid f() { LOG(\"e\"); g(); }\n");
+  EXPECT_EQ(D.S.ReportColumn, 12u); // At the call.
+
+  D = decide("void f() {\n  OLD_LOG(\"old\");\n}\n");
+  EXPECT_EQ(D.S.Status, SiteStatus::Wrong);
+  EXPECT_EQ(D.After, "void f() {\n  LOG(\"e\");\n}\n");
+  EXPECT_EQ(D.S.ReportColumn, 11u); // At the literal.
+}
+
+TEST(SiteDecisionTest, AFormerMacrosCallBesideTheRulesOneIsRemoved) {
+  Decided D =
+      decide("void f() {\n  LOG(\"e\");\n  OLD_LOG(\"e\");\n  g();\n}\n");
+  EXPECT_EQ(D.S.Status, SiteStatus::Wrong);
+  EXPECT_EQ(D.S.FoundEvents, (std::vector<std::string>{"e", "e"}));
+  EXPECT_EQ(D.After, "void f() {\n  LOG(\"e\");\n  g();\n}\n");
+  EXPECT_EQ(std::make_pair(D.S.ReportLine, D.S.ReportColumn),
+            std::make_pair(3u, 3u));
+  // Not what apistamp writes (inside an expression): no removal, a
+  // Duplicate.
+  D = decide("void f() {\n  LOG(\"e\");\n  (OLD_LOG(\"e\"), g());\n}\n");
+  EXPECT_EQ(D.S.Status, SiteStatus::Duplicate);
+  EXPECT_TRUE(D.S.Edits.empty());
+  // Two former calls and none of the rules': which one stays is not told.
+  D = decide("void f() {\n  OLD_LOG(\"e\");\n  OLD_LOG(\"e\");\n}\n");
+  EXPECT_EQ(D.S.Status, SiteStatus::Duplicate);
+}
+
+TEST(SiteDecisionTest, AnUnselectedFormerMacrosCallIsStaleAndKeepsTheInclude) {
+  llvm::StringRef Code =
+      "#include \"log.h\"\nvoid f() {\n  OLD_LOG(\"old\");\n  g();\n}\n";
+  Site S = unselected(Code);
+  RuleSet Rules;
+  Rules.Macro = "LOG";
+  Rules.Include = "log.h";
+  ASSERT_TRUE(decideSite(S, Code, Rules));
+  EXPECT_EQ(S.Status, SiteStatus::Stale);
+  EXPECT_EQ(valueOrFail(applyEdits("f.cpp", Code, S.Edits)),
+            "#include \"log.h\"\nvoid f() {\n  g();\n}\n");
 }
 
 RuleSet logRules() {

@@ -153,7 +153,7 @@ public:
     CI.getFrontendOpts().SkipFunctionBodies = SkipBodies && !Target;
     Preprocessor &PP = CI.getPreprocessor();
     PP.addPPCallbacks(
-        std::make_unique<MacroUseRecorder>(PP, Rules.Macro, Uses));
+        std::make_unique<MacroUseRecorder>(PP, Rules.recognisedMacros(), Uses));
     PP.addCommentHandler(&CommentCollector);
     auto Consumer = std::make_unique<AnalysisConsumer>(
         Rules, Result, Uses, Comments, Target, Unselected,

@@ -12,7 +12,7 @@ namespace apistamp {
 
 bool BodySkipper::parsesBodiesIn(const RuleSet &Rules, llvm::StringRef Relative,
                                  llvm::StringRef Contents) {
-  return fileCanBeSelected(Rules, Relative) || Contents.contains(Rules.Macro);
+  return fileCanBeSelected(Rules, Relative) || Rules.mentionsAMacro(Contents);
 }
 
 bool BodySkipper::shouldSkip(Decl *D) {

@@ -26,6 +26,20 @@ static std::string joinQuoted(ArrayRef<std::string> Events) {
   return Result;
 }
 
+std::string otherMacroProblem(const Site &S) {
+  std::string Old = "'" + S.FoundMacro + "'";
+  std::string Rules = "the rules' macro '" + S.ExpectedMacro + "'";
+  if (S.FoundEvents.size() > 1)
+    return "API usage event '" + S.Event + "' is also logged with " + Old +
+           ", beside " + Rules;
+  const std::string &Found = S.FoundEvents.front();
+  if (Found == S.Event)
+    return "API usage event '" + S.Event + "' is logged with " + Old +
+           ", not " + Rules;
+  return "wrong API usage event '" + Found + "', expected '" + S.Event +
+         "', logged with " + Old + ", not " + Rules;
+}
+
 static void siteFindings(const Site &S, bool Verbose,
                          std::vector<Finding> &Out) {
   auto Add = [&](Severity Level, std::string Message) {
@@ -42,8 +56,11 @@ static void siteFindings(const Site &S, bool Verbose,
     break;
   case SiteStatus::Wrong:
     Add(S.NotJudged ? Severity::Note : Severity::Warning,
-        "wrong API usage event '" + S.FoundEvents.front() + "', expected '" +
-            S.Event + "'" + (S.NotJudged ? "; " + S.SkipReason : ""));
+        (S.FoundMacro.empty()
+             ? "wrong API usage event '" + S.FoundEvents.front() +
+                   "', expected '" + S.Event + "'"
+             : otherMacroProblem(S)) +
+            (S.NotJudged ? "; " + S.SkipReason : ""));
     break;
   case SiteStatus::Duplicate:
     Add(Severity::Warning, "duplicate API usage events " +

@@ -15,6 +15,11 @@
 
 namespace apistamp {
 
+/// What is wrong with a Wrong site that calls another recognised macro
+/// (Site::FoundMacro), in words: "API usage event 'e' is logged with
+/// 'C10_LOG_API_USAGE_ONCE', not the rules' macro 'APISTAMP_LOG_API_ENTRY'".
+std::string otherMacroProblem(const Site &S);
+
 /// How serious a finding is; all but notes make check fail.
 enum class Severity { Error, Warning, Note };
 

@@ -54,7 +54,7 @@ public:
   void BeforeExecute(CompilerInstance &CI) override { this->CI = &CI; }
   std::unique_ptr<PPCallbacks> createPPCallbacks() override {
     return std::make_unique<MacroUseRecorder>(CI->getPreprocessor(),
-                                              Rules.Macro, Uses);
+                                              Rules.recognisedMacros(), Uses);
   }
   CommentHandler *getCommentHandler() override { return &CommentCollector; }
   bool shouldSkipFunctionBody(Decl *D) override {
@@ -154,7 +154,8 @@ std::string preambleKey(const CompilerInvocation &Invocation, StringRef Prefix,
   Add(Prefix);
   Add(EndsAtStartOfLine ? "eol" : "mid-line");
   Add(Request.Rules->Root);
-  Add(Request.Rules->Macro);
+  for (const std::string &Macro : Request.Rules->recognisedMacros())
+    Add(Macro);
   Add(Request.SkipBodies ? "skip-bodies" : "every-body");
   return toHex(Key.final(), /*LowerCase=*/true);
 }
@@ -314,10 +315,11 @@ std::optional<DirectiveComment> commentAt(const SourceManager &SM, FileID FID,
                             LO);
 }
 
-/// The use of the macro at \p Offset of \p FID, read again from the bytes:
-/// its name, and its first argument as written.
+/// The use of one of \p Macros (the rules' first) at \p Offset of \p FID,
+/// read again from the bytes: its name, and its first argument as written.
 std::optional<MacroUse> macroUseAt(Preprocessor &PP, FileID FID,
-                                   unsigned Offset, StringRef Macro) {
+                                   unsigned Offset,
+                                   ArrayRef<std::string> Macros) {
   const SourceManager &SM = PP.getSourceManager();
   const LangOptions &LO = PP.getLangOpts();
   StringRef Buffer = SM.getBufferData(FID);
@@ -327,11 +329,14 @@ std::optional<MacroUse> macroUseAt(Preprocessor &PP, FileID FID,
             Buffer.begin() + Offset, Buffer.end());
   Token Tok;
   Raw.LexFromRawLexer(Tok);
-  if (Tok.isNot(tok::raw_identifier) || Tok.getRawIdentifier() != Macro ||
+  if (Tok.isNot(tok::raw_identifier) ||
+      !llvm::is_contained(Macros, Tok.getRawIdentifier()) ||
       SM.getFileOffset(Tok.getLocation()) != Offset)
     return std::nullopt;
   MacroUse Use;
   Use.Offset = Offset;
+  if (Tok.getRawIdentifier() != Macros.front())
+    Use.Macro = Tok.getRawIdentifier().str();
   Raw.LexFromRawLexer(Tok);
   if (Tok.isNot(tok::l_paren))
     return Use;
@@ -413,9 +418,9 @@ bool restoreRegion(ASTContext &Ctx, Preprocessor &PP, const RegionFacts &Region,
   Comments.insert(Comments.begin(), RegionComments.begin(),
                   RegionComments.end());
   MacroUses RegionUses;
+  std::vector<std::string> Macros = Rules.recognisedMacros();
   for (const RegionMark &M : Region.MacroUses) {
-    std::optional<MacroUse> Use =
-        macroUseAt(PP, FileOf(M), M.Offset, Rules.Macro);
+    std::optional<MacroUse> Use = macroUseAt(PP, FileOf(M), M.Offset, Macros);
     if (!Use)
       return false;
     RegionUses[FileOf(M)].push_back(std::move(*Use));

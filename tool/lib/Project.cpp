@@ -243,7 +243,7 @@ bool canSelectIn(const RuleSet &Rules, StringRef Path) {
   if (fileCanBeSelected(Rules, *Relative))
     return true;
   ErrorOr<std::unique_ptr<MemoryBuffer>> Text = MemoryBuffer::getFile(Path);
-  return !Text || (*Text)->getBuffer().contains(Rules.Macro);
+  return !Text || Rules.mentionsAMacro((*Text)->getBuffer());
 }
 
 /// The source files the database lists, canonical and sorted.

@@ -107,7 +107,8 @@ std::string ResultCache::keyFor(const RuleSet &Rules,
   // What of the rules the parse depends on. The rest (selectors, events,
   // which files' bodies the parse needs) is decided on the stored facts.
   Add(Rules.Root);
-  Add(Rules.Macro);
+  for (const std::string &Macro : Rules.recognisedMacros())
+    Add(Macro);
   std::vector<const CompiledMatcher *> Matchers = matchersOf(Rules);
   Add(std::to_string(Matchers.size()) + " matchers");
   for (const CompiledMatcher *M : Matchers)

@@ -32,6 +32,42 @@ StringRef kindName(DeclKind Kind) {
   llvm_unreachable("unknown DeclKind");
 }
 
+ArrayRef<StringRef> knownApiUsageMacros() {
+  static const StringRef Known[] = {"C10_LOG_API_USAGE_ONCE",
+                                    "APISTAMP_LOG_API_USAGE_ONCE",
+                                    "APISTAMP_LOG_API_ENTRY"};
+  return Known;
+}
+
+std::vector<std::string> RuleSet::recognisedMacros() const {
+  std::vector<std::string> Names = {Macro};
+  auto Add = [&Names](StringRef Name) {
+    if (!llvm::is_contained(Names, Name))
+      Names.push_back(Name.str());
+  };
+  for (StringRef Known : knownApiUsageMacros())
+    Add(Known);
+  for (const std::string &Former : FormerMacros)
+    Add(Former);
+  return Names;
+}
+
+bool RuleSet::recognisesMacro(StringRef Name) const {
+  return Name == Macro || llvm::is_contained(knownApiUsageMacros(), Name) ||
+         llvm::is_contained(FormerMacros, Name);
+}
+
+bool RuleSet::mentionsAMacro(StringRef Text) const {
+  if (Text.contains(Macro))
+    return true;
+  return llvm::any_of(
+             knownApiUsageMacros(),
+             [Text](StringRef Known) { return Text.contains(Known); }) ||
+         llvm::any_of(FormerMacros, [Text](const std::string &Former) {
+           return Text.contains(Former);
+         });
+}
+
 std::optional<std::string> EventAlias::map(StringRef Event) const {
   if (!From.matches(Event))
     return std::nullopt;

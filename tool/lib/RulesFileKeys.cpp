@@ -67,6 +67,7 @@ bool isReservedIdentifier(StringRef Name) {
 const FileParser::Key FileParser::Keys[] = {
     {"version", "missing 'version: 1'", &FileParser::version},
     {"macro", nullptr, &FileParser::macro},
+    {"former_macros", nullptr, &FileParser::formerMacros},
     {"include", nullptr, &FileParser::include},
     {"keep_events", nullptr, &FileParser::keepEvents},
     {"layers", nullptr, &FileParser::layers},
@@ -96,28 +97,42 @@ void FileParser::version(const YAML::Node &Value, RuleSet &) {
                        "'version: 1'");
 }
 
+/// Why \p Name cannot be the name of an API-usage macro (under \p Key);
+/// "" if it can.
+static std::string macroNameError(StringRef Name, StringRef Key) {
+  if (!clang::isValidAsciiIdentifier(Name))
+    return "'" + Key.str() + "' must be an identifier, not '" +
+           printable(Name) + "'";
+  if (isKeyword(Name))
+    return "'" + Key.str() + "' must name a macro, not the C or C++ keyword '" +
+           Name.str() + "'";
+  if (isReservedIdentifier(Name))
+    return "'" + Key.str() + "' must name the project's logging macro, not '" +
+           Name.str() +
+           "': identifiers with '__', or '_' and a capital letter first, are "
+           "reserved to the implementation (_Pragma, __VA_ARGS__, __LINE__, "
+           "__has_include)";
+  return "";
+}
+
 void FileParser::macro(const YAML::Node &Value, RuleSet &Rules) {
   std::optional<std::string> Name = P.scalar(Value, "macro");
   if (!Name)
     return;
-  if (!clang::isValidAsciiIdentifier(*Name))
-    Diags.error(Value,
-                "'macro' must be an identifier, not '" + printable(*Name) + "'",
-                Diags.valueOffset(Value));
-  else if (isKeyword(*Name))
-    Diags.error(Value,
-                "'macro' must name a macro, not the C or C++ keyword '" +
-                    *Name + "'",
-                Diags.valueOffset(Value));
-  else if (isReservedIdentifier(*Name))
-    Diags.error(Value,
-                "'macro' must name the project's logging macro, not '" + *Name +
-                    "': identifiers with '__', or '_' and a capital letter "
-                    "first, are reserved to the implementation (_Pragma, "
-                    "__VA_ARGS__, __LINE__, __has_include)",
-                Diags.valueOffset(Value));
+  if (std::string Error = macroNameError(*Name, "macro"); !Error.empty())
+    Diags.error(Value, Error, Diags.valueOffset(Value));
   else
     Rules.Macro = *Name;
+}
+
+void FileParser::formerMacros(const YAML::Node &Value, RuleSet &Rules) {
+  for (auto &[Name, Item] : P.stringList(Value, "former_macros")) {
+    if (std::string Error = macroNameError(Name, "former_macros");
+        !Error.empty())
+      Diags.error(Item, Error, Diags.valueOffset(Item));
+    else if (!llvm::is_contained(Rules.FormerMacros, Name))
+      Rules.FormerMacros.push_back(Name);
+  }
 }
 
 void FileParser::include(const YAML::Node &Value, RuleSet &Rules) {

@@ -153,6 +153,7 @@ private:
 
   void version(const YAML::Node &Value, RuleSet &Rules);
   void macro(const YAML::Node &Value, RuleSet &Rules);
+  void formerMacros(const YAML::Node &Value, RuleSet &Rules);
   void include(const YAML::Node &Value, RuleSet &Rules);
   void keepEvents(const YAML::Node &Value, RuleSet &Rules);
   void layers(const YAML::Node &Value, RuleSet &Rules);

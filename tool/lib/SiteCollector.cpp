@@ -259,8 +259,8 @@ private:
         SourceLocation Begin = Child->getBeginLoc();
         if (isa<NullStmt>(Child) ||
             (Begin.isMacroID() &&
-             Lexer::getImmediateMacroName(Begin, SM, Ctx.getLangOpts()) ==
-                 Rules.Macro))
+             Rules.recognisesMacro(
+                 Lexer::getImmediateMacroName(Begin, SM, Ctx.getLangOpts()))))
           continue;
         if (Only)
           return false;

@@ -243,13 +243,16 @@ static void decideStale(Site &S, StringRef Code, const MacroUse &Call,
     S.SkipReason = std::move(Why);
     return;
   }
-  if (std::optional<TextEdit> Removal =
-          callRemoval(S.File, Code, Call, Rules.Macro, &WhyNot)) {
+  // A call of another recognised macro keeps whatever provides it.
+  bool OwnMacro = Call.Macro.empty();
+  if (std::optional<TextEdit> Removal = callRemoval(
+          S.File, Code, Call, OwnMacro ? Rules.Macro : Call.Macro, &WhyNot)) {
     collapseEmptiedBody(S, Code, *Removal);
     S.Edits.push_back(std::move(*Removal));
     if (std::optional<std::pair<unsigned, unsigned>> Include =
             includeLine(Code, Rules.Include, Rules.IncludeAngled);
-        Include && (S.IncludeFile.empty() || S.IncludeFile == S.File))
+        OwnMacro && Include &&
+        (S.IncludeFile.empty() || S.IncludeFile == S.File))
       S.Edits.push_back(TextEdit::removeInclude(S.File, Include->first,
                                                 Include->second, Rules.Macro));
   } else {
@@ -289,6 +292,58 @@ static std::string skipReason(const Site &S) {
   llvm_unreachable("unknown BodyShape");
 }
 
+/// The edit that gives \p Call the event \p S expects, if its argument is
+/// a literal written in the file.
+static void correctArgument(Site &S, StringRef Code, const MacroUse &Call) {
+  if (Call.Event == S.Event || !Call.HasArgRange)
+    return;
+  S.Edits.push_back(TextEdit{S.File, Call.ArgBegin, Call.ArgEnd - Call.ArgBegin,
+                             quoteEvent(S.Event)});
+  S.ReportColumn = lineAndColumn(Code, Call.ArgBegin).second;
+}
+
+/// A C++ block that calls another recognised macro than the rules' (one the
+/// rules named before, or a known API-usage macro): the same event under
+/// the old name. Alone, the call is renamed in place (and its event
+/// corrected); beside one call of the rules' macro, it is removed. Wrong
+/// either way; false (nothing decided) if the calls are of the rules' macro
+/// only, or too many to tell which one stays (a Duplicate).
+static bool decideOtherMacro(Site &S, StringRef Code, const RuleSet &Rules,
+                             ArrayRef<MacroUse> Calls) {
+  std::vector<const MacroUse *> Own, Other;
+  for (const MacroUse &Call : Calls)
+    if (!Call.FunctionCall)
+      (Call.Macro.empty() ? Own : Other).push_back(&Call);
+  if (Other.empty() || Own.size() + Other.size() != Calls.size() ||
+      Own.size() > 1 || (Own.empty() && Other.size() > 1))
+    return false;
+  std::vector<TextEdit> Removals;
+  for (const MacroUse *Call : Other) {
+    if (Own.empty())
+      break;
+    std::optional<TextEdit> Removal =
+        callRemoval(S.File, Code, *Call, Call->Macro);
+    if (!Removal)
+      return false; // Not what apistamp writes: a Duplicate, no fix.
+    Removals.push_back(std::move(*Removal));
+  }
+  S.Status = SiteStatus::Wrong;
+  S.FoundMacro = Other.front()->Macro;
+  S.ExpectedMacro = Rules.Macro;
+  reportAt(S, Code, Other.front()->Offset);
+  if (Own.empty()) {
+    const MacroUse &Call = *Other.front();
+    S.Edits.push_back(TextEdit{S.File, Call.Offset, unsigned(Call.Macro.size()),
+                               Rules.Macro});
+    correctArgument(S, Code, Call);
+  } else {
+    S.Edits = std::move(Removals);
+    correctArgument(S, Code, *Own.front());
+  }
+  addInclude(S, Rules);
+  return true;
+}
+
 /// A block's status from the calls in it, and its fix.
 static void decideBlock(Site &S, StringRef Code, const RuleSet &Rules) {
   // A call the rules keep (keep_events) was placed by hand for its own
@@ -312,6 +367,8 @@ static void decideBlock(Site &S, StringRef Code, const RuleSet &Rules) {
     addInclude(S, Rules);
     return;
   }
+  if (!S.Python && decideOtherMacro(S, Code, Rules, Calls))
+    return;
   if (Calls.size() > 1) {
     S.Status = SiteStatus::Duplicate;
     reportAt(S, Code, Calls[1].Offset);
@@ -332,10 +389,7 @@ static void decideBlock(Site &S, StringRef Code, const RuleSet &Rules) {
     if (std::optional<TextEdit> Import = python::importEdit(S, *R))
       S.Edits.push_back(std::move(*Import));
   } else if (Call.HasArgRange && !S.Python) {
-    S.Edits.push_back(TextEdit{S.File, Call.ArgBegin,
-                               Call.ArgEnd - Call.ArgBegin,
-                               quoteEvent(S.Event)});
-    S.ReportColumn = lineAndColumn(Code, Call.ArgBegin).second;
+    correctArgument(S, Code, Call);
     addInclude(S, Rules);
   }
 }
@@ -361,6 +415,8 @@ bool decideSite(Site &S, StringRef Code, const RuleSet &Rules,
   S.NotJudged = false;
   S.SkippedByPolicy = false;
   S.SkipStub = false;
+  S.FoundMacro.clear();
+  S.ExpectedMacro.clear();
   S.SkipReason.clear();
   S.FoundEvents.clear();
   S.Edits.clear();

@@ -39,10 +39,15 @@ void MacroUseRecorder::MacroExpands(const Token &MacroNameTok,
   const IdentifierInfo *II = MacroNameTok.getIdentifierInfo();
   SourceLocation Loc = MacroNameTok.getLocation();
   // A use inside another macro's expansion is that macro's business.
-  if (!II || II->getName() != Macro || !Loc.isFileID())
+  if (!II || !Loc.isFileID())
+    return;
+  auto Called = llvm::find(Macros, II->getName());
+  if (Called == Macros.end())
     return;
   const SourceManager &SM = PP.getSourceManager();
   MacroUse Use;
+  if (Called != Macros.begin())
+    Use.Macro = *Called;
   Use.Offset = SM.getFileOffset(Loc);
   if (Args && Args->getNumMacroArguments() > 0) {
     llvm::SmallVector<Token, 4> Tokens;

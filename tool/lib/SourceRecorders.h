@@ -22,12 +22,14 @@ namespace apistamp {
 /// The macro's uses, per file.
 using MacroUses = llvm::DenseMap<clang::FileID, std::vector<MacroUse>>;
 
-/// Records every expansion of \p Macro written in a file.
+/// Records every expansion, written in a file, of one of \p Macros (the
+/// rules' macro first: RuleSet::recognisedMacros); a use of another than
+/// the first names its macro.
 class MacroUseRecorder : public clang::PPCallbacks {
 public:
-  MacroUseRecorder(clang::Preprocessor &PP, llvm::StringRef Macro,
+  MacroUseRecorder(clang::Preprocessor &PP, std::vector<std::string> Macros,
                    MacroUses &Uses)
-      : PP(PP), Macro(Macro), Uses(Uses) {}
+      : PP(PP), Macros(std::move(Macros)), Uses(Uses) {}
 
   void MacroExpands(const clang::Token &MacroNameTok,
                     const clang::MacroDefinition &, clang::SourceRange,
@@ -35,7 +37,7 @@ public:
 
 private:
   clang::Preprocessor &PP;
-  std::string Macro;
+  std::vector<std::string> Macros;
   MacroUses &Uses;
 };
 

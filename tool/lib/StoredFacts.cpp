@@ -150,14 +150,18 @@ bool mapFacts(json::ObjectMapper &Object, TUFacts &Facts) {
 /// the offsets of an untrusted entry must point at. A '{' in a string
 /// literal or a comment is no brace.
 struct LexedFile {
-  llvm::DenseSet<unsigned> LBraces, RBraces, MacroNames;
+  llvm::DenseSet<unsigned> LBraces, RBraces;
+  /// The recognised macros (the rules' first), and where each is named.
+  std::vector<std::string> Macros;
+  llvm::DenseMap<unsigned, unsigned> MacroNames;
   /// Every token, in order: what a body's braces must be preceded by.
   std::vector<std::pair<unsigned, clang::tok::TokenKind>> Tokens;
   /// Each '{' token's matching '}' (by token nesting).
   llvm::DenseMap<unsigned, unsigned> MatchingBrace;
 
   /// \p Code is a std::string: clang's lexer needs the NUL after it.
-  LexedFile(const std::string &Code, StringRef Macro) {
+  LexedFile(const std::string &Code, std::vector<std::string> Recognised)
+      : Macros(std::move(Recognised)) {
     clang::LangOptions Cxx;
     Cxx.CPlusPlus = Cxx.CPlusPlus11 = Cxx.CPlusPlus17 = true;
     clang::Lexer Lex(clang::SourceLocation(), Cxx, Code.data(), Code.data(),
@@ -178,11 +182,21 @@ struct LexedFile {
           MatchingBrace[Open.back()] = Offset;
         if (!Open.empty())
           Open.pop_back();
-      } else if (Tok.is(clang::tok::raw_identifier) &&
-                 Tok.getRawIdentifier() == Macro) {
-        MacroNames.insert(Offset);
+      } else if (Tok.is(clang::tok::raw_identifier)) {
+        auto Named = llvm::find(Macros, Tok.getRawIdentifier());
+        if (Named != Macros.end())
+          MacroNames[Offset] = unsigned(Named - Macros.begin());
       }
     } while (Tok.isNot(clang::tok::eof));
+  }
+
+  /// Whether \p Use's offset names the macro it says it calls.
+  bool namesMacroOf(const MacroUse &Use) const {
+    auto It = MacroNames.find(Use.Offset);
+    return It != MacroNames.end() &&
+           (Use.Macro.empty()
+                ? It->second == 0
+                : It->second != 0 && Macros[It->second] == Use.Macro);
   }
 
   /// Whether the braces of \p B delimit a function's body as tokens read:
@@ -292,7 +306,7 @@ static bool plausibleBody(const Site &S, StringRef Code,
     return false;
   return llvm::all_of(S.Calls, [&](const MacroUse &U) {
     return B.LBraceOffset < U.Offset && U.Offset < B.RBraceOffset &&
-           Lexed.MacroNames.count(U.Offset) &&
+           Lexed.namesMacroOf(U) &&
            (!U.HasArgRange ||
             (U.Offset < U.ArgBegin && U.ArgBegin <= U.ArgEnd &&
              U.ArgEnd < B.RBraceOffset));
@@ -340,7 +354,8 @@ StoredFactsUse decideStoredFacts(const TUFacts &Facts, const RuleSet &Rules,
       continue;
     }
     const LexedFile &Tokens =
-        Lexed.try_emplace(S.File, Code->second, Rules.Macro).first->second;
+        Lexed.try_emplace(S.File, Code->second, Rules.recognisedMacros())
+            .first->second;
     if (!plausibleBody(S, Code->second, Tokens) ||
         (!S.IncludeFile.empty() && !Result.FileContents.count(S.IncludeFile)))
       return StoredFactsUse::Untrusted;

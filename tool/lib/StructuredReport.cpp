@@ -182,11 +182,16 @@ static json::Array sarifFixes(const Finding &F, ArrayRef<TextEdit> Fix,
                                                     {"byteLength", E.Length}}},
                      {"insertedContent", json::Object{{"text", E.Text}}}});
   const Site &S = *F.FromSite;
-  std::string Description = S.Status == SiteStatus::Wrong
-                                ? "Correct the event to '" + S.Event + "'"
-                            : S.Status == SiteStatus::Stale
-                                ? "Remove the stale event '" + S.Event + "'"
-                                : "Insert the event '" + S.Event + "'";
+  std::string Description =
+      S.Status == SiteStatus::Wrong && !S.FoundMacro.empty()
+          ? (S.FoundEvents.size() > 1
+                 ? "Remove the call of '" + S.FoundMacro + "'"
+                 : "Call '" + S.ExpectedMacro + "' instead of '" +
+                       S.FoundMacro + "'")
+      : S.Status == SiteStatus::Wrong ? "Correct the event to '" + S.Event + "'"
+      : S.Status == SiteStatus::Stale
+          ? "Remove the stale event '" + S.Event + "'"
+          : "Insert the event '" + S.Event + "'";
   return json::Array{json::Object{
       {"description", json::Object{{"text", std::move(Description)}}},
       {"artifactChanges",

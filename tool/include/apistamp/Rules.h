@@ -196,6 +196,12 @@ struct PublicSurface {
   std::vector<NameRegex> ExcludeNames;
 };
 
+/// The API-usage macros every rules file recognises besides its own
+/// `macro:`: c10's and the runtime's (C10_LOG_API_USAGE_ONCE,
+/// APISTAMP_LOG_API_USAGE_ONCE, APISTAMP_LOG_API_ENTRY). A call of one in a
+/// body is that body's event, whichever macro the rules name.
+llvm::ArrayRef<llvm::StringRef> knownApiUsageMacros();
+
 /// A loaded rules file.
 struct RuleSet {
   std::string Path; ///< The rules file, absolute.
@@ -206,6 +212,10 @@ struct RuleSet {
   /// under them depend on.
   uint64_t TextHash = 0;
   std::string Macro = "C10_LOG_API_USAGE_ONCE";
+  /// `former_macros`: macros the rules named before (besides the known
+  /// API-usage macros, knownApiUsageMacros()). A call of one is the same
+  /// event as a call of Macro: check reports it and fix renames it.
+  std::vector<std::string> FormerMacros;
   std::string Include; ///< Header to include, without quotes or brackets.
   bool IncludeAngled = false;
   std::vector<Rule> Rules;
@@ -252,6 +262,15 @@ struct RuleSet {
         return &R;
     return nullptr;
   }
+
+  /// The macros whose calls log this rules' events: Macro first, then the
+  /// known API-usage macros and FormerMacros, each once.
+  std::vector<std::string> recognisedMacros() const;
+  /// Whether \p Text names one of recognisedMacros(): a file a stale call
+  /// may be in.
+  bool mentionsAMacro(llvm::StringRef Text) const;
+  /// Whether \p Name is one of recognisedMacros().
+  bool recognisesMacro(llvm::StringRef Name) const;
 
   /// Whether \p Event matches one of KeepEvents.
   bool keeps(llvm::StringRef Event) const {

@@ -167,6 +167,12 @@ struct Site {
   bool SkippedByPolicy = false;
   /// Its body only fails (OnlyFails) and its rule says `skip_stubs`.
   bool SkipStub = false;
+  /// A Wrong site whose body logs its event with another recognised macro
+  /// (a known API-usage macro, or one of the rules' former_macros) than the
+  /// rules' ExpectedMacro: instead of it (FoundEvents has one event; the
+  /// fix renames the call), or beside a call of it (the fix removes the
+  /// other call). "" otherwise.
+  std::string FoundMacro, ExpectedMacro;
 };
 
 /// An event a class logs through a base's constructor: a Python call that

@@ -38,6 +38,12 @@ static std::string outcome(const Explanation &E) {
     return Event + "missing; " +
            (S.NotJudged ? S.SkipReason : "fix inserts it");
   case SiteStatus::Wrong:
+    if (!S.FoundMacro.empty())
+      return Event + "wrong: " + otherMacroProblem(S) + "; " +
+             (S.NotJudged ? S.SkipReason
+              : S.FoundEvents.size() > 1
+                  ? "fix removes the call of '" + S.FoundMacro + "'"
+                  : "fix renames it to '" + S.ExpectedMacro + "'");
     return Event + "wrong, '" + S.FoundEvents.front() + "' is there; " +
            (S.NotJudged ? S.SkipReason : "fix corrects it");
   case SiteStatus::Duplicate:
