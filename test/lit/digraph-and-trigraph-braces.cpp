@@ -24,15 +24,9 @@ rules:
 int add(int a, int b) <%
   return a + b;
 %>
-// CHECK:      {{^}}int mul(int a, int b) <%{{$}}
-// CHECK-NEXT: {{^}}  C10_LOG_API_USAGE_ONCE("mul");{{$}}
-// CHECK-NEXT: {{^}}  return a * b;{{$}}
-// CHECK-NEXT: {{^}}%>{{$}}
+// CHECK:      {{^}}int mul(int a, int b) <% C10_LOG_API_USAGE_ONCE("mul"); return a * b; %>{{$}}
 int mul(int a, int b) <% return a * b; %>
-// CHECK:      {{^}}int tri(int a) ??<{{$}}
-// CHECK-NEXT: {{^}}  C10_LOG_API_USAGE_ONCE("tri");{{$}}
-// CHECK-NEXT: {{^}}  return a;{{$}}
-// CHECK-NEXT: {{^}}??>{{$}}
+// CHECK:      {{^}}int tri(int a) ??< C10_LOG_API_USAGE_ONCE("tri"); return a; ??>{{$}}
 int tri(int a) ??< return a; ??>
 // CHECK:      {{^}}void none() <%{{$}}
 // CHECK-NEXT: {{^}}  C10_LOG_API_USAGE_ONCE("none");{{$}}

@@ -40,10 +40,11 @@ TEST(InsertionTest, FirstStatementIndentedLikeTheBody) {
 
 TEST(InsertionTest, EmptyAndOneLineBodies) {
   EXPECT_EQ(insertFirst("void f() {}\n"), "void f() {\n  LOG(\"e\");\n}\n");
+  // Code on the brace's line: the call goes on that line, before it.
   EXPECT_EQ(insertFirst("  int f() { return 1; }\n"),
-            "  int f() {\n    LOG(\"e\");\n    return 1;\n  }\n");
+            "  int f() { LOG(\"e\"); return 1; }\n");
   EXPECT_EQ(insertFirst("int f() { g();\n  return 1; }\n"),
-            "int f() {\n  LOG(\"e\");\n  g();\n  return 1; }\n");
+            "int f() { LOG(\"e\"); g();\n  return 1; }\n");
   EXPECT_EQ(insertFirst("void f() {\n}\n"), "void f() {\n  LOG(\"e\");\n}\n");
 }
 

@@ -269,18 +269,18 @@ TEST(InsertionKeepsCodeTest, EveryShape) {
 
 TEST(InsertionKeepsCodeTest, CommentsInAOneLineBody) {
   EXPECT_EQ(insert("void f() { /* nothing */ }\n"),
-            "void f() { /* nothing */\n  LOG(\"e\");\n}\n");
+            "void f() { /* nothing */ LOG(\"e\"); }\n");
   EXPECT_EQ(insert("int f() { /* keep me */ return g(); }\n"),
-            "int f() { /* keep me */\n  LOG(\"e\");\n  return g();\n}\n");
+            "int f() { /* keep me */ LOG(\"e\"); return g(); }\n");
   EXPECT_EQ(insert("void f() {/*a*//*b*/g();}\n"),
-            "void f() {/*a*//*b*/\n  LOG(\"e\");\n  g();\n}\n");
+            "void f() {/*a*//*b*/ LOG(\"e\"); g();}\n");
   EXPECT_EQ(insert("  void f() { /* intentionally empty */ }\n"),
-            "  void f() { /* intentionally empty */\n    LOG(\"e\");\n  }\n");
+            "  void f() { /* intentionally empty */ LOG(\"e\"); }\n");
 }
 
 TEST(InsertionKeepsCodeTest, TightOneLineBody) {
   EXPECT_EQ(insert("int f() {return 1;}\n"),
-            "int f() {\n  LOG(\"e\");\n  return 1;\n}\n");
+            "int f() { LOG(\"e\"); return 1;}\n");
 }
 
 TEST(InsertionKeepsCodeTest, ContinuedLineComment) {
@@ -308,23 +308,25 @@ TEST(InsertionKeepsCodeTest, CommentStaysOnTheBraceLine) {
             "void f() { LOG(\"e\"); g(); // NOLINT\n}\n");
   EXPECT_EQ(insert("void f() { // NOLINT\n  g();\n}\n"),
             "void f() { // NOLINT\n  LOG(\"e\");\n  g();\n}\n");
-  // Comment openers in literals are not comments: the body is split.
+  // Comment openers in literals are not comments.
   EXPECT_EQ(insert("int f() { return h(\"//\"); }\n"),
-            "int f() {\n  LOG(\"e\");\n  return h(\"//\");\n}\n");
+            "int f() { LOG(\"e\"); return h(\"//\"); }\n");
   EXPECT_EQ(insert("void f() { g(u8'\"', 1'0, \"//\"); }\n"),
-            "void f() {\n  LOG(\"e\");\n  g(u8'\"', 1'0, \"//\");\n}\n");
+            "void f() { LOG(\"e\"); g(u8'\"', 1'0, \"//\"); }\n");
 }
 
 TEST(InsertionKeepsCodeTest, BraceOnALineOfItsOwnSetsTheIndentation) {
   EXPECT_EQ(insert("void f()\n  { g(); }\n"),
-            "void f()\n  {\n    LOG(\"e\");\n    g();\n  }\n");
+            "void f()\n  { LOG(\"e\"); g(); }\n");
+  EXPECT_EQ(insert("void f()\n  {}\n"),
+            "void f()\n  {\n    LOG(\"e\");\n  }\n");
 }
 
 TEST(InsertionKeepsCodeTest, CROnlyLineEndings) {
   EXPECT_EQ(insert("void f() {\r  g();\r}\r"),
             "void f() {\r  LOG(\"e\");\r  g();\r}\r");
   EXPECT_EQ(insert("namespace n {\r  void f() { g(); }\r}\r"),
-            "namespace n {\r  void f() {\r    LOG(\"e\");\r    g();\r  }\r}\r");
+            "namespace n {\r  void f() { LOG(\"e\"); g(); }\r}\r");
   EXPECT_EQ(insert("namespace n {\r\tvoid f() {}\r}\r"),
             "namespace n {\r\tvoid f() {\r\t\tLOG(\"e\");\r\t}\r}\r");
 }

@@ -137,6 +137,37 @@ TEST(SiteDecisionTest, AnUnselectedFormerMacrosCallIsStaleAndKeepsTheInclude) {
             "#include \"log.h\"\nvoid f() {\n  g();\n}\n");
 }
 
+// Adding the call and removing it again gives the file back byte for byte
+// (issue 46, B8): one-line bodies keep their line, "{}" closes again.
+TEST(SiteDecisionTest, AddThenRemoveGivesTheSameBytes) {
+  RuleSet Rules;
+  Rules.Macro = "LOG";
+  for (llvm::StringRef Code : {
+           "void f() {}\n",
+           "void f() { }\n",
+           "\tvoid f() {}\n",
+           "void f()\n{}\n",
+           "int f() { return 1; }\n",
+           "int f() { return 1; } // NOLINT\n",
+           "int f() { /* c */ return 1; }\n",
+           "void f() { g(); // NOLINT\n}\n",
+           "void f() { // c\n  g();\n}\n",
+           "void f() {\n  g();\n}\n",
+           "void f()\n{\n\tg();\n}\n",
+           "void f() { g();\r\n  h(); }\r\n",
+           "void f() { g(); }\r",
+       }) {
+    SCOPED_TRACE(Code.str());
+    Decided Added = decide(Code);
+    ASSERT_EQ(Added.S.Status, SiteStatus::Missing);
+    Site Stale = unselected(Added.After);
+    ASSERT_TRUE(decideSite(Stale, Added.After, Rules));
+    ASSERT_EQ(Stale.Status, SiteStatus::Stale);
+    EXPECT_EQ(valueOrFail(applyEdits("f.cpp", Added.After, Stale.Edits)),
+              Code.str());
+  }
+}
+
 RuleSet logRules() {
   RuleSet Rules;
   Rules.Macro = "LOG";

@@ -297,27 +297,16 @@ std::vector<TextEdit> makeInsertion(StringRef File, StringRef Code,
     // Before the line break, so that a "\r\n" stays whole.
     return {Edit(After.Stop, 0, NewLine + Indent + Call)};
   }
-  // Code or '}' follows on the line. Moving it to a line of its own would
-  // take a comment at the end of the line (a "// NOLINT") away from the
-  // brace's line: then the call goes on that line, before the code.
-  if (commentBeforeLineEnd(Code, After.Stop))
+  // Code or '}' follows on the line: the call goes on that line, before it
+  // ("{ return 1; }" becomes "{ Macro("Event"); return 1; }"), so that
+  // removing it gives the line back as it was, and a comment at the end of
+  // the line (a "// NOLINT") stays on the brace's line. Only "{}" opens:
+  // "{\n  Macro("Event");\n}", which a removal closes again.
+  if (After.Stop != RBraceOffset || After.Stop != After.TriviaEnd ||
+      commentBeforeLineEnd(Code, After.Stop))
     return OnTheLine(After.Stop);
-  size_t Spaces = After.Stop - After.TriviaEnd;
-  if (After.Stop == RBraceOffset) // "{}", "{ }" or "{ /* nothing */ }"
-    return {Edit(After.TriviaEnd, Spaces,
-                 NewLine + Indent + Call + NewLine + BraceIndent)};
-  // "{ return 1; }"
-  std::vector<TextEdit> Edits = {Edit(
-      After.TriviaEnd, Spaces, NewLine + Indent + Call + NewLine + Indent)};
-  // The spaces before '}' (find_last_not_of looks before RBraceOffset).
-  size_t BeforeRBrace = Code.find_last_not_of(" \t", RBraceOffset) + 1;
-  bool RBraceOnTheLine =
-      Code.slice(After.Stop, RBraceOffset).find_first_of("\r\n") ==
-      StringRef::npos;
-  if (RBraceOnTheLine && BeforeRBrace > After.Stop)
-    Edits.push_back(
-        Edit(BeforeRBrace, RBraceOffset - BeforeRBrace, NewLine + BraceIndent));
-  return Edits;
+  return {Edit(After.TriviaEnd, 0,
+               NewLine + Indent + Call + NewLine + BraceIndent)};
 }
 
 } // namespace apistamp

@@ -17,8 +17,7 @@ rules:
 #include "c10/util/Logging.h"
 #define VISION_API __attribute__((visibility("default")))
 #define C10_EXPORT VISION_API
-// CHECK:      {{^}}int no_throw() noexcept {{[{]$}}
-// CHECK-NEXT: {{^}}  C10_LOG_API_USAGE_ONCE("no_throw");{{$}}
+// CHECK:      {{^}}int no_throw() noexcept { C10_LOG_API_USAGE_ONCE("no_throw"); return 1; }{{$}}
 int no_throw() noexcept { return 1; }
 // CHECK:      {{^}}int variadic(int n, ...) {{[{]$}}
 // CHECK-NEXT: {{^}}  C10_LOG_API_USAGE_ONCE("variadic");{{$}}
@@ -38,10 +37,7 @@ int knr()
 {
     return 3;
 }
-// CHECK:      {{^}}int one_line() {{[{]$}}
-// CHECK-NEXT: {{^}}  C10_LOG_API_USAGE_ONCE("one_line");{{$}}
-// CHECK-NEXT: {{^}}  return 4;{{$}}
-// CHECK-NEXT: {{^}}}{{$}}
+// CHECK:      {{^}}int one_line() { C10_LOG_API_USAGE_ONCE("one_line"); return 4; }{{$}}
 int one_line() { return 4; }
 // CHECK:      {{^}}void empty() {{[{]$}}
 // CHECK-NEXT: {{^}}  C10_LOG_API_USAGE_ONCE("empty");{{$}}

@@ -1,5 +1,6 @@
-// A comment in a body written on one line survives the split, in its place:
-// "{ /* NOLINT */ }" and "{ /* intentionally empty */ }" are common.
+// A comment in a body written on one line stays in its place, and the call
+// goes on the line after it: "{ /* NOLINT */ }" and
+// "{ /* intentionally empty */ }" are common.
 // RUN: rm -rf %t && %split-file %s %t
 // RUN: %apistamp fix --rules %t/rules.yaml %t/a.cpp -- %cxxflags
 // RUN: FileCheck %s --input-file=%t/a.cpp --strict-whitespace
@@ -14,26 +15,15 @@ rules:
 
 //--- a.cpp
 int g();
-// CHECK:      {{^}}void b() { /* nothing */{{$}}
-// CHECK-NEXT: {{^}}  C10_LOG_API_USAGE_ONCE("b");{{$}}
-// CHECK-NEXT: {{^}}}{{$}}
+// CHECK:      {{^}}void b() { /* nothing */ C10_LOG_API_USAGE_ONCE("b"); }{{$}}
 void b() { /* nothing */ }
-// CHECK:      {{^}}int b2() { /* keep me */{{$}}
-// CHECK-NEXT: {{^}}  C10_LOG_API_USAGE_ONCE("b2");{{$}}
-// CHECK-NEXT: {{^}}  return g();{{$}}
-// CHECK-NEXT: {{^}}}{{$}}
+// CHECK:      {{^}}int b2() { /* keep me */ C10_LOG_API_USAGE_ONCE("b2"); return g(); }{{$}}
 int b2() { /* keep me */ return g(); }
 struct S {
-  // CHECK:      {{^}}  S() { /* intentionally empty */{{$}}
-  // CHECK-NEXT: {{^}}    C10_LOG_API_USAGE_ONCE("S");{{$}}
-  // CHECK-NEXT: {{^}}  }{{$}}
+  // CHECK:      {{^}}  S() { /* intentionally empty */ C10_LOG_API_USAGE_ONCE("S"); }{{$}}
   S() { /* intentionally empty */ }
-  // CHECK:      {{^}}  void m() {/* NOLINT */{{$}}
-  // CHECK-NEXT: {{^}}    C10_LOG_API_USAGE_ONCE("m");{{$}}
-  // CHECK-NEXT: {{^}}    g();{{$}}
-  // CHECK-NEXT: {{^}}  }{{$}}
+  // CHECK:      {{^}}  void m() {/* NOLINT */ C10_LOG_API_USAGE_ONCE("m"); g();}{{$}}
   void m() {/* NOLINT */g();}
-  // A comment after the code keeps the line whole (comment-on-brace-line.cpp).
   // CHECK:      {{^}}  void n() {/* a */ C10_LOG_API_USAGE_ONCE("n"); g(); /* b */}{{$}}
   void n() {/* a */g(); /* b */}
 };
