@@ -618,6 +618,37 @@ static Error planCxx(PlanRequest &Opts, Project &P, RulesFiles &Rules) {
   return Error::success();
 }
 
+/// A whole-project run from a directory no rules file is above (`check -p
+/// build` from anywhere): the rules files the database's sources found name
+/// the Python modules of their Python path, planned into \p PythonJobs.
+static Error planPythonOfCxxRules(const PlanRequest &Opts, Project &P,
+                                  RulesFiles &Rules,
+                                  std::vector<TUJob> &PythonJobs) {
+  std::vector<const RuleSet *> Sets;
+  for (const TUJob &TU : P.TUs)
+    if (TU.Rules && !llvm::is_contained(Sets, TU.Rules))
+      Sets.push_back(TU.Rules);
+  std::vector<std::string> Python;
+  for (const RuleSet *Set : Sets) {
+    Expected<std::vector<std::string>> Found = wholeProjectPython(*Set);
+    if (!Found)
+      return Found.takeError();
+    for (std::string &Module : *Found)
+      if (!llvm::is_contained(Python, Module))
+        Python.push_back(std::move(Module));
+  }
+  if (Python.empty())
+    return Error::success();
+  std::vector<TUJob> Cxx = std::move(P.TUs);
+  P.TUs.clear();
+  if (Error E = planPython(Opts, Opts.SkipUnselectableFiles, P, Rules, Python))
+    return E;
+  append_range(PythonJobs,
+               shardOf(std::move(P.TUs), Opts.ShardIndex, Opts.ShardCount));
+  P.TUs = std::move(Cxx);
+  return Error::success();
+}
+
 Expected<Project> planProject(const PlanRequest &Request) {
   PlanRequest Opts = Request;
   Project P;
@@ -631,9 +662,12 @@ Expected<Project> planProject(const PlanRequest &Request) {
   // (of --rules, or the rules file above the current directory), those no
   // rule can select in skipped as for named files.
   bool WholeProjectPython = false;
+  // No rules file there: those the database's sources find name it.
+  bool PythonFromCxxRules = false;
   if (Request.Sources.empty() && !Opts.CompilerArgs &&
       Opts.WholeProjectPython) {
     std::string RulesPath = rulesPathFor(Opts, currentDirectory() + "/.");
+    PythonFromCxxRules = RulesPath.empty();
     if (!RulesPath.empty()) {
       Expected<RuleSet *> Loaded = Rules.load(RulesPath);
       if (!Loaded)
@@ -673,6 +707,9 @@ Expected<Project> planProject(const PlanRequest &Request) {
   P.TUs.clear();
   if (Error E = planCxx(Opts, P, Rules))
     return std::move(E);
+  if (PythonFromCxxRules)
+    if (Error E = planPythonOfCxxRules(Opts, P, Rules, PythonJobs))
+      return std::move(E);
   append_range(P.TUs, PythonJobs);
   return P;
 }
