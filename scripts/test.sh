@@ -317,6 +317,13 @@ if ((full)); then
     --rules rules/torchvision.yaml --bridge "$build/lib/libapistamp_c10bridge.so" \
     --work "$build/realworld/torchvision-e2e" \
     --junit "$results/torchvision-e2e.xml" || status=1
+  # docs/torchvision.md followed as written: its shell blocks run in order
+  # against an apistamp installed from this build, their shown output
+  # compared (about 40 seconds; skipped like the above).
+  section "docs/torchvision.md, followed as written (test/realworld)"
+  python3 test/realworld/torchvision_procedure.py --build "$build" \
+    --work "$build/realworld/torchvision-procedure" \
+    --junit "$results/torchvision-procedure.xml" || status=1
 fi
 section "the lane (its sections ran beside the others)"
 wait "$lane_pid" || status=1
