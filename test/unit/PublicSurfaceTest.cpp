@@ -57,8 +57,8 @@ TEST(PublicSurfaceTest, BadKeysAreErrorsWithSuggestions) {
                                "rules:\n  - id: a\n",
                                "r.yaml")),
             "r.yaml:2:17: error: 'public_surface' must be a mapping with "
-            "'headers', 'exclude_namespaces' and 'exclude_names' (each a "
-            "string or a list of strings)");
+            "'headers', 'exclude_namespaces', 'exclude_names' and "
+            "'exclude_files' (each a string or a list of strings)");
   std::string BadRegex = errorOf(parseRules("version: 1\n"
                                             "public_surface:\n"
                                             "  exclude_names: \"(\"\n"
@@ -94,20 +94,35 @@ TEST(PublicSurfaceTest, Exclusions) {
                             "  exclude_names: [\"_.*\"]\nrules:\n  - id: a\n");
   const PublicSurface &S = Rules.Surface;
   EXPECT_FALSE(excludedFromSurface(
-      definition(DeclKind::Function, "a::f", "f", {"a"}), S));
+      definition(DeclKind::Function, "a::f", "f", {"a"}), S, "/src"));
   EXPECT_TRUE(
       excludedFromSurface(definition(DeclKind::Function, "a::detail::b::f", "f",
                                      {"a", "detail", "b"}),
-                          S));
+                          S, "/src"));
   EXPECT_FALSE(excludedFromSurface(
-      definition(DeclKind::Function, "a::details::f", "f", {"a", "details"}),
-      S));
+      definition(DeclKind::Function, "a::details::f", "f", {"a", "details"}), S,
+      "/src"));
   EXPECT_TRUE(excludedFromSurface(
-      definition(DeclKind::Function, "a::_impl::f", "f", {"a", "_impl"}), S));
+      definition(DeclKind::Function, "a::_impl::f", "f", {"a", "_impl"}), S,
+      "/src"));
   EXPECT_TRUE(excludedFromSurface(
-      definition(DeclKind::Function, "a::_f", "_f", {"a"}), S));
+      definition(DeclKind::Function, "a::_f", "_f", {"a"}), S, "/src"));
   EXPECT_TRUE(excludedFromSurface(
-      definition(DeclKind::Method, "a::_C::run", "run", {"a"}, {"_C"}), S));
+      definition(DeclKind::Method, "a::_C::run", "run", {"a"}, {"_C"}), S,
+      "/src"));
+}
+
+// exclude_files: the file a definition is written in, relative to the root
+// (inline definitions in installed headers, not those in sources).
+TEST(PublicSurfaceTest, ExcludedFiles) {
+  RuleSet Rules = rulesFrom("version: 1\npublic_surface:\n"
+                            "  exclude_files: [\"include/**/*.h\"]\n"
+                            "rules:\n  - id: a\n");
+  UnselectedDefinition U = definition(DeclKind::Function, "a::f", "f", {"a"});
+  EXPECT_FALSE(excludedFromSurface(U, Rules.Surface, "/src"));
+  U.File = "/src/include/a/inline.h";
+  EXPECT_TRUE(excludedFromSurface(U, Rules.Surface, "/src"));
+  EXPECT_FALSE(excludedFromSurface(U, Rules.Surface, "/elsewhere"));
 }
 
 // Each suggestion is parsed and tested against the definition's facts: it

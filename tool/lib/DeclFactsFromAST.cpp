@@ -17,7 +17,16 @@ static std::string componentName(const NamedDecl &D) {
     if (NS->isAnonymousNamespace())
       return "(anonymous namespace)";
   // Constructors, operators and conversions have names that are not
-  // identifiers: print them as clang does ("Video", "operator+").
+  // identifiers: print them as clang does ("Video", "operator+"). A
+  // conversion to a type that depends on a template parameter names the
+  // parameter as written ("operator T", not the canonical
+  // "operator type-parameter-0-0").
+  if (const auto *Conversion = dyn_cast<CXXConversionDecl>(&D))
+    if (Conversion->getConversionType()->isDependentType()) {
+      PrintingPolicy Policy(D.getASTContext().getLangOpts());
+      Policy.SuppressTagKeyword = true;
+      return "operator " + Conversion->getConversionType().getAsString(Policy);
+    }
   std::string Name = D.getNameAsString();
   return Name.empty() ? "(anonymous)" : Name;
 }
@@ -195,7 +204,7 @@ std::optional<DeclFacts> extractFacts(const FunctionDecl &FD) {
     Facts->Name = componentName(*Method->getParent());
   } else {
     Facts->Kind = Method ? DeclKind::Method : DeclKind::Function;
-    Facts->Name = FD.getNameAsString();
+    Facts->Name = componentName(FD);
   }
   if (Method)
     Facts->Bases = basesOf(*Method->getParent());

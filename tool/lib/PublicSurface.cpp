@@ -42,7 +42,11 @@ std::string surfaceHeader(const UnselectedDefinition &U, const RuleSet &Rules,
 }
 
 bool excludedFromSurface(const UnselectedDefinition &U,
-                         const PublicSurface &Surface) {
+                         const PublicSurface &Surface, StringRef Root) {
+  if (std::optional<StringRef> Relative = pathUnder(U.File, Root))
+    if (any_of(Surface.ExcludeFiles,
+               [&](const PathGlob &G) { return G.matches(*Relative); }))
+      return true;
   auto AnyMatches = [](ArrayRef<NameRegex> Patterns, StringRef Name) {
     return any_of(Patterns,
                   [&](const NameRegex &P) { return P.matches(Name); });

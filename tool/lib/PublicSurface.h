@@ -34,9 +34,10 @@ std::string surfaceHeader(const UnselectedDefinition &U, const RuleSet &Rules,
                           PublicHeaderTest IsPublicHeader);
 
 /// Whether `public_surface`'s exclude_namespaces (an enclosing namespace's
-/// name) or exclude_names (its name or an enclosing class's) exclude \p U.
+/// name), exclude_names (its name or an enclosing class's) or exclude_files
+/// (the file it is written in, relative to \p Root) exclude \p U.
 bool excludedFromSurface(const UnselectedDefinition &U,
-                         const PublicSurface &Surface);
+                         const PublicSurface &Surface, llvm::StringRef Root);
 
 /// A rule, as YAML to paste under `rules:` (a list item indented by two
 /// spaces), meant to select \p U: `where`, and `namespace` and `name`, or

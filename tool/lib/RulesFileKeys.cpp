@@ -419,12 +419,14 @@ void FileParser::publicHeaderEdits(const YAML::Node &Value, RuleSet &Rules) {
 void FileParser::publicSurface(const YAML::Node &Value, RuleSet &Rules) {
   if (!Value.IsMap()) {
     Diags.error(Value, "'public_surface' must be a mapping with 'headers', "
-                       "'exclude_namespaces' and 'exclude_names' (each a "
-                       "string or a list of strings)");
+                       "'exclude_namespaces', 'exclude_names' and "
+                       "'exclude_files' (each a string or a list of strings)");
     return;
   }
-  P.checkKeys(Value, {"headers", "exclude_namespaces", "exclude_names"},
-              "'public_surface'");
+  P.checkKeys(
+      Value,
+      {"headers", "exclude_namespaces", "exclude_names", "exclude_files"},
+      "'public_surface'");
   PublicSurface &Surface = Rules.Surface;
   if (YAML::Node Headers = Value["headers"])
     P.eachString(Headers, "public_surface: headers", &PathGlob::create,
@@ -435,6 +437,9 @@ void FileParser::publicSurface(const YAML::Node &Value, RuleSet &Rules) {
   if (YAML::Node Names = Value["exclude_names"])
     P.eachString(Names, "public_surface: exclude_names", &NameRegex::create,
                  Surface.ExcludeNames);
+  if (YAML::Node Files = Value["exclude_files"])
+    P.eachString(Files, "public_surface: exclude_files", &PathGlob::create,
+                 Surface.ExcludeFiles);
 }
 
 void FileParser::python(const YAML::Node &Value, RuleSet &Rules) {

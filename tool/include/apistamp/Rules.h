@@ -194,6 +194,10 @@ struct PublicSurface {
   std::vector<NameRegex> ExcludeNamespaces;
   /// `exclude_names`: not if its name or an enclosing class's matches one.
   std::vector<NameRegex> ExcludeNames;
+  /// `exclude_files`: not if it is written in a matching file (inline
+  /// definitions in installed headers, which the default public-header
+  /// policy would never instrument).
+  std::vector<PathGlob> ExcludeFiles;
 };
 
 /// The API-usage macros every rules file recognises besides its own

@@ -42,7 +42,7 @@ std::vector<UnselectedApi> unselectedApi(const CommandContext &Ctx,
         });
     if (Header.empty())
       continue;
-    if (excludedFromSurface(U.Definition, Rules.Surface)) {
+    if (excludedFromSurface(U.Definition, Rules.Surface, Rules.Root)) {
       ++Excluded;
       continue;
     }
