@@ -222,7 +222,8 @@ int emitPartial(const Options &Opts, raw_ostream &Err) {
     Err << "apistamp report: partial " << printableLine(R.EmitPartial) << ": "
         << Partial.Inputs.Files << " files, " << Partial.Inputs.Lines
         << " lines, " << Partial.Inputs.EventLines << " events, "
-        << Partial.Events.size() << " distinct events\n";
+        << Partial.Events.size() - Partial.Events.count("")
+        << " distinct events\n";
   return ExitClean;
 }
 

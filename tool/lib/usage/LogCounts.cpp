@@ -14,6 +14,11 @@ UsageCounts countKeys(const CounterIds &Ids, ArrayRef<DistinctKeys *> Keys,
       DistinctKeys::countDistinct(Keys, Counters.size(), Threads);
   for (size_t Id = 0; Id < Counters.size(); ++Id) {
     const CounterIds::Counter &C = Counters[Id];
+    if (C.Event.empty()) { // Every event's: only its jobs are counted.
+      if (C.Kind == JobsCounter)
+        Counts.Jobs = Distinct[Id];
+      continue;
+    }
     EventCounts &Event = Counts.Events[C.Event.str()];
     if (!C.day().empty())
       Event.JobsByDay.push_back({C.day().str(), Distinct[Id]});

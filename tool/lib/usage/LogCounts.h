@@ -67,9 +67,18 @@ public:
   /// Counters of events named as logged, or (\p Aliases) an old name's
   /// counted as its current event's: a job that logged both is one job.
   explicit CounterIds(llvm::ArrayRef<EventAlias> Aliases = {})
-      : Aliases(Aliases) {}
-  /// The first of the three counters of \p Event (as logged).
+      : Aliases(Aliases) {
+    for (uint32_t Kind : {JobsCounter, ProcessesCounter, HostsCounter})
+      Counters.push_back({llvm::StringRef(), Kind, {}});
+  }
+  /// The counters of every event together (the event ""): the jobs that
+  /// logged anything.
+  static constexpr uint32_t AllEvents = 0;
+  /// The first of the three counters of \p Event (as logged); AllEvents
+  /// for "".
   uint32_t event(llvm::StringRef Event) {
+    if (Event.empty())
+      return AllEvents;
     std::lock_guard<std::mutex> Lock(Mutex);
     auto Known = Logged.find(Event);
     if (Known != Logged.end())
@@ -349,6 +358,7 @@ public:
       return;
     Keys.add(Event.Base + JobsCounter, Key.Job);
     Keys.add(Event.LastDayCounter, Key.Job);
+    Keys.add(CounterIds::AllEvents + JobsCounter, Key.Job);
   }
 
 private:

@@ -202,6 +202,8 @@ static void printSummary(raw_ostream &OS, const UsageReport &R) {
                 "read, {3} malformed lines skipped</div>\n",
                 In.Files, In.Lines, In.EventLines, In.Malformed);
   OS << "<div class=\"cards\">"
+     << formatv("<div class=\"card\" id=\"jobs-count\"><b>{0}</b>jobs</div>",
+                In.Jobs)
      << formatv("<div class=\"card\"><b>{0}</b>events placed</div>",
                 R.Events.size())
      << formatv("<div class=\"card\"><b>{0}</b>used</div>", R.Used)

@@ -422,7 +422,8 @@ std::string describeCounts(const UsageCounts &Counts) {
   raw_string_ostream OS(Out);
   OS << "files " << Counts.Files << ", lines " << Counts.Lines
      << ", event lines " << Counts.EventLines << ", malformed "
-     << Counts.Malformed << ", outside " << Counts.OutsideWindow << "\n";
+     << Counts.Malformed << ", outside " << Counts.OutsideWindow << ", jobs "
+     << Counts.Jobs << "\n";
   for (const auto &[Name, E] : Counts.Events) {
     OS << "event '" << Name << "': jobs " << E.Jobs << ", processes "
        << E.Processes << ", hosts " << E.Hosts << ", first " << E.FirstSeen

@@ -73,6 +73,8 @@ struct UsageCounts {
   /// Lines: non-blank lines; Malformed: those of JSON-lines logs only (a
   /// stderr log's are in its StderrLog).
   uint64_t Lines = 0, EventLines = 0, Malformed = 0, OutsideWindow = 0;
+  /// The distinct jobs that logged any event.
+  uint64_t Jobs = 0;
   std::vector<LogFileProblems> Problems; ///< Files with bad lines or errors.
   std::vector<StderrLog> StderrLogs;     ///< Read in c10's stderr form.
 };

@@ -290,7 +290,9 @@ bool readEvents(Reader &R, std::map<std::string, PartialEvent> &Events) {
     std::string Name;
     if (!R.string(Name, "an event's name"))
       return false;
-    if (Name.empty())
+    // The first may be "", every event's together: the jobs that logged
+    // anything, and nothing else (checked below).
+    if (Name.empty() && I > 0)
       return R.fail("an event without a name");
     if (!Events.empty() && !(std::prev(Events.end())->first < Name))
       return R.fail("its events are not sorted by name");
@@ -302,6 +304,9 @@ bool readEvents(Reader &R, std::map<std::string, PartialEvent> &Events) {
         !R.keys(E.Hosts, "an event's hosts") ||
         !R.count(Days, "the count of an event's days", 12))
       return false;
+    if (Name.empty() && (!E.FirstSeen.empty() || !E.LastSeen.empty() ||
+                         !E.Processes.empty() || !E.Hosts.empty() || Days))
+      return R.fail("an event without a name");
     if (E.LastSeen < E.FirstSeen)
       return R.fail("event '" + printableLine(Name) +
                     "': its last time is before its first");

@@ -90,6 +90,7 @@ json::Object inputsJson(const UsageCounts &In) {
                       {"events", int64_t(In.EventLines)},
                       {"malformed", int64_t(In.Malformed)},
                       {"outside_window", int64_t(In.OutsideWindow)},
+                      {"jobs", int64_t(In.Jobs)},
                       {"problems", std::move(Files)},
                       {"stderr_logs", std::move(StderrLogs)}};
 }
@@ -296,7 +297,7 @@ void printText(raw_ostream &OS, const UsageReport &R, ReportGrouping By,
      << In.Malformed << " malformed";
   if (In.OutsideWindow)
     OS << ", " << In.OutsideWindow << " outside --since/--until";
-  OS << "\n";
+  OS << "; " << In.Jobs << (In.Jobs == 1 ? " job" : " jobs") << "\n";
   printProblems(OS, R, Verbose, "");
   if (By != ReportGrouping::Event)
     return printTextGroups(OS, R, By);
@@ -422,8 +423,9 @@ void printMarkdown(raw_ostream &OS, const UsageReport &R, ReportGrouping By) {
     OS << N << " events of other layers; ";
   if (size_t N = eventsIn(R.OtherLibraries))
     OS << N << " events of " << R.OtherLibraries.size() << " other libraries; ";
-  OS << In.Files << " files, " << In.EventLines << " events read, "
-     << In.Malformed << " malformed lines.\n\n";
+  OS << In.Jobs << (In.Jobs == 1 ? " job; " : " jobs; ") << In.Files
+     << " files, " << In.EventLines << " events read, " << In.Malformed
+     << " malformed lines.\n\n";
   std::vector<GroupCoverage> Languages =
       groupCoverage(R, ReportGrouping::Language);
   if (Languages.size() > 1) {
