@@ -68,6 +68,28 @@ TEST(Entry, NestedCallsLogOnlyTheOutermost) {
   EXPECT_EQ(eventsOf("rt.entry.nested."), Events{"rt.entry.nested.outer"});
 }
 
+// APISTAMP_LIBRARY_INTERNAL (a rule's `internal: true`, issue 46 B11): a
+// library's start-up routine that calls its own API logs nothing, and the
+// API it called logs when a user calls it.
+int internalApi(int X) {
+  APISTAMP_LOG_API_ENTRY("rt.entry.internal.api");
+  return X + 1;
+}
+int libraryStartUp() {
+  APISTAMP_LIBRARY_INTERNAL("rt.entry.internal.startup");
+  unsigned Inside = depth();
+  return internalApi(1) + internalApi(2) + int(Inside) * 100;
+}
+
+TEST(Entry, AnInternalEntryPointLogsNothingAndHidesTheLibrarysOwnCalls) {
+  EventCollector::get().install();
+  EXPECT_EQ(libraryStartUp(), 5 + 100); // Depth 1 inside it.
+  EXPECT_EQ(depth(), 0u);
+  EXPECT_EQ(eventsOf("rt.entry.internal."), Events{});
+  EXPECT_EQ(internalApi(3), 4); // A user's call.
+  EXPECT_EQ(eventsOf("rt.entry.internal."), Events{"rt.entry.internal.api"});
+}
+
 int laterInner(int X) {
   APISTAMP_LOG_API_ENTRY("rt.entry.later.inner");
   return X + 1;

@@ -36,7 +36,8 @@ std::vector<CatalogEvent> catalogOf(ArrayRef<Site> Sites,
   std::vector<Row> Rows;
   std::set<std::string> Measured;
   for (const Site &S : Sites)
-    if (S.Status != SiteStatus::Stale) {
+    // An internal entry point's marker logs nothing: no event.
+    if (S.Status != SiteStatus::Stale && !S.Internal) {
       CatalogEvent C;
       C.Event = S.Event;
       C.Rule = S.RuleId;

@@ -51,7 +51,9 @@ static void siteFindings(const Site &S, bool Verbose,
   switch (S.Status) {
   case SiteStatus::Missing:
     Add(S.NotJudged ? Severity::Note : Severity::Warning,
-        "missing API usage event '" + S.Event + "'" +
+        (S.Internal ? "missing internal entry point marker " +
+                          InternalEntryMacro.str() + "('" + S.Event + "')"
+                    : "missing API usage event '" + S.Event + "'") +
             (S.NotJudged ? "; " + S.SkipReason : ""));
     break;
   case SiteStatus::Wrong:

@@ -47,6 +47,7 @@ std::vector<std::string> RuleSet::recognisedMacros() const {
   };
   for (StringRef Known : knownApiUsageMacros())
     Add(Known);
+  Add(InternalEntryMacro);
   for (const std::string &Former : FormerMacros)
     Add(Former);
   return Names;
@@ -54,11 +55,11 @@ std::vector<std::string> RuleSet::recognisedMacros() const {
 
 bool RuleSet::recognisesMacro(StringRef Name) const {
   return Name == Macro || llvm::is_contained(knownApiUsageMacros(), Name) ||
-         llvm::is_contained(FormerMacros, Name);
+         Name == InternalEntryMacro || llvm::is_contained(FormerMacros, Name);
 }
 
 bool RuleSet::mentionsAMacro(StringRef Text) const {
-  if (Text.contains(Macro))
+  if (Text.contains(Macro) || Text.contains(InternalEntryMacro))
     return true;
   return llvm::any_of(
              knownApiUsageMacros(),

@@ -96,6 +96,8 @@ private:
                  const YAML::Node &, Rule &R);
   void allowSkipped(llvm::StringRef Key, const YAML::Node &Value,
                     const YAML::Node &, Rule &R);
+  void internal(llvm::StringRef Key, const YAML::Node &Value,
+                const YAML::Node &Map, Rule &R);
   void skipStubs(llvm::StringRef Key, const YAML::Node &Value,
                  const YAML::Node &, Rule &R);
   /// Reports the keys of \p Map that a rule of another language than \p R's

@@ -129,6 +129,20 @@ void FileParser::parseKeys(const YAML::Node &Doc, RuleSet &Rules) {
       else if (K.Missing)
         Diags.error(Doc, K.Missing);
     }
+    // An internal entry point hides nested calls only from the
+    // outermost-only macro.
+    if (YAML::Node List = Doc["rules"]; List && List.IsSequence())
+      for (const YAML::Node &Item : List)
+        if (YAML::Node Internal =
+                Item.IsMap() ? Item["internal"] : YAML::Node();
+            Internal && Internal.IsScalar() && Internal.Scalar() == "true" &&
+            Rules.Macro != "APISTAMP_LOG_API_ENTRY")
+          Diags.error(Internal,
+                      "'internal: true' needs 'macro: APISTAMP_LOG_API_ENTRY': "
+                      "an internal entry point makes the library's calls under "
+                      "it nested, which only the outermost-only macro does not "
+                      "log",
+                      Diags.valueOffset(Internal));
   } catch (const YAML::Exception &E) {
     Diags.error(E.mark, E.msg);
   }

@@ -47,6 +47,7 @@ const RuleParser::Key RuleParser::Keys[] = {
     {"placement", false, &RuleParser::placement},
     {"allow_skipped", false, &RuleParser::allowSkipped},
     {"skip_stubs", false, &RuleParser::skipStubs},
+    {"internal", false, &RuleParser::internal},
 };
 
 /// The keys that only a rule of one language may have, and why.
@@ -59,7 +60,7 @@ static const struct {
     {"modules", Language::Python},   {"skip_decorators", Language::Python},
     {"call", Language::Python},      {"guard", Language::Python},
     {"import", Language::Python},    {"relative_import", Language::Python},
-    {"placement", Language::Python},
+    {"placement", Language::Python}, {"internal", Language::Cxx},
 };
 
 void RuleParser::language(StringRef Key, const YAML::Node &Value,
@@ -237,6 +238,12 @@ void RuleParser::skipStubs(StringRef Key, const YAML::Node &Value,
                            const YAML::Node &, Rule &R) {
   if (std::optional<std::string> V = P.oneOf(Value, Key, {"true", "false"}))
     R.SkipStubs = *V == "true";
+}
+
+void RuleParser::internal(StringRef Key, const YAML::Node &Value,
+                          const YAML::Node &, Rule &R) {
+  if (std::optional<std::string> V = P.oneOf(Value, Key, {"true", "false"}))
+    R.Internal = *V == "true";
 }
 
 void RuleParser::placement(StringRef Key, const YAML::Node &Value,

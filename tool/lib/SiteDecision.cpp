@@ -26,6 +26,11 @@ static void reportAt(Site &S, StringRef Code, unsigned Offset) {
   std::tie(S.ReportLine, S.ReportColumn) = lineAndColumn(Code, Offset);
 }
 
+/// The macro \p Use calls.
+static StringRef macroOf(const MacroUse &Use, const RuleSet &Rules) {
+  return Use.Macro.empty() ? StringRef(Rules.Macro) : StringRef(Use.Macro);
+}
+
 /// A fix of the call also makes the file include what provides it.
 static void addInclude(Site &S, const RuleSet &Rules) {
   if (!Rules.Include.empty())
@@ -245,8 +250,8 @@ static void decideStale(Site &S, StringRef Code, const MacroUse &Call,
   }
   // A call of another recognised macro keeps whatever provides it.
   bool OwnMacro = Call.Macro.empty();
-  if (std::optional<TextEdit> Removal = callRemoval(
-          S.File, Code, Call, OwnMacro ? Rules.Macro : Call.Macro, &WhyNot)) {
+  if (std::optional<TextEdit> Removal =
+          callRemoval(S.File, Code, Call, macroOf(Call, Rules), &WhyNot)) {
     collapseEmptiedBody(S, Code, *Removal);
     S.Edits.push_back(std::move(*Removal));
     if (std::optional<std::pair<unsigned, unsigned>> Include =
@@ -302,18 +307,26 @@ static void correctArgument(Site &S, StringRef Code, const MacroUse &Call) {
   S.ReportColumn = lineAndColumn(Code, Call.ArgBegin).second;
 }
 
-/// A C++ block that calls another recognised macro than the rules' (one the
-/// rules named before, or a known API-usage macro): the same event under
-/// the old name. Alone, the call is renamed in place (and its event
-/// corrected); beside one call of the rules' macro, it is removed. Wrong
-/// either way; false (nothing decided) if the calls are of the rules' macro
-/// only, or too many to tell which one stays (a Duplicate).
+/// The macro \p S's body takes: the rules', or an internal entry point's.
+static StringRef expectedMacro(const Site &S, const RuleSet &Rules) {
+  return S.Internal ? StringRef(InternalEntryMacro) : StringRef(Rules.Macro);
+}
+
+/// A C++ block that calls another recognised macro than the one it takes
+/// (one the rules named before, a known API-usage macro, or the internal
+/// entry point's marker where an event belongs, or the other way round):
+/// the same site under the old name. Alone, the call is renamed in place
+/// (and its event corrected); beside one call of the expected macro, it is
+/// removed. Wrong either way; false (nothing decided) if the calls are of
+/// the expected macro only, or too many to tell which one stays (a
+/// Duplicate).
 static bool decideOtherMacro(Site &S, StringRef Code, const RuleSet &Rules,
                              ArrayRef<MacroUse> Calls) {
+  StringRef Expected = expectedMacro(S, Rules);
   std::vector<const MacroUse *> Own, Other;
   for (const MacroUse &Call : Calls)
     if (!Call.FunctionCall)
-      (Call.Macro.empty() ? Own : Other).push_back(&Call);
+      (macroOf(Call, Rules) == Expected ? Own : Other).push_back(&Call);
   if (Other.empty() || Own.size() + Other.size() != Calls.size() ||
       Own.size() > 1 || (Own.empty() && Other.size() > 1))
     return false;
@@ -322,19 +335,20 @@ static bool decideOtherMacro(Site &S, StringRef Code, const RuleSet &Rules,
     if (Own.empty())
       break;
     std::optional<TextEdit> Removal =
-        callRemoval(S.File, Code, *Call, Call->Macro);
+        callRemoval(S.File, Code, *Call, macroOf(*Call, Rules));
     if (!Removal)
       return false; // Not what apistamp writes: a Duplicate, no fix.
     Removals.push_back(std::move(*Removal));
   }
   S.Status = SiteStatus::Wrong;
-  S.FoundMacro = Other.front()->Macro;
-  S.ExpectedMacro = Rules.Macro;
+  S.FoundMacro = macroOf(*Other.front(), Rules).str();
+  S.ExpectedMacro = Expected.str();
   reportAt(S, Code, Other.front()->Offset);
   if (Own.empty()) {
     const MacroUse &Call = *Other.front();
-    S.Edits.push_back(TextEdit{S.File, Call.Offset, unsigned(Call.Macro.size()),
-                               Rules.Macro});
+    S.Edits.push_back(TextEdit{S.File, Call.Offset,
+                               unsigned(macroOf(Call, Rules).size()),
+                               Expected.str()});
     correctArgument(S, Code, Call);
   } else {
     S.Edits = std::move(Removals);
@@ -362,8 +376,9 @@ static void decideBlock(Site &S, StringRef Code, const RuleSet &Rules) {
       return;
     }
     const BodyLocation &Body = *S.Body;
-    S.Edits = makeInsertion(S.File, Code, Body.DeclOffset, Body.LBraceOffset,
-                            Body.RBraceOffset, Rules.Macro, S.Event);
+    S.Edits =
+        makeInsertion(S.File, Code, Body.DeclOffset, Body.LBraceOffset,
+                      Body.RBraceOffset, expectedMacro(S, Rules), S.Event);
     addInclude(S, Rules);
     return;
   }
@@ -417,6 +432,7 @@ bool decideSite(Site &S, StringRef Code, const RuleSet &Rules,
   S.SkipStub = false;
   S.FoundMacro.clear();
   S.ExpectedMacro.clear();
+  S.Internal = false;
   S.SkipReason.clear();
   S.FoundEvents.clear();
   S.Edits.clear();
@@ -453,6 +469,7 @@ bool decideSite(Site &S, StringRef Code, const RuleSet &Rules,
   }
   // A call in a stub (an earlier fix's) logs what is no use of the API.
   const Rule *Selecting = Rules.rule(S.RuleId);
+  S.Internal = Selecting && Selecting->Internal && !S.Python;
   S.SkipStub = S.OnlyFails && Selecting && Selecting->SkipStubs;
   if (S.SkipStub && S.Shape == BodyShape::Block && !S.Python)
     if (const MacroUse *Call = staleCall(S, Code, Rules)) {

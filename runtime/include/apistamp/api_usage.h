@@ -246,6 +246,18 @@ private:
   ::apistamp::detail::logSiteOnce(APISTAMP_CONCAT_(ApistampEntrySite, N),      \
                                   __VA_ARGS__)
 
+/// Marks a library's internal entry point (a static initialiser, a start-up
+/// routine that calls the library's own API): logs nothing, and until the
+/// end of the enclosing block the calls of functions instrumented with
+/// APISTAMP_LOG_API_ENTRY on this thread are nested, not outermost, so the
+/// library's own start-up counts as no use. \p ... names the entry point
+/// for apistamp (a string literal); it is not evaluated. At the start of a
+/// function body, as APISTAMP_LOG_API_ENTRY: `APISTAMP_LIBRARY_INTERNAL("a");`.
+#define APISTAMP_LIBRARY_INTERNAL(...)                                         \
+  APISTAMP_LIBRARY_INTERNAL_AT_(APISTAMP_UNIQUE_ID_)
+#define APISTAMP_LIBRARY_INTERNAL_AT_(N)                                       \
+  const ::apistamp::APIEntryScope APISTAMP_CONCAT_(ApistampInternal, N)
+
 #ifndef C10_LOG_API_USAGE_ONCE
 /// c10's spelling of APISTAMP_LOG_API_USAGE_ONCE, defined only if nothing
 /// (such as c10/util/Logging.h) defined it first.

@@ -116,6 +116,11 @@ struct Rule {
   /// compiled when an optional library is absent) are skipped, and a call
   /// in one is stale.
   bool SkipStubs = false;
+  /// `internal: true`: its definitions are the library's internal entry
+  /// points (static initialisers, start-up routines): they get
+  /// InternalEntryMacro, which logs nothing and makes the library's calls
+  /// under them nested (APISTAMP_LOG_API_ENTRY logs outermost calls only).
+  bool Internal = false;
   Language Lang = Language::Cxx; ///< `language:` (c++ by default)
   std::optional<DeclKind> Where;
   std::vector<PathGlob> Files;
@@ -205,6 +210,11 @@ struct PublicSurface {
 /// APISTAMP_LOG_API_USAGE_ONCE, APISTAMP_LOG_API_ENTRY). A call of one in a
 /// body is that body's event, whichever macro the rules name.
 llvm::ArrayRef<llvm::StringRef> knownApiUsageMacros();
+
+/// The runtime's marker of an internal entry point (a rule's `internal:
+/// true`): `APISTAMP_LIBRARY_INTERNAL("name");`.
+inline constexpr llvm::StringLiteral InternalEntryMacro =
+    "APISTAMP_LIBRARY_INTERNAL";
 
 /// A loaded rules file.
 struct RuleSet {

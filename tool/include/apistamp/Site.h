@@ -173,6 +173,9 @@ struct Site {
   /// fix renames the call), or beside a call of it (the fix removes the
   /// other call). "" otherwise.
   std::string FoundMacro, ExpectedMacro;
+  /// Its rule says `internal: true`: the body takes InternalEntryMacro, not
+  /// an event (it is no row of the catalog).
+  bool Internal = false;
 };
 
 /// An event a class logs through a base's constructor: a Python call that
