@@ -273,6 +273,15 @@ if ((full)); then
       --source-dir . --work "$build/realworld/$project" \
       --junit "$results/$project-adoption.xml" || status=1
   done
+  # A library whose compiled API is in an installed header (fmt's
+  # format-inl.h): instrumented through its copy of the runtime's shim, built
+  # with apistamp_instrument on its compiled and header-only targets; the
+  # compiled one logs, header-only users log nothing and need no apistamp
+  # (about half a minute; skipped without the fetched source).
+  section "fmt: a header-only library through the shim (test/realworld)"
+  python3 test/realworld/fmt_header_only.py --apistamp "$build/bin/apistamp" \
+    --build "$build" --work "$build/realworld/fmt" \
+    --junit "$results/fmt-header-only.xml" || status=1
   # Stored preambles on the real projects' trees the tests above left (nothing
   # fetched): googletest (its library sources), jsoncpp, pugixml and 7 of
   # torchvision's TUs, uninstrumented, give byte-identical JSON and text

@@ -29,6 +29,13 @@
 # libraries both variables are set to "". The symbol
 # options are accepted and ignored for static libraries and executables: the
 # final link decides.
+#
+# Every target but an INTERFACE library is compiled with APISTAMP_INSTRUMENTED
+# defined (PRIVATE: not its users): a project's copy of the shim header
+# (share/apistamp/api_usage_shim.h) gives the runtime's macros there and
+# no-op macros everywhere else. An INTERFACE (header-only) library links
+# nothing and defines nothing: its users compile its headers' calls to
+# nothing through the shim, and need no apistamp.
 
 include_guard(GLOBAL)
 
@@ -62,6 +69,17 @@ function(apistamp_instrument target)
   set(_config_dependency "")
   set(_pc_requires "")
 
+  if(_type STREQUAL "INTERFACE_LIBRARY")
+    # Header-only: nothing to link; the shim's no-op branch serves its users.
+    if(arg_CONFIG_DEPENDENCY_VAR)
+      set(${arg_CONFIG_DEPENDENCY_VAR} "" PARENT_SCOPE)
+    endif()
+    if(arg_PKG_CONFIG_REQUIRES_PRIVATE_VAR)
+      set(${arg_PKG_CONFIG_REQUIRES_PRIVATE_VAR} "" PARENT_SCOPE)
+    endif()
+    return()
+  endif()
+  target_compile_definitions(${target} PRIVATE APISTAMP_INSTRUMENTED=1)
   if(_type STREQUAL "SHARED_LIBRARY" OR _type STREQUAL "MODULE_LIBRARY"
      OR _type STREQUAL "EXECUTABLE")
     # Headers and archive at build time only. A shared library's PRIVATE link

@@ -553,6 +553,23 @@ TEST(SiteDecisionTest, IncludeLineIsTheDirectiveApistampWrites) {
   EXPECT_EQ(includeLine("R\"(\n#include \"log.h\"\n)\";\n", "log.h", false),
             std::nullopt);
   EXPECT_EQ(includeLine("#include \"\"\n", "", false), std::nullopt);
+  // A block of its own, as the include inserter writes a new one: the
+  // blank line after it goes too (fmt's format-inl.h and os.cc).
+  EXPECT_EQ(includeLine("#include <a>\n\n#include \"log.h\"\n\nint x;\n",
+                        "log.h", false),
+            Range({14, 18}));
+  EXPECT_EQ(includeLine("#include \"log.h\"\n\nint x;\n", "log.h", false),
+            Range({0, 18}));
+  EXPECT_EQ(includeLine("#include <a>\r\n\r\n#include \"log.h\"\r\n\r\nint x;",
+                        "log.h", false),
+            Range({16, 20}));
+  // In a block with others: only its line.
+  EXPECT_EQ(includeLine("#include <a>\n#include \"log.h\"\n\nint x;\n", "log.h",
+                        false),
+            Range({13, 17}));
+  EXPECT_EQ(includeLine("#include <a>\n\n#include \"log.h\"\n#include <b>\n",
+                        "log.h", false),
+            Range({14, 17}));
 }
 
 } // namespace

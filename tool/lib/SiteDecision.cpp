@@ -194,7 +194,20 @@ includeLine(StringRef Code, StringRef Header, bool Angled) {
     if ((Begin > 0 && Code[Begin - 1] != '\n' && Code[Begin - 1] != '\r') ||
         Found)
       return std::nullopt; // Indented, or written twice: not apistamp's.
-    Found = {Begin, unsigned(Directive.size()) + Ending};
+    unsigned Length = unsigned(Directive.size()) + Ending;
+    // An include block of its own (a blank line or the file's start before
+    // it, a blank line after), as the include inserter writes a new block:
+    // the blank line after goes with it.
+    StringRef Before = Code.substr(0, Begin), After2 = After.drop_front(Ending);
+    bool BlankBefore = Before.empty() || Before.ends_with("\n\n") ||
+                       Before.ends_with("\r\n\r\n") || Before.ends_with("\r\r");
+    unsigned BlankAfter = After2.starts_with("\r\n") ? 2
+                          : After2.starts_with("\n") || After2.starts_with("\r")
+                              ? 1
+                              : 0;
+    if (Ending && BlankBefore)
+      Length += BlankAfter;
+    Found = {Begin, Length};
   }
   return Found;
 }
