@@ -168,26 +168,67 @@ struct LexedFile {
                      Code.data() + Code.size());
     clang::Token Tok;
     std::vector<unsigned> Open;
-    do {
-      Lex.LexFromRawLexer(Tok);
+    // Preprocessor directives are no code: their tokens are skipped (a
+    // `#define LBRACE {` is no brace). Each branch of a conditional group
+    // starts from the nesting at its #if, and after #endif the nesting is
+    // the first branch's: a body whose inner lines are written once per
+    // branch (`#ifdef X` `if (a) {` `#else` `if (b) {` `#endif`, as
+    // protobuf writes them) and a definition written once per branch (one
+    // per configuration) both match their braces.
+    struct Group {
+      std::vector<unsigned> AtIf;
+      std::optional<std::vector<unsigned>> AfterFirstBranch;
+    };
+    std::vector<Group> Groups;
+    bool InDirective = false;
+    Lex.LexFromRawLexer(Tok);
+    for (;;) {
       unsigned Offset =
           unsigned(Lex.getBufferLocation() - Code.data()) - Tok.getLength();
-      Tokens.push_back({Offset, Tok.getKind()});
-      if (Tok.is(clang::tok::l_brace)) {
-        LBraces.insert(Offset);
-        Open.push_back(Offset);
-      } else if (Tok.is(clang::tok::r_brace)) {
-        RBraces.insert(Offset);
-        if (!Open.empty())
-          MatchingBrace[Open.back()] = Offset;
-        if (!Open.empty())
-          Open.pop_back();
-      } else if (Tok.is(clang::tok::raw_identifier)) {
-        auto Named = llvm::find(Macros, Tok.getRawIdentifier());
-        if (Named != Macros.end())
-          MacroNames[Offset] = unsigned(Named - Macros.begin());
+      if (Tok.isAtStartOfLine())
+        InDirective = false;
+      if (Tok.is(clang::tok::hash) && Tok.isAtStartOfLine()) {
+        InDirective = true;
+        Lex.LexFromRawLexer(Tok);
+        if (!Tok.isAtStartOfLine() && Tok.is(clang::tok::raw_identifier)) {
+          StringRef Directive = Tok.getRawIdentifier();
+          if (Directive.starts_with("if")) {
+            Groups.push_back({Open, std::nullopt});
+          } else if ((Directive == "else" || Directive.starts_with("elif")) &&
+                     !Groups.empty()) {
+            if (!Groups.back().AfterFirstBranch)
+              Groups.back().AfterFirstBranch = Open;
+            Open = Groups.back().AtIf;
+          } else if (Directive == "endif" && !Groups.empty()) {
+            if (Groups.back().AfterFirstBranch)
+              Open = std::move(*Groups.back().AfterFirstBranch);
+            Groups.pop_back();
+          }
+          Lex.LexFromRawLexer(Tok);
+        }
+        continue;
       }
-    } while (Tok.isNot(clang::tok::eof));
+      if (!InDirective) {
+        Tokens.push_back({Offset, Tok.getKind()});
+        if (Tok.is(clang::tok::l_brace)) {
+          LBraces.insert(Offset);
+          Open.push_back(Offset);
+        } else if (Tok.is(clang::tok::r_brace)) {
+          RBraces.insert(Offset);
+          if (!Open.empty()) {
+            MatchingBrace[Open.back()] = Offset;
+            Open.pop_back();
+          }
+        } else if (Tok.is(clang::tok::raw_identifier)) {
+          auto Named = llvm::find(Macros, Tok.getRawIdentifier());
+          if (Named != Macros.end())
+            MacroNames[Offset] = unsigned(Named - Macros.begin());
+        }
+      }
+      if (Tok.is(clang::tok::eof))
+        break;
+      Lex.LexFromRawLexer(Tok);
+    }
   }
 
   /// Whether \p Use's offset names the macro it says it calls.
