@@ -182,7 +182,7 @@ def forged_cases(root):
                      "rbrace": text.index("}", decl)},
             "calls": [{"offset": call, "event": "handplaced.if", "hasArg": True,
                        "argBegin": call + 23, "argEnd": text.index(")", call),
-                       "functionCall": False, "guarded": False,
+                       "functionCall": False, "macro": "", "guarded": False,
                        "statementBegin": 0, "statementEnd": 0}]})
         forged["facts"].update({"name": "evil", "namespaces": ["other"]})
         entry["candidates"].append(forged)
