@@ -77,7 +77,8 @@ if ! "$(dirname "$0")/fetch-torchvision.sh" > /dev/null; then
 fi
 # jsoncpp's, pugixml's and fmt's sources for the adoption tests
 # (test/realworld), which skip (and say so) without them.
-for package in libjsoncpp=1.9.5-4 pugixml=1.13-0.2 fmtlib=9.1.0+ds1-2; do
+for package in libjsoncpp=1.9.5-4 pugixml=1.13-0.2 fmtlib=9.1.0+ds1-2 \
+               protobuf=3.21.12-3+deb12u1; do
   if ! "$(dirname "$0")/fetch-debian-source.sh" "${package%=*}" "${package#*=}" > /dev/null; then
     echo "install-deps.sh: warning: ${package%=*}'s source could not be fetched;" \
          "its adoption test will be skipped" >&2

@@ -282,6 +282,15 @@ if ((full)); then
   python3 test/realworld/fmt_header_only.py --apistamp "$build/bin/apistamp" \
     --build "$build" --work "$build/realworld/fmt" \
     --junit "$results/fmt-header-only.xml" || status=1
+  # protobuf at scale (its own CMake database, 168 TUs): a warm check from the
+  # cache alone, Ninja's tu actions and merge equal check -p (merge's peak
+  # memory printed), fix on twelve TUs with an internal entry point, the
+  # public surface's private nested templates and exclude_files, and the
+  # round trip (about two minutes; skipped without the fetched source).
+  section "protobuf at scale (test/realworld)"
+  python3 test/realworld/protobuf_at_scale.py --apistamp "$build/bin/apistamp" \
+    --work "$build/realworld/protobuf" \
+    --junit "$results/protobuf-at-scale.xml" || status=1
   # Stored preambles on the real projects' trees the tests above left (nothing
   # fetched): googletest (its library sources), jsoncpp, pugixml and 7 of
   # torchvision's TUs, uninstrumented, give byte-identical JSON and text

@@ -772,7 +772,10 @@ class Suite:
         current bytes'): check may take it, but fix's edits come from a
         parse made by the run (docs/reliability.md): the tree a run without
         store makes, and a warning that the two disagreed."""
-        other = HEADER.replace("(int x) { return x + 1; }", "(int x)  {return x + 1; }")
+        # The '{' a character earlier: the stale facts place the call before
+        # the current '{' (a one-line body takes the call on its line, so a
+        # brace moved the other way would give the same edit).
+        other = HEADER.replace("(int x) { return x + 1; }", "(int x){ return x + 1;  }")
         if len(other) != len(HEADER):
             raise RuntimeError("the other h.h must keep h.h's size")
         reference = self.project("swapped-reference")
