@@ -21,6 +21,15 @@ static std::string componentName(const NamedDecl &D) {
   // conversion to a type that depends on a template parameter names the
   // parameter as written ("operator T", not the canonical
   // "operator type-parameter-0-0").
+  // A constructor or destructor of a class template is named by the class
+  // ("RepeatedField", "~RepeatedField"), not by its canonical type
+  // ("RepeatedField<type-parameter-0-0>").
+  if (isa<CXXConstructorDecl, CXXDestructorDecl>(&D))
+    if (const auto *Record = dyn_cast<CXXRecordDecl>(D.getDeclContext());
+        Record && Record->getIdentifier() &&
+        (Record->getDescribedClassTemplate() ||
+         isa<ClassTemplatePartialSpecializationDecl>(Record)))
+      return (isa<CXXDestructorDecl>(&D) ? "~" : "") + Record->getName().str();
   if (const auto *Conversion = dyn_cast<CXXConversionDecl>(&D))
     if (Conversion->getConversionType()->isDependentType()) {
       PrintingPolicy Policy(D.getASTContext().getLangOpts());
