@@ -1,6 +1,7 @@
 //===- FileEdits.cpp - Merge per-TU edits and apply them to a file --------===//
 
 #include "apistamp/FileEdits.h"
+#include "apistamp/Rules.h"
 #include "clang/Format/Format.h"
 #include "clang/Lex/Lexer.h"
 #include "clang/Tooling/Core/Replacement.h"
@@ -282,7 +283,10 @@ Expected<std::vector<TextEdit>> fileReplacements(StringRef Path, StringRef Code,
       consumeError(After.takeError());
       continue;
     }
-    if (!namesIdentifier(*After, E.Text))
+    // The rules' #include provides their macro and the internal entry
+    // point's marker: it stays while the file names either.
+    if (!namesIdentifier(*After, E.Text) &&
+        !namesIdentifier(*After, InternalEntryMacro))
       consumeError(Replaces.add(tooling::Replacement(Path, E.Offset, E.Length,
                                                      ""))); // Kept if not.
   }

@@ -54,19 +54,13 @@ std::vector<std::string> RuleSet::recognisedMacros() const {
 }
 
 bool RuleSet::recognisesMacro(StringRef Name) const {
-  return Name == Macro || llvm::is_contained(knownApiUsageMacros(), Name) ||
-         Name == InternalEntryMacro || llvm::is_contained(FormerMacros, Name);
+  return llvm::is_contained(recognisedMacros(), Name);
 }
 
 bool RuleSet::mentionsAMacro(StringRef Text) const {
-  if (Text.contains(Macro) || Text.contains(InternalEntryMacro))
-    return true;
-  return llvm::any_of(
-             knownApiUsageMacros(),
-             [Text](StringRef Known) { return Text.contains(Known); }) ||
-         llvm::any_of(FormerMacros, [Text](const std::string &Former) {
-           return Text.contains(Former);
-         });
+  return llvm::any_of(recognisedMacros(), [Text](const std::string &Macro) {
+    return Text.contains(Macro);
+  });
 }
 
 std::optional<std::string> EventAlias::map(StringRef Event) const {

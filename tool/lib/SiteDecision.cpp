@@ -198,11 +198,11 @@ includeLine(StringRef Code, StringRef Header, bool Angled) {
     // An include block of its own (a blank line or the file's start before
     // it, a blank line after), as the include inserter writes a new block:
     // the blank line after goes with it.
-    StringRef Before = Code.substr(0, Begin), After2 = After.drop_front(Ending);
+    StringRef Before = Code.substr(0, Begin), Next = After.drop_front(Ending);
     bool BlankBefore = Before.empty() || Before.ends_with("\n\n") ||
                        Before.ends_with("\r\n\r\n") || Before.ends_with("\r\r");
-    unsigned BlankAfter = After2.starts_with("\r\n") ? 2
-                          : After2.starts_with("\n") || After2.starts_with("\r")
+    unsigned BlankAfter = Next.starts_with("\r\n") ? 2
+                          : Next.starts_with("\n") || Next.starts_with("\r")
                               ? 1
                               : 0;
     if (Ending && BlankBefore)
@@ -261,8 +261,11 @@ static void decideStale(Site &S, StringRef Code, const MacroUse &Call,
     S.SkipReason = std::move(Why);
     return;
   }
-  // A call of another recognised macro keeps whatever provides it.
-  bool OwnMacro = Call.Macro.empty();
+  // The rules' #include provides their macro and the internal entry
+  // point's marker; a call of another recognised macro keeps whatever
+  // provides it.
+  bool OwnMacro = macroOf(Call, Rules) == Rules.Macro ||
+                  macroOf(Call, Rules) == InternalEntryMacro;
   if (std::optional<TextEdit> Removal =
           callRemoval(S.File, Code, Call, macroOf(Call, Rules), &WhyNot)) {
     collapseEmptiedBody(S, Code, *Removal);
