@@ -69,18 +69,12 @@ function(apistamp_instrument target)
   set(_config_dependency "")
   set(_pc_requires "")
 
+  if(NOT _type STREQUAL "INTERFACE_LIBRARY")
+    target_compile_definitions(${target} PRIVATE APISTAMP_INSTRUMENTED=1)
+  endif()
   if(_type STREQUAL "INTERFACE_LIBRARY")
     # Header-only: nothing to link; the shim's no-op branch serves its users.
-    if(arg_CONFIG_DEPENDENCY_VAR)
-      set(${arg_CONFIG_DEPENDENCY_VAR} "" PARENT_SCOPE)
-    endif()
-    if(arg_PKG_CONFIG_REQUIRES_PRIVATE_VAR)
-      set(${arg_PKG_CONFIG_REQUIRES_PRIVATE_VAR} "" PARENT_SCOPE)
-    endif()
-    return()
-  endif()
-  target_compile_definitions(${target} PRIVATE APISTAMP_INSTRUMENTED=1)
-  if(_type STREQUAL "SHARED_LIBRARY" OR _type STREQUAL "MODULE_LIBRARY"
+  elseif(_type STREQUAL "SHARED_LIBRARY" OR _type STREQUAL "MODULE_LIBRARY"
      OR _type STREQUAL "EXECUTABLE")
     # Headers and archive at build time only. A shared library's PRIVATE link
     # items are not exported; $<BUILD_INTERFACE:> makes sure of it.

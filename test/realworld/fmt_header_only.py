@@ -24,14 +24,13 @@ Each step is a JUnit test case; the test skips (with the reason) without
 the fetched source (scripts/fetch-debian-source.sh fmtlib 9.1.0+ds1-2).
 """
 import argparse
-import filecmp
 import os
 import pathlib
 import re
 import shutil
 import subprocess
 
-from realworld import Steps, sh
+from realworld import Steps, same_tree, sh
 
 DEFAULT_SOURCE = "/var/cache/apistamp/fmtlib/fmtlib-9.1.0+ds1"
 REPO = pathlib.Path(__file__).resolve().parents[2]
@@ -74,9 +73,6 @@ int main() {
 """
 
 
-def tree_files(root):
-    return sorted(str(p.relative_to(root)) for p in root.rglob("*")
-                  if p.is_file() and ".git" not in p.parts)
 
 
 def main():
@@ -181,14 +177,7 @@ def main():
         (src / ".apistamp.yaml").write_text(NONE)
         sh([apistamp, "fix", "--no-cache", "-p", str(cdb)])
         (src / ".apistamp.yaml").unlink()
-        pristine = state["pristine"]
-        files = tree_files(pristine)
-        if files != tree_files(src):
-            raise RuntimeError("the trees list different files")
-        _, mismatch, errors = filecmp.cmpfiles(pristine, src, files,
-                                               shallow=False)
-        if mismatch or errors:
-            raise RuntimeError("not fmt's bytes: %s" % (mismatch + errors))
+        same_tree(state["pristine"], src)
 
     for name, function in zip(names, (prepare, fix, build, compiled,
                                       header_only, round_trip)):

@@ -25,7 +25,6 @@ Each step is a JUnit test case; the test skips (with the reason) without
 the fetched source (scripts/fetch-debian-source.sh protobuf 3.21.12-3+deb12u1).
 """
 import argparse
-import filecmp
 import json
 import os
 import pathlib
@@ -34,7 +33,7 @@ import shutil
 import subprocess
 import sys
 
-from realworld import Steps, sh
+from realworld import Steps, same_tree, sh
 
 DEFAULT_SOURCE = "/var/cache/apistamp/protobuf/protobuf-3.21.12"
 REPO = pathlib.Path(__file__).resolve().parents[2]
@@ -81,9 +80,6 @@ SUBSET = ["descriptor.cc", "descriptor_database.cc",
           "stubs/strutil.cc"]
 
 
-def tree_files(root):
-    return sorted(str(p.relative_to(root)) for p in root.rglob("*")
-                  if p.is_file())
 
 
 def main():
@@ -229,14 +225,7 @@ def main():
         (src / ".apistamp.yaml").write_text(NONE)
         sh([apistamp, "fix", "-p", str(sub), runtime, *cache])
         (src / ".apistamp.yaml").unlink()
-        pristine = state["pristine"]
-        files = tree_files(pristine)
-        if files != tree_files(src):
-            raise RuntimeError("the trees list different files")
-        _, mismatch, errors = filecmp.cmpfiles(pristine, src, files,
-                                               shallow=False)
-        if mismatch or errors:
-            raise RuntimeError("not protobuf's bytes: %s" % (mismatch + errors))
+        same_tree(state["pristine"], src)
 
     for name, function in zip(names, (prepare, warm, merge, fix, surface,
                                       round_trip)):

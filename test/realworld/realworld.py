@@ -2,6 +2,7 @@
 helper, and uninstrumented copies of the trees the round trip and the
 adoption tests leave under build/realworld (uninstrumented_tree: the one
 tree maker of preamble_equivalence.py and tu_merge.py)."""
+import filecmp
 import json
 import pathlib
 import shutil
@@ -147,3 +148,18 @@ def uninstrumented_tree(realworld, name, where, build_name="build"):
     project = {"jsoncpp": jsoncpp_adoption.Jsoncpp,
                "pugixml": pugixml_adoption.Pugixml}[name]()
     return adopted_copy(realworld, project, where, build_name)
+
+
+def same_tree(expected, actual):
+    """Raises unless \p actual holds the files of \p expected, with the
+    same bytes, and no other (the round trips' byte-for-byte check)."""
+    def files(root):
+        return sorted(str(p.relative_to(root)) for p in root.rglob("*")
+                      if p.is_file())
+    listed = files(expected)
+    if listed != files(actual):
+        raise RuntimeError("the trees list different files")
+    _, mismatch, errors = filecmp.cmpfiles(expected, actual, listed,
+                                           shallow=False)
+    if mismatch or errors:
+        raise RuntimeError("not the same bytes: %s" % (mismatch + errors)[:10])
