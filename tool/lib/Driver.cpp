@@ -190,19 +190,23 @@ Expected<AnalysedRun> planAndAnalyse(const Options &Opts, raw_ostream &Err) {
                              Opts.RunMode == Mode::Explain ||
                              !Opts.UsageFile.empty();
   Analysis.Finished = [&Notes](StringRef Source) { Notes.finished(Source); };
-  // merge: every TU's result from the files tu wrote; no parse.
-  std::vector<TUResult> Given;
+  // merge: every TU's result from the files tu wrote, checked first and
+  // decided one at a time; no parse.
+  std::optional<TUResultFiles> Given;
   if (Opts.RunMode == Mode::Merge) {
-    Expected<std::vector<TUResult>> Read =
-        readResultsFor(Run.Plan, Opts.ResultFiles, Opts.Unselected);
-    if (!Read)
-      return Read.takeError();
-    Given = std::move(*Read);
-    Analysis.GivenResults = &Given;
+    Expected<TUResultFiles> Indexed =
+        TUResultFiles::index(Run.Plan, Opts.ResultFiles, Opts.Unselected);
+    if (!Indexed)
+      return Indexed.takeError();
+    Given = std::move(*Indexed);
+    Analysis.GivenResult = [&Given](size_t I) { return Given->take(I); };
   }
   Notes.startProgress(Run.Plan.TUs.size());
-  Run.Result = analyseProject(Run.Plan, Analysis);
+  Expected<AnalysisResult> Analysed = analyseProject(Run.Plan, Analysis);
   Notes.endProgress();
+  if (!Analysed)
+    return Analysed.takeError();
+  Run.Result = std::move(*Analysed);
   Notes.analysed(Run.Result);
   return Run;
 }

@@ -9,6 +9,7 @@
 #include "apistamp/Analysis.h"
 #include "apistamp/Paths.h"
 #include "python/PythonProject.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/Threading.h"
 #include "llvm/Support/thread.h"
@@ -316,24 +317,22 @@ void keepReported(TUResult &R, const TUJob &TU) {
   });
 }
 
-/// Merges the per-TU results, consuming them: nothing reads a TUResult
-/// after this, so no order of later steps can see it half-moved.
-AnalysisResult merge(const Project &P, const MergeView &View,
-                     std::vector<TUResult> &&Results) {
-  AnalysisResult Merged;
-  SiteMap Sites;
-  std::map<std::pair<std::string, unsigned>, Suppression> Suppressions;
-  std::map<std::pair<std::string, unsigned>, Explanation> Explanations;
-  std::map<std::pair<std::string, unsigned>, UnselectedSite> Unselected;
-  std::vector<PublicHeaderEdit> Ignored; // Said for the site itself.
-  for (size_t I = 0; I < Results.size(); ++I) {
-    TUResult &R = Results[I];
+/// Merges the per-TU results one at a time, in the plan's order, each
+/// consumed as it is added: what is kept is the decided sites and the bytes
+/// of the files they are in, not the TUs' results.
+class ResultMerger {
+public:
+  ResultMerger(const Project &P, const MergeView &View) : P(P), View(View) {}
+
+  /// Adds TU \p I's result.
+  void add(size_t I, TUResult &&Result) {
+    TUResult R = std::move(Result);
     Merged.SkippedBodies += R.SkippedBodies;
     const TUJob &TU = View.Jobs[I];
     Merged.TUs += TU.Completes.empty();
     if (R.ParseFailed) {
       Merged.Failed.push_back({TU.Source, std::move(R.Diagnostics), TU.Rules});
-      continue;
+      return;
     }
     keepReported(R, TU);
     const RuleSet &Rules = *TU.Rules;
@@ -357,35 +356,61 @@ AnalysisResult merge(const Project &P, const MergeView &View,
       Explanations.try_emplace({E.File, E.Line}, std::move(E));
     }
     for (auto &[Path, Contents] : R.FileContents) {
-      auto [It, New] = Merged.ParsedContents.try_emplace(Path, Contents);
-      if (!New && It->second != Contents)
+      auto [It, New] = Merged.ParsedContents.try_emplace(Path);
+      if (New)
+        It->second = std::move(Contents);
+      else if (It->second != Contents)
         Merged.Inconsistent.insert(Path); // It changed between two parses.
     }
   }
-  for (const std::string &Path : Merged.Inconsistent)
-    Merged.ParsedContents.erase(Path);
-  // One decision, one answer: explain says what the merge decided.
-  for (auto &Entry : Explanations) {
-    Explanation &E = Entry.second;
-    if (E.SelectedSite) {
-      auto Found = Sites.find({E.SelectedSite->File, E.SelectedSite->Offset});
-      if (Found != Sites.end())
-        E.SelectedSite = Found->second.Decided;
+
+  /// The merged result of every TU added.
+  AnalysisResult finish() && {
+    for (const std::string &Path : Merged.Inconsistent)
+      Merged.ParsedContents.erase(Path);
+    // One decision, one answer: explain says what the merge decided.
+    for (auto &Entry : Explanations) {
+      Explanation &E = Entry.second;
+      if (E.SelectedSite) {
+        auto Found = Sites.find({E.SelectedSite->File, E.SelectedSite->Offset});
+        if (Found != Sites.end())
+          E.SelectedSite = Found->second.Decided;
+      }
+      Merged.Explanations.push_back(std::move(E));
     }
-    Merged.Explanations.push_back(std::move(E));
+    // A definition one TU's rules select is covered, whatever the others
+    // say.
+    for (auto &[Key, U] : Unselected) {
+      auto Found = Sites.find(Key);
+      if (Found == Sites.end() || Found->second.Decided.RuleId.empty())
+        Merged.Unselected.push_back(std::move(U));
+    }
+    for (auto &Entry : Sites)
+      Merged.Sites.push_back(std::move(Entry.second.Decided));
+    keepIncludesOthersMayNeed(P, View, Merged.Sites);
+    for (auto &Entry : Suppressions)
+      Merged.Suppressions.push_back(std::move(Entry.second));
+    return std::move(Merged);
   }
-  // A definition one TU's rules select is covered, whatever the others say.
-  for (auto &[Key, U] : Unselected) {
-    auto Found = Sites.find(Key);
-    if (Found == Sites.end() || Found->second.Decided.RuleId.empty())
-      Merged.Unselected.push_back(std::move(U));
-  }
-  for (auto &Entry : Sites)
-    Merged.Sites.push_back(std::move(Entry.second.Decided));
-  keepIncludesOthersMayNeed(P, View, Merged.Sites);
-  for (auto &Entry : Suppressions)
-    Merged.Suppressions.push_back(std::move(Entry.second));
-  return Merged;
+
+private:
+  const Project &P;
+  const MergeView &View;
+  AnalysisResult Merged;
+  SiteMap Sites;
+  std::map<std::pair<std::string, unsigned>, Suppression> Suppressions;
+  std::map<std::pair<std::string, unsigned>, Explanation> Explanations;
+  std::map<std::pair<std::string, unsigned>, UnselectedSite> Unselected;
+  std::vector<PublicHeaderEdit> Ignored; // Said for the site itself.
+};
+
+/// Merges the per-TU results, consuming them.
+AnalysisResult merge(const Project &P, const MergeView &View,
+                     std::vector<TUResult> &&Results) {
+  ResultMerger Merger(P, View);
+  for (size_t I = 0; I < Results.size(); ++I)
+    Merger.add(I, std::move(Results[I]));
+  return std::move(Merger).finish();
 }
 
 } // namespace
@@ -428,18 +453,60 @@ static std::unique_ptr<python::Project> pythonProjectOf(ArrayRef<TUJob> Jobs) {
 }
 
 /// Analyses \p Jobs on the run's threads, their Python files in \p Python;
-/// \p Finished(I) after each.
+/// \p Finished(I) after each, and \p Take(I, result) in the jobs' order, as
+/// soon as every earlier job's result is taken: a result is held only until
+/// the earlier ones finish.
+static void analyseJobs(ArrayRef<TUJob> Jobs,
+                        const ProjectAnalysisOptions &Options,
+                        function_ref<void(size_t)> Finished,
+                        python::Project *Python,
+                        function_ref<void(size_t, TUResult &&)> Take) {
+  std::vector<std::optional<TUResult>> Waiting(Jobs.size());
+  size_t NextTaken = 0;
+  std::mutex TakeMutex;
+  onWorkers(Jobs.size(), Options.Threads, [&](size_t I) {
+    TUResult Result = analyseJob(Jobs[I], Options, Python);
+    std::lock_guard<std::mutex> Lock(TakeMutex);
+    Finished(I);
+    Waiting[I] = std::move(Result);
+    for (; NextTaken < Waiting.size() && Waiting[NextTaken]; ++NextTaken) {
+      Take(NextTaken, std::move(*Waiting[NextTaken]));
+      Waiting[NextTaken].reset();
+    }
+  });
+}
+
+/// The \p Count given results, to \p Take in order; an error naming every
+/// one refused (after the first, the rest are read only to say what else is
+/// wrong).
+static Error
+takeGiven(size_t Count,
+          const std::function<Expected<TUResult>(size_t)> &GivenResult,
+          function_ref<void(size_t, TUResult &&)> Take) {
+  std::vector<std::string> Refused;
+  for (size_t I = 0; I < Count; ++I) {
+    Expected<TUResult> Given = GivenResult(I);
+    if (!Given) {
+      Refused.push_back(toString(Given.takeError()));
+      continue;
+    }
+    Given->From = TUResult::Origin::ResultFile;
+    if (Refused.empty())
+      Take(I, std::move(*Given));
+  }
+  if (Refused.empty())
+    return Error::success();
+  return createStringError(inconvertibleErrorCode(), join(Refused, "\n"));
+}
+
+/// Every result of analyseJobs, in the jobs' order.
 static std::vector<TUResult> analyseJobs(ArrayRef<TUJob> Jobs,
                                          const ProjectAnalysisOptions &Options,
                                          function_ref<void(size_t)> Finished,
                                          python::Project *Python) {
   std::vector<TUResult> Results(Jobs.size());
-  std::mutex FinishedMutex;
-  onWorkers(Jobs.size(), Options.Threads, [&](size_t I) {
-    Results[I] = analyseJob(Jobs[I], Options, Python);
-    std::lock_guard<std::mutex> Lock(FinishedMutex);
-    Finished(I);
-  });
+  analyseJobs(Jobs, Options, Finished, Python,
+              [&](size_t I, TUResult &&R) { Results[I] = std::move(R); });
   return Results;
 }
 
@@ -536,23 +603,14 @@ TUResult analyseAlone(const TUJob &Job, const ProjectAnalysisOptions &Options) {
   return Result;
 }
 
-AnalysisResult analyseProject(const Project &P,
-                              const ProjectAnalysisOptions &Options) {
+Expected<AnalysisResult> analyseProject(const Project &P,
+                                        const ProjectAnalysisOptions &Options) {
   std::vector<TUJob> Jobs = P.TUs;
-  std::vector<TUResult> Results;
   std::unique_ptr<python::Project> Python = pythonProjectOf(Jobs);
-  if (Options.GivenResults) {
-    Results = std::move(*Options.GivenResults);
-    for (TUResult &R : Results)
-      R.From = TUResult::Origin::ResultFile;
-  } else
-    Results = analyseJobs(
-        Jobs, Options,
-        [&](size_t I) {
-          if (Options.Finished)
-            Options.Finished(Jobs[I].Source);
-        },
-        Python.get());
+  auto Finished = [&](size_t I) {
+    if (Options.Finished)
+      Options.Finished(Jobs[I].Source);
+  };
   // A part of the database: the files whose verdict depends on the other
   // TUs are judged from every TU that reads them.
   std::set<std::string> WholeFiles;
@@ -560,42 +618,67 @@ AnalysisResult analyseProject(const Project &P,
   bool PartialView =
       Options.PartialView &&
       !(P.OthersPlanned && P.Others.empty() && P.OthersUnplanned.empty());
-  if (PartialView && !P.Others.empty()) {
-    std::set<std::string> Needed = filesNeedingWholeView(Jobs, Results);
-    if (!Needed.empty()) {
-      Completion = completeView(P.Others, P.TUs, Needed, Options.Threads);
-      std::unique_ptr<python::Project> MorePython =
-          pythonProjectOf(Completion.Jobs);
-      std::vector<TUResult> More = analyseJobs(
-          Completion.Jobs, Options, [](size_t) {}, MorePython.get());
-      // Merged in the whole run's order: the same TU decides first.
-      std::vector<size_t> Order(Jobs.size() + More.size());
-      std::iota(Order.begin(), Order.end(), 0);
-      auto JobAt = [&](size_t I) -> const TUJob & {
-        return I < Jobs.size() ? Jobs[I] : Completion.Jobs[I - Jobs.size()];
-      };
-      std::stable_sort(Order.begin(), Order.end(), [&](size_t L, size_t R) {
-        return planOrder(JobAt(L), JobAt(R));
-      });
-      std::vector<TUJob> SortedJobs;
-      std::vector<TUResult> SortedResults;
-      for (size_t I : Order) {
-        SortedJobs.push_back(JobAt(I));
-        SortedResults.push_back(I < Jobs.size()
-                                    ? std::move(Results[I])
-                                    : std::move(More[I - Jobs.size()]));
-      }
-      Jobs = std::move(SortedJobs);
-      Results = std::move(SortedResults);
-      if (Completion.Unreadable.empty() && P.OthersUnplanned.empty())
-        WholeFiles = std::move(Needed);
-    }
-  }
+  bool MayComplete = PartialView && !P.Others.empty();
+  AnalysisResult Merged;
   std::vector<std::string> Disagreed;
-  if (Options.FreshEdits)
-    Disagreed = parseAgainWhereEdits(Jobs, Results, Options);
-  AnalysisResult Merged =
-      merge(P, MergeView{Jobs, PartialView, WholeFiles}, std::move(Results));
+  if (!Options.FreshEdits && !MayComplete) {
+    // Each result merged as it comes: memory is the decided sites and the
+    // TUs in flight, not every TU's result.
+    MergeView View{Jobs, PartialView, WholeFiles};
+    ResultMerger Merger(P, View);
+    auto Take = [&](size_t I, TUResult &&R) { Merger.add(I, std::move(R)); };
+    if (Options.GivenResult) {
+      if (Error Refused = takeGiven(Jobs.size(), Options.GivenResult, Take))
+        return std::move(Refused);
+    } else
+      analyseJobs(Jobs, Options, Finished, Python.get(), Take);
+    Merged = std::move(Merger).finish();
+  } else {
+    std::vector<TUResult> Results;
+    if (Options.GivenResult) {
+      Results.resize(Jobs.size());
+      if (Error Refused = takeGiven(
+              Jobs.size(), Options.GivenResult,
+              [&](size_t I, TUResult &&R) { Results[I] = std::move(R); }))
+        return std::move(Refused);
+    } else
+      Results = analyseJobs(Jobs, Options, Finished, Python.get());
+    if (MayComplete) {
+      std::set<std::string> Needed = filesNeedingWholeView(Jobs, Results);
+      if (!Needed.empty()) {
+        Completion = completeView(P.Others, P.TUs, Needed, Options.Threads);
+        std::unique_ptr<python::Project> MorePython =
+            pythonProjectOf(Completion.Jobs);
+        std::vector<TUResult> More = analyseJobs(
+            Completion.Jobs, Options, [](size_t) {}, MorePython.get());
+        // Merged in the whole run's order: the same TU decides first.
+        std::vector<size_t> Order(Jobs.size() + More.size());
+        std::iota(Order.begin(), Order.end(), 0);
+        auto JobAt = [&](size_t I) -> const TUJob & {
+          return I < Jobs.size() ? Jobs[I] : Completion.Jobs[I - Jobs.size()];
+        };
+        std::stable_sort(Order.begin(), Order.end(), [&](size_t L, size_t R) {
+          return planOrder(JobAt(L), JobAt(R));
+        });
+        std::vector<TUJob> SortedJobs;
+        std::vector<TUResult> SortedResults;
+        for (size_t I : Order) {
+          SortedJobs.push_back(JobAt(I));
+          SortedResults.push_back(I < Jobs.size()
+                                      ? std::move(Results[I])
+                                      : std::move(More[I - Jobs.size()]));
+        }
+        Jobs = std::move(SortedJobs);
+        Results = std::move(SortedResults);
+        if (Completion.Unreadable.empty() && P.OthersUnplanned.empty())
+          WholeFiles = std::move(Needed);
+      }
+    }
+    if (Options.FreshEdits)
+      Disagreed = parseAgainWhereEdits(Jobs, Results, Options);
+    Merged =
+        merge(P, MergeView{Jobs, PartialView, WholeFiles}, std::move(Results));
+  }
   Merged.DisagreedWithFreshParse = std::move(Disagreed);
   if (Options.InheritedEvents && Python) {
     std::vector<TUJob> Modules = P.TUs;

@@ -43,9 +43,10 @@ struct ProjectAnalysisOptions {
   bool PartialView = false;
   /// Called (from any thread, one call at a time) as each TU finishes.
   std::function<void(llvm::StringRef Source)> Finished;
-  /// The results of the project's TUs, in its order, from elsewhere (merge
-  /// reads tu's result files): nothing is parsed.
-  std::vector<TUResult> *GivenResults = nullptr;
+  /// TU I's result, from elsewhere (merge reads tu's result files), asked
+  /// for in the plan's order: nothing is parsed, and the first error ends
+  /// the analysis.
+  std::function<llvm::Expected<TUResult>(size_t I)> GivenResult;
   /// The run's edits are written or shown (fix, diff, --export-fixes): a
   /// result read from disk (the cache, a tu result file) or parsed on a
   /// stored preamble that would edit a file is parsed again, in full, and
@@ -153,9 +154,10 @@ std::string publicHeaderReason(const Project &P, const RuleSet &Rules,
 /// with a TU's stack, where a crash is a failed TU), without a cache.
 TUResult analyseAlone(const TUJob &Job, const ProjectAnalysisOptions &Options);
 
-/// Analyses every TU of \p P and merges the results.
-AnalysisResult analyseProject(const Project &P,
-                              const ProjectAnalysisOptions &Options);
+/// Analyses every TU of \p P and merges the results, each as it comes
+/// where no later step needs them all; an error only from GivenResult.
+llvm::Expected<AnalysisResult>
+analyseProject(const Project &P, const ProjectAnalysisOptions &Options);
 
 } // namespace apistamp
 

@@ -301,6 +301,28 @@ Expected<ReadFile> readHeader(const std::string &Path) {
                   std::move(*Parsed)};
 }
 
+/// An error if a path \p File's TU looked for in vain (its "absent") exists
+/// now: a header earlier on the include path changes what it reads.
+Error absentAppeared(const ReadFile &File, const TUJob &Job) {
+  const json::Object *Object = File.Value.getAsObject();
+  if (const json::Array *Absent = Object ? Object->getArray("absent") : nullptr)
+    for (const json::Value &Entry : *Absent) {
+      std::optional<StringRef> Recorded = Entry.getAsString();
+      std::string Path =
+          Recorded && Job.Command ? portable(*Recorded, Job, true) : "";
+      if (!sys::path::is_absolute(Path) || StringRef(Path).contains("/../"))
+        return fileError(File.Path, "a damaged tu result (its \"absent\")");
+      if (sys::fs::exists(Path))
+        return fileError(File.Path,
+                         std::string(Path) +
+                             " exists now, and this result's TU looked for "
+                             "it and did not find it (a header earlier on "
+                             "the include path changes what it reads): run "
+                             "`apistamp tu` again");
+    }
+  return Error::success();
+}
+
 /// \p File's result for \p Job, decided by its rules.
 Expected<TUResult> decideFile(const ReadFile &File, const TUJob &Job,
                               bool Unselected) {
@@ -363,21 +385,8 @@ Expected<TUResult> decideFile(const ReadFile &File, const TUJob &Job,
   if (Contents.size() != Needed->size())
     return fileError(File.Path, "facts in a file whose bytes it does not "
                                 "record");
-  if (const json::Array *Absent = Object->getArray("absent"))
-    for (const json::Value &Entry : *Absent) {
-      std::optional<StringRef> Recorded = Entry.getAsString();
-      std::string Path =
-          Recorded && Job.Command ? portable(*Recorded, Job, true) : "";
-      if (!sys::path::is_absolute(Path) || StringRef(Path).contains("/../"))
-        return fileError(File.Path, "a damaged tu result (its \"absent\")");
-      if (sys::fs::exists(Path))
-        return fileError(File.Path,
-                         std::string(Path) +
-                             " exists now, and this result's TU looked for "
-                             "it and did not find it (a header earlier on "
-                             "the include path changes what it reads): run "
-                             "`apistamp tu` again");
-    }
+  if (Error Appeared = absentAppeared(File, Job))
+    return Appeared;
   switch (decideStoredFacts(
       Facts, Rules, Unselected, Contents,
       [&](StringRef Path) { return Hashed.contains(Path); }, Result)) {
@@ -437,11 +446,9 @@ Expected<std::vector<std::string>> resultPaths(ArrayRef<std::string> Paths) {
 
 } // namespace
 
-namespace {
-
 /// \p Header's file read again, as it was the first time, and decided.
-Expected<TUResult> readAndDecide(const ReadFile &Header, const TUJob &Job,
-                                 bool Unselected) {
+static Expected<TUResult> readAndDecide(const ReadFile &Header,
+                                        const TUJob &Job, bool Unselected) {
   Expected<ReadFile> Read = readHeader(Header.Path);
   if (!Read)
     return Read.takeError();
@@ -450,10 +457,63 @@ Expected<TUResult> readAndDecide(const ReadFile &Header, const TUJob &Job,
   return decideFile(*Read, Job, Unselected);
 }
 
+namespace {
+
+/// The xxh3 of each file of a root as read now ("" if unreadable), each
+/// read once however many results name it.
+class DiskHashes {
+public:
+  StringRef of(const std::string &Path) {
+    auto [It, New] = Hashes.try_emplace(Path);
+    if (New)
+      if (ErrorOr<std::unique_ptr<MemoryBuffer>> Bytes =
+              MemoryBuffer::getFile(Path, /*IsText=*/false,
+                                    /*RequiresNullTerminator=*/false))
+        It->second = utohexstr(xxh3_64bits((*Bytes)->getBuffer()));
+    return It->second;
+  }
+
+private:
+  StringMap<std::string> Hashes;
+};
+
+/// Why \p File (its contents read) cannot be \p Job's result however it is
+/// decided, found without deciding it: other rules' parse settings, or a
+/// file of the root changed since; else success. decideFile checks both
+/// again, on the bytes it decides from.
+Error refusedBeforeDeciding(const ReadFile &File, const TUJob &Job,
+                            DiskHashes &Disk) {
+  const json::Object *Object = File.Value.getAsObject();
+  const json::Value *Settings = Object ? Object->get("parse") : nullptr;
+  const json::Object *Hashes = Object ? Object->getObject("files") : nullptr;
+  if (!Settings || !Hashes)
+    return fileError(File.Path, "a damaged tu result (no \"parse\" or "
+                                "\"files\")");
+  if (*Settings != json::Value(parseSettings(*Job.Rules)))
+    return fileError(File.Path, "made under rules with another macro or other "
+                                "matchers than " +
+                                    Job.Rules->Path +
+                                    ": run `apistamp tu` again");
+  for (const auto &[Relative, Hash] : *Hashes) {
+    SmallString<256> Path(StringRef(Job.Rules->Root));
+    sys::path::append(Path, sys::path::Style::posix, Relative.str());
+    std::optional<StringRef> Recorded = Hash.getAsString();
+    if (!Recorded || StringRef(Relative).contains("..") ||
+        !pathUnder(Path, Job.Rules->Root))
+      return fileError(File.Path, "a damaged tu result (its \"files\")");
+    if (Disk.of(std::string(Path)) != *Recorded)
+      return fileError(File.Path, Relative.str() + " changed since this "
+                                                   "result was made: run "
+                                                   "`apistamp tu` again");
+  }
+  return absentAppeared(File, Job);
+}
+
 } // namespace
 
-Expected<std::vector<TUResult>>
-readResultsFor(const Project &P, ArrayRef<std::string> Paths, bool Unselected) {
+Expected<TUResultFiles> TUResultFiles::index(const Project &P,
+                                             ArrayRef<std::string> Paths,
+                                             bool Unselected) {
   Expected<std::vector<std::string>> Files = resultPaths(Paths);
   if (!Files)
     return Files.takeError();
@@ -475,6 +535,8 @@ readResultsFor(const Project &P, ArrayRef<std::string> Paths, bool Unselected) {
   // Each identity's results, those that say the same kept once.
   std::map<Key, std::vector<ReadFile>> Said;
   std::vector<std::string> Problems;
+  std::set<Key> RefusedKeys; // Said already: not "no result" too.
+  DiskHashes Disk;
   for (const std::string &Path : *Files) {
     Expected<ReadFile> File = readHeader(Path);
     if (!File) {
@@ -503,48 +565,37 @@ readResultsFor(const Project &P, ArrayRef<std::string> Paths, bool Unselected) {
                          Known.front().Path + ", saying something else");
       continue;
     }
+    // A stale result is refused now, before any is decided (with two roots
+    // for it, deciding tells which root's it is).
+    if (Jobs->second.size() == 1)
+      if (Error Refused =
+              refusedBeforeDeciding(*File, P.TUs[Jobs->second.front()], Disk)) {
+        Problems.push_back(toString(std::move(Refused)));
+        RefusedKeys.insert(Jobs->first);
+        continue;
+      }
     File->Value = nullptr; // Read again when its TU's turn comes.
     Known.push_back(std::move(*File));
   }
-  std::vector<TUResult> Results(P.TUs.size());
+  TUResultFiles Index;
+  Index.Plan = &P;
+  Index.Unselected = Unselected;
+  Index.Of.resize(P.TUs.size());
   for (size_t I = 0; I < P.TUs.size(); ++I) {
-    const std::vector<ReadFile> &Known = Said[KeyOf[I]];
+    std::vector<ReadFile> &Known = Said[KeyOf[I]];
     if (Known.empty()) {
-      Problems.push_back(
-          "error: no result for " + P.TUs[I].Source + " (configuration " +
-          std::to_string(Ids[I].Configuration) + "): run `apistamp tu` for it");
+      if (!RefusedKeys.count(KeyOf[I]))
+        Problems.push_back("error: no result for " + P.TUs[I].Source +
+                           " (configuration " +
+                           std::to_string(Ids[I].Configuration) +
+                           "): run `apistamp tu` for it");
       continue;
     }
-    std::vector<TUResult> Decided;
-    std::string Refused;
-    for (const ReadFile &Header : Known) {
-      // One file's contents at a time: memory is one result's parse and
-      // the decided facts, not every file's JSON (protobuf: 483 MB for 27 MB
-      // of results, all held).
-      Expected<TUResult> Result = readAndDecide(Header, P.TUs[I], Unselected);
-      if (Result)
-        Decided.push_back(std::move(*Result));
-      else if (Refused.empty())
-        Refused = toString(Result.takeError());
-      else
-        consumeError(Result.takeError());
-    }
-    if (Decided.size() == 1)
-      Results[I] = std::move(Decided.front());
-    else if (Decided.empty())
-      Problems.push_back(Known.size() == 1
-                             ? Refused
-                             : "error: no result of " + P.TUs[I].Source +
-                                   " whose files are its rules root's (" +
-                                   std::to_string(Known.size()) +
-                                   " of its path and command; the first "
-                                   "refused: " +
-                                   Refused + ")");
-    else
-      Problems.push_back(Known[1].Path + ": error: a result of " +
-                         KeyOf[I].first + " for the same compile command as " +
-                         Known[0].Path + ", saying something else" +
-                         twoRootsHint(P, JobsOf[KeyOf[I]], KeyOf[I].first));
+    TUFiles &Of = Index.Of[I];
+    Of.Source = KeyOf[I].first;
+    Of.SameKey = JobsOf[KeyOf[I]];
+    for (const ReadFile &Header : Known)
+      Of.Candidates.push_back({Header.Path, Header.Says});
   }
   // A whole directory of another database's results says the same for
   // every file: the first few say what is wrong.
@@ -554,6 +605,64 @@ readResultsFor(const Project &P, ArrayRef<std::string> Paths, bool Unselected) {
     Problems.resize(Shown);
     Problems.push_back("apistamp: and " + std::to_string(More) +
                        " more problems with the results");
+  }
+  if (!Problems.empty())
+    return createStringError(inconvertibleErrorCode(), join(Problems, "\n"));
+  return std::move(Index);
+}
+
+Expected<TUResult> TUResultFiles::take(size_t I) const {
+  const TUFiles &Of = this->Of[I];
+  const TUJob &Job = Plan->TUs[I];
+  std::vector<TUResult> Decided;
+  std::string Refused;
+  for (const auto &[Path, Says] : Of.Candidates) {
+    ReadFile Header;
+    Header.Path = Path;
+    Header.Says = Says;
+    // One file's contents at a time, read again: memory is one result's
+    // parse and what the merge keeps of it.
+    Expected<TUResult> Result = readAndDecide(Header, Job, Unselected);
+    if (Result)
+      Decided.push_back(std::move(*Result));
+    else if (Refused.empty())
+      Refused = toString(Result.takeError());
+    else
+      consumeError(Result.takeError());
+  }
+  if (Decided.size() == 1)
+    return std::move(Decided.front());
+  if (Decided.empty())
+    return createStringError(
+        inconvertibleErrorCode(),
+        Of.Candidates.size() == 1
+            ? Refused
+            : "error: no result of " + Job.Source +
+                  " whose files are its rules root's (" +
+                  std::to_string(Of.Candidates.size()) +
+                  " of its path and command; the first refused: " + Refused +
+                  ")");
+  return createStringError(inconvertibleErrorCode(),
+                           Of.Candidates[1].first + ": error: a result of " +
+                               Of.Source + " for the same compile command as " +
+                               Of.Candidates[0].first +
+                               ", saying something else" +
+                               twoRootsHint(*Plan, Of.SameKey, Of.Source));
+}
+
+Expected<std::vector<TUResult>>
+readResultsFor(const Project &P, ArrayRef<std::string> Paths, bool Unselected) {
+  Expected<TUResultFiles> Index = TUResultFiles::index(P, Paths, Unselected);
+  if (!Index)
+    return Index.takeError();
+  std::vector<TUResult> Results;
+  std::vector<std::string> Problems;
+  for (size_t I = 0; I < P.TUs.size(); ++I) {
+    Expected<TUResult> Result = Index->take(I);
+    if (Result)
+      Results.push_back(std::move(*Result));
+    else
+      Problems.push_back(toString(Result.takeError()));
   }
   if (!Problems.empty())
     return createStringError(inconvertibleErrorCode(), join(Problems, "\n"));

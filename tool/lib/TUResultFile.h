@@ -54,13 +54,42 @@ llvm::Expected<std::string> renderTUResultFile(const TUJob &Job,
 std::string renderDepfile(llvm::StringRef Target, const TUJob &Job,
                           const TUResult &Result);
 
-/// The results of every TU of \p P from the result files \p Paths (files,
-/// or directories whose `*.json` files are all results), in P.TUs' order,
-/// each decided by its TU's rules (with \p Unselected, as
-/// AnalysisOptions says). The error names every TU without a result, every
-/// file for no TU of \p P, and every file that does not check out (another
-/// format version, other rules' parse settings, a file of the root changed
-/// since, facts that do not describe the files), as "FILE: error: ...".
+/// The result files of a plan's TUs, indexed: each TU's file found, and
+/// every file checked against the plan, the rules and the root's files
+/// before any is decided; a TU's result is read again and decided when the
+/// merge takes it, so that memory holds one file's contents at a time.
+class TUResultFiles {
+public:
+  /// Indexes the result files \p Paths (files, or directories whose
+  /// `*.json` files are all results) for \p P's TUs, to be decided with
+  /// \p Unselected as AnalysisOptions says. The error names every TU without
+  /// a result, every file for no TU of \p P, and every file that does not
+  /// check out (another format version, other rules' parse settings, a file
+  /// of the root changed since), as "FILE: error: ...".
+  static llvm::Expected<TUResultFiles>
+  index(const Project &P, llvm::ArrayRef<std::string> Paths, bool Unselected);
+
+  /// TU \p I's result, decided by its rules; an error if its file changed
+  /// since it was indexed or its facts do not describe the files.
+  llvm::Expected<TUResult> take(size_t I) const;
+
+private:
+  /// One TU's files: its results' paths and digests (two when two rules
+  /// roots hold the same relative path and command), its relative source
+  /// and the TUs of the same path and command.
+  struct TUFiles {
+    std::vector<std::pair<std::string, uint64_t>> Candidates;
+    std::string Source;
+    std::vector<size_t> SameKey;
+  };
+  const Project *Plan = nullptr;
+  bool Unselected = false;
+  std::vector<TUFiles> Of;
+};
+
+/// The results of every TU of \p P from the result files \p Paths, in
+/// P.TUs' order, each decided (TUResultFiles::index, then take of each);
+/// the error names every problem of either.
 llvm::Expected<std::vector<TUResult>>
 readResultsFor(const Project &P, llvm::ArrayRef<std::string> Paths,
                bool Unselected);
