@@ -74,7 +74,7 @@ TEST(AnalysisTest, MissingEventGetsAnInsertion) {
   EXPECT_EQ(S.Edits[0].Text, "\n  LOG(\"a.f\");");
   EXPECT_EQ(S.File, "/apistamp-test/src/a.cpp");
   ASSERT_EQ(R.FileContents.count(S.File), 1u);
-  EXPECT_EQ(R.FileContents.at(S.File).substr(0, 16), "#define LOG(...)");
+  EXPECT_EQ(R.FileContents.at(S.File).ref().substr(0, 16), "#define LOG(...)");
 }
 
 TEST(AnalysisTest, PresentWrongAndDuplicate) {
@@ -176,7 +176,7 @@ TEST(AnalysisTest, FactsDecidedUnderOtherRulesAreAParseUnderThem) {
     TUResult Fresh = parse(Edited, Code, File, /*Unselected=*/true);
     std::string Bytes = Prelude + Code;
     FileBytes Contents;
-    Contents[File] = Bytes;
+    Contents[File] = SharedBytes(Bytes);
     TUResult Decided;
     sitesFromFacts(Parsed.Facts, Edited, /*Unselected=*/true, Contents,
                    Decided);

@@ -238,7 +238,7 @@ TEST_F(ResultCacheTest, EveryFieldSurvivesARoundTrip) {
   ASSERT_EQ(Loaded->Sites.size(), 1u);
   EXPECT_EQ(Loaded->Sites[0].Event, "lib.W.f");
   EXPECT_EQ(Loaded->Sites[0].IncludeFile, Source);
-  EXPECT_EQ(Loaded->FileContents.at(Source), Code);
+  EXPECT_EQ(Loaded->FileContents.at(Source).str(), Code);
 }
 
 // A rules edit that cannot change what was parsed is decided on the stored
@@ -588,6 +588,168 @@ TEST_F(ResultCacheTest, BracesMustBeAFunctionBodys) {
   EXPECT_FALSE(EntryWithBody(F, "[] {"));            // A lambda in f.
   EXPECT_FALSE(EntryWithBody(F, "= {"));             // An initializer list.
   EXPECT_FALSE(EntryWithBody(0, "namespace lib {")); // A namespace.
+}
+
+/// A header of \p Count inline functions, and a parse of a TU that reads it
+/// (and \p Main, whose candidate is the fixture's).
+struct HeaderTU {
+  std::string Header, Text;
+  TUResult Parse;
+};
+
+class SharedRunTest : public ResultCacheTest {
+protected:
+  HeaderTU headerTU(unsigned Count = 60) {
+    HeaderTU T;
+    T.Header = (Dir + "/h.h").str();
+    T.Text = "namespace lib {\n";
+    std::vector<Candidate> Candidates;
+    for (unsigned I = 0; I < Count; ++I) {
+      std::string Name = "h" + std::to_string(I);
+      unsigned Decl = T.Text.size();
+      T.Text += "inline void " + Name + "() { }\n";
+      Candidate C;
+      C.File = T.Header;
+      C.Offset = Decl + 12;
+      C.Line = C.BeginLine = C.EndLine = I + 2;
+      C.Column = 13;
+      C.QualifiedName = "lib::" + Name;
+      C.Facts.Kind = DeclKind::Function;
+      C.Facts.Name = Name;
+      C.Facts.Namespaces = {"lib"};
+      C.Facts.RelativePath = "h.h";
+      C.Facts.DeclaredIn = {"h.h"};
+      unsigned LBrace = T.Text.rfind('{');
+      C.Body = BodyLocation{Decl, LBrace, LBrace + 2};
+      Candidates.push_back(std::move(C));
+    }
+    T.Text += "}\n";
+    write(T.Header, T.Text);
+    T.Parse = parsed(wrongCandidate());
+    T.Parse.Dependencies.push_back({T.Header, llvm::xxh3_64bits(T.Text)});
+    llvm::append_range(T.Parse.Facts.Candidates, Candidates);
+    return T;
+  }
+
+  /// The shared runs' files of the cache.
+  std::vector<std::string> sharedRuns() {
+    std::vector<std::string> Files;
+    std::error_code EC;
+    for (llvm::sys::fs::directory_iterator It(Dir + "/cache/facts", EC), End;
+         It != End && !EC; It.increment(EC))
+      Files.push_back(It->path());
+    return Files;
+  }
+
+  /// The names of \p R's sites, in order.
+  static std::vector<std::string> names(const TUResult &R) {
+    std::vector<std::string> Names;
+    for (const Site &S : R.Sites)
+      Names.push_back(S.QualifiedName);
+    return Names;
+  }
+};
+
+// A header's inline definitions are the same facts in every TU that reads
+// it (protobuf: 4,000 of them in each of 168 entries, 352 MB): a long run
+// of one file's candidates is stored once, named by its bytes' hash, and
+// read once a run; the entries decide as if they held it.
+TEST_F(SharedRunTest, AHeadersRunIsStoredOnceForEveryEntry) {
+  HeaderTU T = headerTU();
+  TUResult Inline = T.Parse;
+  {
+    ResultCache Cache((Dir + "/cache").str());
+    Cache.store("one", T.Parse, Rules);
+    Cache.store("two", T.Parse, Rules);
+  }
+  ASSERT_EQ(sharedRuns().size(), 1u);
+  auto Entry = llvm::MemoryBuffer::getFile(Dir + "/cache/one.json");
+  ASSERT_TRUE(bool(Entry));
+  EXPECT_TRUE((*Entry)->getBuffer().contains("{\"shared\":\""));
+  EXPECT_FALSE((*Entry)->getBuffer().contains("lib::h7"));
+  ResultCache Cache((Dir + "/cache").str());
+  std::optional<TUResult> One = Cache.lookup("one", Rules);
+  std::optional<TUResult> Two = Cache.lookup("two", Rules);
+  ASSERT_TRUE(One && Two);
+  EXPECT_EQ(One->Sites.size(), 61u);
+  EXPECT_EQ(names(*One), names(*Two));
+  EXPECT_EQ(One->Sites.front().QualifiedName, "lib::f");
+  EXPECT_EQ(One->Sites.back().QualifiedName, "lib::h59");
+  EXPECT_EQ(Cache.hits(), 2u);
+}
+
+// A shared run is untrusted like an entry: one whose bytes are not what its
+// name says, whose candidates name another file than its own, that is gone,
+// or that an entry names with a path instead of a hash, makes the entry a
+// miss.
+TEST_F(SharedRunTest, ASharedRunThatDoesNotCheckOutIsAMiss) {
+  HeaderTU T = headerTU();
+  {
+    ResultCache Cache((Dir + "/cache").str());
+    Cache.store("key", T.Parse, Rules);
+  }
+  std::vector<std::string> Runs = sharedRuns();
+  ASSERT_EQ(Runs.size(), 1u);
+  std::string Run = Runs.front();
+  auto Original = llvm::MemoryBuffer::getFile(Run);
+  ASSERT_TRUE(bool(Original));
+  std::string Bytes = (*Original)->getBuffer().str();
+  auto Lookup = [&] {
+    ResultCache Cache((Dir + "/cache").str());
+    return Cache.lookup("key", Rules).has_value();
+  };
+  ASSERT_TRUE(Lookup());
+  // Another name for a definition: the bytes are not the name's.
+  std::string Renamed = Bytes;
+  Renamed.replace(Renamed.find("lib::h7"), 7, "lib::hX");
+  write(Run, Renamed);
+  EXPECT_FALSE(Lookup());
+  // A run that says it is a.cpp's (its candidates h.h's), under its own
+  // hash.
+  std::string Moved = Bytes;
+  Moved.replace(Moved.rfind("\"file\":\"" + T.Header),
+                std::string("\"file\":\"" + T.Header).size(),
+                "\"file\":\"" + Source);
+  llvm::XXH128_hash_t Hash =
+      llvm::xxh3_128bits(llvm::arrayRefFromStringRef(Moved));
+  std::string Name = llvm::utohexstr(Hash.high64, true, 16) +
+                     llvm::utohexstr(Hash.low64, true, 16);
+  write((Dir + "/cache/facts/" + Name + ".json").str(), Moved);
+  write(Run, Bytes);
+  std::string OldName = llvm::sys::path::stem(Run).str();
+  auto Point = [&](llvm::StringRef To) {
+    tamper("key", [&](llvm::json::Object &Entry) {
+      for (llvm::json::Value &C : *Entry.getArray("candidates"))
+        if (llvm::json::Object *O = C.getAsObject(); O && O->get("shared"))
+          (*O)["shared"] = To.str();
+    });
+  };
+  Point(Name);
+  EXPECT_FALSE(Lookup());
+  Point(OldName);
+  ASSERT_TRUE(Lookup());
+  // A path instead of a hash: never read (a FIFO there would block).
+  write((Dir + "/cache/" + OldName + ".json").str(), Bytes);
+  Point("../" + OldName);
+  EXPECT_FALSE(Lookup());
+  Point(OldName);
+  // Gone: no entry, as far as the counts go.
+  llvm::sys::fs::remove(Run);
+  ResultCache Cache((Dir + "/cache").str());
+  EXPECT_FALSE(Cache.lookup("key", Rules));
+  EXPECT_EQ(Cache.counts().NoEntry, 1u);
+}
+
+// A short run stays in its entry: a main file's few definitions are no
+// other entry's.
+TEST_F(SharedRunTest, AShortRunStaysInItsEntry) {
+  HeaderTU T = headerTU(2);
+  ResultCache Cache((Dir + "/cache").str());
+  Cache.store("key", T.Parse, Rules);
+  EXPECT_TRUE(sharedRuns().empty());
+  std::optional<TUResult> Loaded = Cache.lookup("key", Rules);
+  ASSERT_TRUE(Loaded);
+  EXPECT_EQ(Loaded->Sites.size(), 3u);
 }
 
 } // namespace

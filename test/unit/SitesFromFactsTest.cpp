@@ -49,7 +49,7 @@ Candidate function(llvm::StringRef Name) {
 TUResult decide(const TUFacts &Facts, const RuleSet &Rules,
                 bool Unselected = false) {
   FileBytes Contents;
-  Contents[File] = Code;
+  Contents[File] = SharedBytes(Code);
   TUResult Result;
   sitesFromFacts(Facts, Rules, Unselected, Contents, Result);
   return Result;
@@ -72,7 +72,7 @@ TEST(SitesFromFactsTest, TheFirstRuleSelectsAndTheLaterOnesAreCounted) {
   EXPECT_EQ(R.Sites[0].Event, "a.f");
   EXPECT_THAT(R.Sites[0].AlsoSelectedBy, ElementsAre("second", "third"));
   EXPECT_EQ(R.Sites[1].Event, "g");
-  EXPECT_EQ(R.FileContents.at(File), Code);
+  EXPECT_EQ(R.FileContents.at(File).str(), Code);
 }
 
 // A definition no rule selects is a site only if its first statement logs
@@ -129,7 +129,7 @@ TEST(SitesFromFactsTest, SuppressionsAndIncluders) {
   Facts.Candidates[1].Includer = "/root/outer.cpp";
   Facts.Candidates[1].Constexpr = ConstexprKind::Constexpr;
   FileBytes Contents;
-  Contents[File] = Code;
+  Contents[File] = SharedBytes(Code);
   TUResult R;
   sitesFromFacts(Facts, rulesOf("  - id: g\n    name: g\n"), false, Contents,
                  R);
@@ -149,7 +149,8 @@ TEST(SitesFromFactsTest, SuppressionsAndIncluders) {
   R = TUResult();
   sitesFromFacts(Facts, rulesOf("  - id: any\n"), false, Contents, R);
   EXPECT_THAT(names(R), ElementsAre("f:any"));
-  Contents["/root/outer.cpp"] = "namespace n {\n#include \"a.inl\"\n}\n";
+  Contents["/root/outer.cpp"] =
+      SharedBytes("namespace n {\n#include \"a.inl\"\n}\n");
   R = TUResult();
   sitesFromFacts(Facts, rulesOf("  - id: any\n"), false, Contents, R);
   ASSERT_EQ(R.Sites.size(), 2u);

@@ -160,7 +160,7 @@ TUResult analyseJob(const TUJob &Job, const ProjectAnalysisOptions &Options,
 /// in a public header makes every user of the library need the macro's
 /// header: the rules forbid it (decideSite), or it is warned about here.
 bool decideMergedSite(const Project &P, const RuleSet &Rules, Site &S,
-                      const std::map<std::string, std::string> &Contents,
+                      const std::map<std::string, SharedBytes> &Contents,
                       std::vector<PublicHeaderEdit> &Warnings,
                       bool PartialView) {
   auto Code = Contents.find(S.File);
@@ -356,18 +356,17 @@ public:
       Explanations.try_emplace({E.File, E.Line}, std::move(E));
     }
     for (auto &[Path, Contents] : R.FileContents) {
-      auto [It, New] = Merged.ParsedContents.try_emplace(Path);
-      if (New)
-        It->second = std::move(Contents);
-      else if (It->second != Contents)
+      auto [It, New] = FirstBytes.try_emplace(Path, Contents);
+      if (!New && It->second != Contents)
         Merged.Inconsistent.insert(Path); // It changed between two parses.
     }
   }
 
   /// The merged result of every TU added.
   AnalysisResult finish() && {
-    for (const std::string &Path : Merged.Inconsistent)
-      Merged.ParsedContents.erase(Path);
+    for (auto &[Path, Bytes] : FirstBytes)
+      if (!Merged.Inconsistent.count(Path))
+        Merged.ParsedContents.try_emplace(Path, Bytes.str());
     // One decision, one answer: explain says what the merge decided.
     for (auto &Entry : Explanations) {
       Explanation &E = Entry.second;
@@ -402,6 +401,9 @@ private:
   std::map<std::pair<std::string, unsigned>, Explanation> Explanations;
   std::map<std::pair<std::string, unsigned>, UnselectedSite> Unselected;
   std::vector<PublicHeaderEdit> Ignored; // Said for the site itself.
+  /// The bytes of each file with sites, as the first TU saw them (shared by
+  /// the TUs that read the same bytes from the same place).
+  std::map<std::string, SharedBytes> FirstBytes;
 };
 
 /// Merges the per-TU results, consuming them.

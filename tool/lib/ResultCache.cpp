@@ -79,7 +79,140 @@ std::string hashOfFile(StringRef Path) {
   return utohexstr(xxh3_64bits((*Buffer)->getBuffer()));
 }
 
+/// A run of one file's candidates at least this long (as JSON) is stored
+/// once, in facts/<xxh3-128>.json, for every entry that has it: a header's
+/// inline definitions are the same facts in every TU that reads it
+/// (protobuf's 168 entries: 352 MB, each its headers' 4,000 definitions).
+constexpr size_t SharedRunBytes = 4096;
+
+/// The name of a shared run: its bytes' xxh3-128, 32 hex digits.
+std::string sharedRunName(StringRef Bytes) {
+  XXH128_hash_t Hash = xxh3_128bits(arrayRefFromStringRef(Bytes));
+  return utohexstr(Hash.high64, /*LowerCase=*/true, 16) +
+         utohexstr(Hash.low64, /*LowerCase=*/true, 16);
+}
+
+bool isSharedRunName(StringRef Name) {
+  return Name.size() == 32 && llvm::all_of(Name, [](char C) {
+           return isDigit(C) || (C >= 'a' && C <= 'f');
+         });
+}
+
 } // namespace
+
+std::shared_ptr<const ResultCache::SharedRun>
+ResultCache::sharedRun(StringRef Name) {
+  {
+    std::lock_guard<std::mutex> Lock(Mutex);
+    auto It = SharedRuns.find(Name);
+    if (It != SharedRuns.end())
+      return It->second;
+  }
+  std::shared_ptr<SharedRun> Run;
+  SmallString<256> Path(Directory);
+  sys::path::append(Path, "facts", Name + ".json");
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer =
+      isSharedRunName(Name) ? MemoryBuffer::getFile(Path)
+                            : std::make_error_code(std::errc::invalid_argument);
+  // Untrusted like an entry: its name is its bytes' hash, its candidates
+  // are all the file's it names, and they are checked as an entry's are.
+  if (Buffer && sharedRunName((*Buffer)->getBuffer()) == Name) {
+    Expected<json::Value> Parsed =
+        parseBoundedJson((*Buffer)->getBuffer(), MaxStoredNesting);
+    const json::Object *Object = Parsed ? Parsed->getAsObject() : nullptr;
+    std::optional<StringRef> File =
+        Object ? Object->getString("file") : std::nullopt;
+    const json::Array *Listed =
+        Object ? Object->getArray("candidates") : nullptr;
+    if (File && Listed) {
+      Run = std::make_shared<SharedRun>();
+      for (const json::Value &V : *Listed) {
+        Candidate C;
+        json::Path::Root Root;
+        if (!fromJSON(V, C, Root) || C.File != *File) {
+          Run.reset();
+          break;
+        }
+        Run->push_back(std::move(C));
+      }
+    }
+    if (!Parsed)
+      consumeError(Parsed.takeError());
+  }
+  std::lock_guard<std::mutex> Lock(Mutex);
+  return SharedRuns.try_emplace(Name, std::move(Run)).first->second;
+}
+
+json::Array ResultCache::compactCandidates(ArrayRef<Candidate> Candidates) {
+  json::Array Compact;
+  for (size_t Begin = 0; Begin < Candidates.size();) {
+    size_t End = Begin + 1;
+    while (End < Candidates.size() &&
+           Candidates[End].File == Candidates[Begin].File)
+      ++End;
+    json::Array Run;
+    for (const Candidate &C : Candidates.slice(Begin, End - Begin))
+      Run.push_back(toJSON(C));
+    json::Object Shared{{"file", Candidates[Begin].File},
+                        {"candidates", std::move(Run)}};
+    std::string Text;
+    raw_string_ostream(Text) << json::Value(std::move(Shared));
+    std::string Name = sharedRunName(Text);
+    bool Stored = false;
+    if (Text.size() >= SharedRunBytes) {
+      std::lock_guard<std::mutex> Lock(Mutex);
+      Stored = SharedWritten.contains(Name);
+    }
+    if (!Stored && Text.size() >= SharedRunBytes) {
+      SmallString<256> Path(Directory);
+      sys::path::append(Path, "facts");
+      if (!sys::fs::create_directories(Path)) {
+        sys::path::append(Path, Name + ".json");
+        Stored = sys::fs::exists(Path) ||
+                 !errorToBool(writeFileAtomically(Path, Text));
+      }
+      if (Stored) {
+        std::lock_guard<std::mutex> Lock(Mutex);
+        SharedWritten.insert(Name);
+      }
+    }
+    if (Stored)
+      Compact.push_back(json::Object{{"shared", Name}});
+    else
+      for (const Candidate &C : Candidates.slice(Begin, End - Begin))
+        Compact.push_back(toJSON(C));
+    Begin = End;
+  }
+  return Compact;
+}
+
+bool ResultCache::expandCandidates(json::Value &Listed,
+                                   std::vector<Candidate> &Candidates,
+                                   bool &Missing) {
+  json::Array *Array = Listed.getAsArray();
+  if (!Array)
+    return false;
+  for (const json::Value &V : *Array) {
+    const json::Object *Object = V.getAsObject();
+    if (Object && Object->size() == 1)
+      if (std::optional<StringRef> Name = Object->getString("shared")) {
+        std::shared_ptr<const SharedRun> Run = sharedRun(*Name);
+        if (!Run) {
+          Missing = true;
+          return false;
+        }
+        Candidates.insert(Candidates.end(), Run->begin(), Run->end());
+        continue;
+      }
+    Candidate C;
+    json::Path::Root Root;
+    if (!fromJSON(V, C, Root))
+      return false;
+    Candidates.push_back(std::move(C));
+  }
+  Listed = json::Array();
+  return true;
+}
 
 const std::string &apistampIdentity() {
   // Any rebuild of apistamp (or of the libraries it is linked into the same
@@ -224,8 +357,15 @@ std::optional<TUResult> ResultCache::lookup(StringRef Key, const RuleSet &Rules,
   // used only if everything it says checks out against the files now.
   Entry E;
   json::Path::Root Root;
+  std::vector<Candidate> Candidates;
+  bool SharedMissing = false;
+  json::Object *Object = Parsed->getAsObject();
+  json::Value *Listed = Object ? Object->get("candidates") : nullptr;
+  if (!Listed || !expandCandidates(*Listed, Candidates, SharedMissing))
+    return Miss(SharedMissing ? NoEntry : Untrusted);
   if (!fromJSON(*Parsed, E, Root) || E.Dependencies.empty())
     return Miss(Untrusted);
+  E.Facts.Candidates = std::move(Candidates);
   const std::string &RootDir = Rules.Root;
   // The files whose bytes the rules may need: each candidate's and each
   // includer's, under the root.
@@ -234,7 +374,6 @@ std::optional<TUResult> ResultCache::lookup(StringRef Key, const RuleSet &Rules,
     return Miss(Untrusted);
   StringSet<> Deps;
   FileBytes Contents;
-  std::vector<std::shared_ptr<const std::string>> Held;
   for (const Dependency &D : E.Dependencies) {
     std::shared_ptr<const std::string> Bytes;
     std::optional<uint64_t> Now =
@@ -242,10 +381,8 @@ std::optional<TUResult> ResultCache::lookup(StringRef Key, const RuleSet &Rules,
     if (!Now || D.Hash != utohexstr(*Now))
       return Miss(Changed); // Changed or deleted.
     Deps.insert(D.File);
-    if (Bytes) {
-      Contents[D.File] = *Bytes;
-      Held.push_back(std::move(Bytes));
-    }
+    if (Bytes)
+      Contents[D.File] = SharedBytes(std::move(Bytes));
   }
   // The entry of another file under this one's key says nothing of it.
   if (!MustHaveRead.empty() && !Deps.contains(MustHaveRead))
@@ -258,7 +395,8 @@ std::optional<TUResult> ResultCache::lookup(StringRef Key, const RuleSet &Rules,
   TUResult Result;
   switch (decideStoredFacts(
       E.Facts, Rules, Unselected, Contents,
-      [&Deps](StringRef File) { return Deps.contains(File); }, Result)) {
+      [&Deps](StringRef File) { return Deps.contains(File); }, Result,
+      &Lexed)) {
   case StoredFactsUse::Usable:
     break;
   case StoredFactsUse::BodiesNeeded:
@@ -309,13 +447,14 @@ void ResultCache::store(StringRef Key, const TUResult &Result,
   Skipped.erase(std::unique(Skipped.begin(), Skipped.end()), Skipped.end());
   E.SkippedBodies = Result.SkippedBodies;
   E.Absent = Result.Absent;
-  json::Value Value = toJSON(E);
   if (std::error_code EC = sys::fs::create_directories(Directory)) {
     std::lock_guard<std::mutex> Lock(Mutex);
     if (WriteError.empty())
       WriteError = Directory + ": " + EC.message();
     return;
   }
+  json::Value Value = toJSON(E);
+  (*Value.getAsObject())["candidates"] = compactCandidates(E.Facts.Candidates);
   SmallString<256> Path(Directory);
   sys::path::append(Path, Key + ".json");
   std::string Text;

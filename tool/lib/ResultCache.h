@@ -122,6 +122,19 @@ private:
   /// Whether \p Path (absolute) still does not exist, memoised.
   bool stillAbsent(const std::string &Path);
 
+  /// One file's candidates, stored once for every entry that has them.
+  using SharedRun = std::vector<Candidate>;
+  /// The run stored as \p Name (its bytes' xxh3-128), read once a run;
+  /// null if it is not there or does not check out.
+  std::shared_ptr<const SharedRun> sharedRun(llvm::StringRef Name);
+  /// \p Entry's candidates, with each long run of one file's stored once
+  /// (facts/<name>.json) and named instead.
+  llvm::json::Array compactCandidates(llvm::ArrayRef<Candidate> Candidates);
+  /// \p Entry's candidates, the shared runs it names read; false if one is
+  /// missing or does not check out (\p Missing says which).
+  bool expandCandidates(llvm::json::Value &Listed,
+                        std::vector<Candidate> &Candidates, bool &Missing);
+
   std::string Directory;
   std::string Identity; ///< Version and executable hash.
   std::mutex Mutex;
@@ -131,6 +144,10 @@ private:
   std::atomic<unsigned> EditNeeded{0};
   llvm::StringMap<bool> Absent;
   llvm::StringSet<> RedecidedKeys; ///< The hits counted in Redecided.
+  /// The shared runs read this run (null: refused), and those written.
+  llvm::StringMap<std::shared_ptr<const SharedRun>> SharedRuns;
+  llvm::StringSet<> SharedWritten;
+  LexedFiles Lexed; ///< The files under the root, lexed once a run.
   std::string WriteError;
 };
 

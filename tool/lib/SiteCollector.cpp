@@ -219,7 +219,8 @@ private:
     const std::string *Includer = fileUnderRoot(Outer);
     if (!Includer)
       return "";
-    Contents.try_emplace(*Includer, SM.getBufferData(Outer));
+    if (auto [It, New] = Contents.try_emplace(*Includer); New)
+      It->second = SharedBytes(SM.getBufferData(Outer));
     return *Includer;
   }
 
@@ -379,7 +380,8 @@ private:
 
   /// Adds \p C, and the bytes of its file.
   void add(Candidate C) {
-    Contents.try_emplace(C.File, SM.getBufferData(CurrentFile));
+    if (auto [It, New] = Contents.try_emplace(C.File); New)
+      It->second = SharedBytes(SM.getBufferData(CurrentFile));
     Facts.Candidates.push_back(std::move(C));
   }
 

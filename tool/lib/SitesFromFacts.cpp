@@ -95,9 +95,9 @@ public:
       auto Includer = Contents.find(S.IncludeFile);
       if (Includer == Contents.end())
         return false;
-      Result.FileContents.try_emplace(S.IncludeFile, Includer->second.str());
+      Result.FileContents.try_emplace(S.IncludeFile, Includer->second);
     }
-    Result.FileContents.try_emplace(S.File, Code->second.str());
+    Result.FileContents.try_emplace(S.File, Code->second);
     Result.Sites.push_back(std::move(S));
     return true;
   }

@@ -19,7 +19,7 @@
 namespace apistamp {
 
 /// The bytes of files, by canonical path.
-using FileBytes = llvm::StringMap<llvm::StringRef>;
+using FileBytes = llvm::StringMap<SharedBytes>;
 
 /// Fills \p Result's Sites, Suppressions, Expectations, Unselected and
 /// FileContents with what \p Rules make of \p Facts, in the candidates'

@@ -119,8 +119,8 @@ static bool fromJSON(const json::Value &E, PythonBody &V, json::Path P) {
 static bool fromJSON(const json::Value &E, DeclFacts &V, json::Path P) {
   return fieldsFromJSON(E, V, P);
 }
-static json::Value toJSON(const Candidate &V) { return fieldsToJSON(V); }
-static bool fromJSON(const json::Value &E, Candidate &V, json::Path P) {
+json::Value toJSON(const Candidate &V) { return fieldsToJSON(V); }
+bool fromJSON(const json::Value &E, Candidate &V, json::Path P) {
   return fieldsFromJSON(E, V, P);
 }
 static json::Value toJSON(const Suppression &V) { return fieldsToJSON(V); }
@@ -370,10 +370,26 @@ std::optional<StringSet<>> filesFactsNeed(const TUFacts &Facts,
   return Needed;
 }
 
+std::shared_ptr<const LexedFile>
+LexedFiles::get(const std::string &Path, const SharedBytes &Bytes,
+                const std::vector<std::string> &Macros) {
+  std::pair<std::string, std::vector<std::string>> Key{Path, Macros};
+  {
+    std::lock_guard<std::mutex> Lock(Mutex);
+    auto It = Files.find(Key);
+    if (It != Files.end() && It->second.Bytes == Bytes)
+      return It->second.Tokens;
+  }
+  auto Tokens = std::make_shared<const LexedFile>(Bytes.text(), Macros);
+  std::lock_guard<std::mutex> Lock(Mutex);
+  Files[Key] = {Bytes, Tokens};
+  return Tokens;
+}
+
 StoredFactsUse decideStoredFacts(const TUFacts &Facts, const RuleSet &Rules,
                                  bool Unselected, const FileBytes &Contents,
                                  function_ref<bool(StringRef)> WasRead,
-                                 TUResult &Result) {
+                                 TUResult &Result, LexedFiles *Memo) {
   // Bodies the parse did not parse: rules that can select something there
   // need a parse.
   for (const std::string &File : Facts.BodiesSkippedIn) {
@@ -384,7 +400,8 @@ StoredFactsUse decideStoredFacts(const TUFacts &Facts, const RuleSet &Rules,
       return StoredFactsUse::BodiesNeeded;
   }
   sitesFromFacts(Facts, Rules, Unselected, Contents, Result);
-  std::map<std::string, LexedFile> Lexed;
+  std::map<std::string, std::shared_ptr<const LexedFile>> Lexed;
+  std::vector<std::string> Macros = Rules.recognisedMacros();
   for (const Site &S : Result.Sites) {
     auto Code = Result.FileContents.find(S.File);
     if (Code == Result.FileContents.end())
@@ -394,9 +411,12 @@ StoredFactsUse decideStoredFacts(const TUFacts &Facts, const RuleSet &Rules,
         return StoredFactsUse::Untrusted;
       continue;
     }
-    const LexedFile &Tokens =
-        Lexed.try_emplace(S.File, Code->second, Rules.recognisedMacros())
-            .first->second;
+    auto [It, New] = Lexed.try_emplace(S.File);
+    if (New)
+      It->second =
+          Memo ? Memo->get(S.File, Code->second, Macros)
+               : std::make_shared<const LexedFile>(Code->second.text(), Macros);
+    const LexedFile &Tokens = *It->second;
     if (!plausibleBody(S, Code->second, Tokens) ||
         (!S.IncludeFile.empty() && !Result.FileContents.count(S.IncludeFile)))
       return StoredFactsUse::Untrusted;

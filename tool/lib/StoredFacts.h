@@ -17,6 +17,9 @@
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/JSON.h"
 #include <limits>
+#include <map>
+#include <memory>
+#include <mutex>
 #include <optional>
 
 namespace llvm::json {
@@ -37,6 +40,10 @@ namespace apistamp {
 /// Stored facts nest 5 deep; a file nested deeper than this is tampered
 /// with (llvm::json's parser recurses once per level).
 constexpr unsigned MaxStoredNesting = 16;
+
+/// One candidate as JSON, a member per field (what addFacts writes of each).
+llvm::json::Value toJSON(const Candidate &C);
+bool fromJSON(const llvm::json::Value &E, Candidate &C, llvm::json::Path P);
 
 /// Adds \p Facts to \p Object, a member per field.
 void addFacts(llvm::json::Object &Object, const TUFacts &Facts);
@@ -59,16 +66,37 @@ enum class StoredFactsUse {
   Untrusted,
 };
 
+struct LexedFile;
+
+/// The files decideStoredFacts lexed, kept for a run (any thread): a header
+/// that every TU reads is lexed once, not once a TU, while its bytes are the
+/// same.
+class LexedFiles {
+public:
+  /// \p Path's tokens in \p Bytes, with \p Macros recognised.
+  std::shared_ptr<const LexedFile> get(const std::string &Path,
+                                       const SharedBytes &Bytes,
+                                       const std::vector<std::string> &Macros);
+
+private:
+  struct Lexed {
+    SharedBytes Bytes;
+    std::shared_ptr<const LexedFile> Tokens;
+  };
+  std::mutex Mutex;
+  std::map<std::pair<std::string, std::vector<std::string>>, Lexed> Files;
+};
+
 /// Decides \p Facts with \p Rules (sitesFromFacts, into \p Result) if the
 /// files whose bodies the parse skipped are under the root and were read
 /// by it (\p WasRead), no rule can select anything there, and every site's
 /// body is a function body at its offsets in \p Contents (which holds the
-/// files filesFactsNeed names).
+/// files filesFactsNeed names; lexed through \p Lexed if given).
 StoredFactsUse
 decideStoredFacts(const TUFacts &Facts, const RuleSet &Rules, bool Unselected,
                   const FileBytes &Contents,
                   llvm::function_ref<bool(llvm::StringRef)> WasRead,
-                  TUResult &Result);
+                  TUResult &Result, LexedFiles *Lexed = nullptr);
 
 } // namespace apistamp
 

@@ -325,7 +325,7 @@ Error absentAppeared(const ReadFile &File, const TUJob &Job) {
 
 /// \p File's result for \p Job, decided by its rules.
 Expected<TUResult> decideFile(const ReadFile &File, const TUJob &Job,
-                              bool Unselected) {
+                              bool Unselected, LexedFiles *Lexed) {
   const RuleSet &Rules = *Job.Rules;
   TUFacts Facts;
   TUResult Result;
@@ -361,7 +361,6 @@ Expected<TUResult> decideFile(const ReadFile &File, const TUJob &Job,
     return fileError(File.Path,
                      "facts that do not describe the files under " + RootDir);
   FileBytes Contents;
-  std::vector<std::unique_ptr<MemoryBuffer>> Held;
   StringSet<> Hashed;
   for (const auto &[Relative, Hash] : *Hashes) {
     SmallString<256> Path(RootDir);
@@ -379,8 +378,7 @@ Expected<TUResult> decideFile(const ReadFile &File, const TUJob &Job,
                                                    "`apistamp tu` again");
     Hashed.insert(Path);
     if (Needed->contains(Path))
-      Contents[Path] = (*Bytes)->getBuffer();
-    Held.push_back(std::move(*Bytes));
+      Contents[Path] = SharedBytes((*Bytes)->getBuffer());
   }
   if (Contents.size() != Needed->size())
     return fileError(File.Path, "facts in a file whose bytes it does not "
@@ -389,7 +387,7 @@ Expected<TUResult> decideFile(const ReadFile &File, const TUJob &Job,
     return Appeared;
   switch (decideStoredFacts(
       Facts, Rules, Unselected, Contents,
-      [&](StringRef Path) { return Hashed.contains(Path); }, Result)) {
+      [&](StringRef Path) { return Hashed.contains(Path); }, Result, Lexed)) {
   case StoredFactsUse::Usable:
     break;
   case StoredFactsUse::BodiesNeeded:
@@ -448,13 +446,14 @@ Expected<std::vector<std::string>> resultPaths(ArrayRef<std::string> Paths) {
 
 /// \p Header's file read again, as it was the first time, and decided.
 static Expected<TUResult> readAndDecide(const ReadFile &Header,
-                                        const TUJob &Job, bool Unselected) {
+                                        const TUJob &Job, bool Unselected,
+                                        LexedFiles *Lexed) {
   Expected<ReadFile> Read = readHeader(Header.Path);
   if (!Read)
     return Read.takeError();
   if (Read->Says != Header.Says)
     return fileError(Header.Path, "changed while merge read it: run it again");
-  return decideFile(*Read, Job, Unselected);
+  return decideFile(*Read, Job, Unselected, Lexed);
 }
 
 namespace {
@@ -622,7 +621,8 @@ Expected<TUResult> TUResultFiles::take(size_t I) const {
     Header.Says = Says;
     // One file's contents at a time, read again: memory is one result's
     // parse and what the merge keeps of it.
-    Expected<TUResult> Result = readAndDecide(Header, Job, Unselected);
+    Expected<TUResult> Result =
+        readAndDecide(Header, Job, Unselected, Lexed.get());
     if (Result)
       Decided.push_back(std::move(*Result));
     else if (Refused.empty())

@@ -15,6 +15,7 @@
 #define APISTAMP_LIB_TURESULTFILE_H
 
 #include "Project.h"
+#include "StoredFacts.h"
 #include "apistamp/Site.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/Error.h"
@@ -85,6 +86,8 @@ private:
   const Project *Plan = nullptr;
   bool Unselected = false;
   std::vector<TUFiles> Of;
+  /// The root's files, lexed once for every result that reads them.
+  std::shared_ptr<LexedFiles> Lexed = std::make_shared<LexedFiles>();
 };
 
 /// The results of every TU of \p P from the result files \p Paths, in

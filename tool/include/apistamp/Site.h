@@ -15,6 +15,7 @@
 #include "apistamp/Rules.h"
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <tuple>
@@ -323,6 +324,36 @@ struct Explanation {
   std::optional<Site> SelectedSite; ///< For Selected.
 };
 
+/// A file's bytes, shared by every result that saw them (a header that
+/// every TU reads is held once, not once a TU); compared by contents.
+class SharedBytes {
+public:
+  SharedBytes() = default;
+  /// A copy of \p Bytes.
+  explicit SharedBytes(llvm::StringRef Bytes)
+      : Bytes(std::make_shared<const std::string>(Bytes.str())) {}
+  explicit SharedBytes(std::shared_ptr<const std::string> Bytes)
+      : Bytes(std::move(Bytes)) {}
+
+  /// The bytes, NUL-terminated (as clang's lexer needs them).
+  const std::string &text() const {
+    static const std::string None;
+    return Bytes ? *Bytes : None;
+  }
+  llvm::StringRef ref() const { return text(); }
+  operator llvm::StringRef() const { return ref(); }
+  std::string str() const { return ref().str(); }
+  size_t size() const { return ref().size(); }
+
+  bool operator==(const SharedBytes &Other) const {
+    return Bytes == Other.Bytes || ref() == Other.ref();
+  }
+  bool operator!=(const SharedBytes &Other) const { return !(*this == Other); }
+
+private:
+  std::shared_ptr<const std::string> Bytes;
+};
+
 /// What analysing one translation unit produced: facts, not yet decided.
 struct TUResult {
   /// Where a result comes from. What a run writes is decided by parses made
@@ -348,7 +379,7 @@ struct TUResult {
   std::vector<UnselectedDefinition> Unselected;
   /// The contents the analysis saw of every file that has sites: edits are
   /// offsets into these bytes.
-  std::map<std::string, std::string> FileContents;
+  std::map<std::string, SharedBytes> FileContents;
   /// Function bodies not parsed because no rule can select them.
   unsigned SkippedBodies = 0;
   /// Every file the TU read, by canonical path, with an xxh3 hash of the

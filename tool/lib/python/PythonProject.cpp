@@ -440,7 +440,7 @@ TUResult Project::analyse(const TUJob &Job, const ExplainTarget *Target,
         C.Facts.Bases = allBases(C.Facts.Bases, *Job.Rules, Read);
   }
   FileBytes Contents;
-  Contents[M.File] = Mod.Bytes->getBuffer();
+  Contents[M.File] = SharedBytes(Mod.Bytes->getBuffer());
   std::vector<std::optional<size_t>> SiteOf =
       sitesFromFacts(M.Facts, *Job.Rules, Unselected, Contents, Result);
   // What the result cache stores, and what an entry depends on.
