@@ -18,7 +18,12 @@ maintainer's findings of issue 46, checked on the library itself.
    SimpleDescriptorDatabase::DescriptorIndex are neither selected nor listed
    by `catalog --unselected`; no name has "type-parameter"; the surface's
    exclude_files takes out inline definitions in headers (fewer rows).
-6. B8: a policy that selects nothing gives protobuf's tree back, byte for
+6. B10: under the trial's policy (every public google::protobuf
+   definition, so each TU's entry holds its headers' thousands of inline
+   definitions, skipped as public-header edits), a warm check on twelve TUs
+   answers from the cache alone, byte for byte as the cold one; a header's
+   definitions are stored once, shared by the entries (sizes printed).
+7. B8: a policy that selects nothing gives protobuf's tree back, byte for
    byte.
 
 Each step is a JUnit test case; the test skips (with the reason) without
@@ -61,6 +66,15 @@ rules:
     access: public
     declared_in: "src/google/protobuf/**/*.h"
 """
+BROAD = """version: 1
+macro: APISTAMP_LOG_API_ENTRY
+include: <apistamp/api_usage.h>
+rules:
+  - id: protobuf
+    namespace: "google::protobuf::**"
+    access: public
+    allow_skipped: true
+"""
 NONE = """version: 1
 macro: APISTAMP_LOG_API_ENTRY
 include: <apistamp/api_usage.h>
@@ -102,6 +116,7 @@ def main():
              "tu actions under Ninja and merge say what check -p says",
              "fix on twelve TUs; the internal entry point",
              "private nested templates, template names, the surface's exclude_files",
+             "a header's definitions are stored once in the cache",
              "a policy that selects nothing gives protobuf's tree back"]
     if not (source / "src/google/protobuf/descriptor.cc").exists():
         for name in names:
@@ -221,6 +236,45 @@ def main():
         print("  catalog --unselected: %d rows, %d without inline definitions "
               "in headers" % (len(rows), len(narrowed)))
 
+    def shared_runs():
+        (src / ".apistamp.yaml").write_text(BROAD)
+        store = work / "broad-cache"
+        shutil.rmtree(store, ignore_errors=True)
+        flags = ["--format=json", "-p", str(sub), runtime,
+                 "--cache-dir=%s" % store]
+        try:
+            cold = sh([apistamp, "check", *flags], expect=None,
+                      stderr_to_stdout=False)
+            again = sh([apistamp, "check", "-p", str(sub), runtime,
+                        "--cache-dir=%s" % store], expect=None)
+            warm = sh([apistamp, "check", *flags], expect=None,
+                      stderr_to_stdout=False)
+        finally:
+            (src / ".apistamp.yaml").write_text(RULES)
+        if "cache: %d hits, 0 misses" % len(SUBSET) not in again:
+            raise RuntimeError("expected every TU from the cache:\n" +
+                               again[-800:])
+        if warm != cold:
+            raise RuntimeError("the warm check's JSON differs from the cold "
+                               "one's")
+        skipped = json.loads(cold)["summary"]["skipped"]
+        entries = list(store.glob("*.json"))
+        runs = list((store / "facts").glob("*.json"))
+        named = {}
+        for entry in entries:
+            for name in re.findall(r'"shared":"([0-9a-f]{32})"',
+                                   entry.read_text()):
+                named[name] = named.get(name, 0) + 1
+        if not runs or max(named.values(), default=0) < len(SUBSET) // 2:
+            raise RuntimeError("expected headers' runs shared by the entries: "
+                               "%d runs, named at most %d times" % (
+                                   len(runs), max(named.values(), default=0)))
+        size = lambda files: sum(f.stat().st_size for f in files) / 2**20
+        print("  %d definitions skipped; %d entries %.1f MB, %d shared runs "
+              "%.1f MB (one named by %d entries)" % (
+                  skipped, len(entries), size(entries), len(runs), size(runs),
+                  max(named.values())))
+
     def round_trip():
         (src / ".apistamp.yaml").write_text(NONE)
         sh([apistamp, "fix", "-p", str(sub), runtime, *cache])
@@ -228,7 +282,7 @@ def main():
         same_tree(state["pristine"], src)
 
     for name, function in zip(names, (prepare, warm, merge, fix, surface,
-                                      round_trip)):
+                                      shared_runs, round_trip)):
         steps.run(name, function)
     return steps.finish(args.junit)
 
