@@ -8,6 +8,7 @@
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Support/xxhash.h"
 #include "gtest/gtest.h"
@@ -750,6 +751,59 @@ TEST_F(SharedRunTest, AShortRunStaysInItsEntry) {
   std::optional<TUResult> Loaded = Cache.lookup("key", Rules);
   ASSERT_TRUE(Loaded);
   EXPECT_EQ(Loaded->Sites.size(), 3u);
+}
+
+/// Sets \p Path's modification time to \p SecondsAgo before now.
+void ageFile(const std::string &Path, int SecondsAgo) {
+  int FD;
+  ASSERT_FALSE(llvm::sys::fs::openFileForWrite(
+      Path, FD, llvm::sys::fs::CD_OpenExisting, llvm::sys::fs::OF_Append));
+  ASSERT_FALSE(llvm::sys::fs::setLastAccessAndModificationTime(
+      FD, std::chrono::system_clock::now() - std::chrono::seconds(SecondsAgo)));
+  llvm::sys::Process::SafelyCloseFileDescriptor(FD);
+}
+
+// The cache is kept under its limit: a run that stored in it removes the
+// least recently used entries (a hit marks an entry used) and shared runs
+// past it; another build's entries, never looked up again, go first.
+TEST_F(SharedRunTest, ARunThatStoresEvictsTheLeastRecentlyUsedPastTheLimit) {
+  std::string Cache = (Dir + "/cache").str();
+  uint64_t EntrySize = 0;
+  {
+    ResultCache Store(Cache, /*LimitBytes=*/uint64_t(1) << 30);
+    for (const char *Key : {"old", "older", "used"})
+      Store.store(Key, fullResult(), Rules);
+    uint64_t Size = 0;
+    ASSERT_FALSE(llvm::sys::fs::file_size(Cache + "/old.json", Size));
+    EntrySize = Size;
+    EXPECT_EQ(Store.evicted(), 0u);
+  }
+  ageFile(Cache + "/older.json", 300);
+  ageFile(Cache + "/old.json", 200);
+  ageFile(Cache + "/used.json", 400);
+  {
+    // Room for three entries: a lookup evicts nothing.
+    ResultCache Lookups(Cache, 3 * EntrySize);
+    ASSERT_TRUE(Lookups.lookup("used", Rules)); // Marked used now.
+  }
+  EXPECT_TRUE(llvm::sys::fs::exists(Cache + "/older.json"));
+  {
+    // Room for two: storing a fourth evicts the two least recently used.
+    ResultCache Run(Cache, 2 * EntrySize);
+    Run.store("new", fullResult(), Rules);
+  }
+  EXPECT_FALSE(llvm::sys::fs::exists(Cache + "/older.json"));
+  EXPECT_FALSE(llvm::sys::fs::exists(Cache + "/old.json"));
+  EXPECT_TRUE(llvm::sys::fs::exists(Cache + "/used.json"));
+  EXPECT_TRUE(llvm::sys::fs::exists(Cache + "/new.json"));
+  // Shared runs too, after the entries of the same age.
+  HeaderTU T = headerTU();
+  {
+    ResultCache Run(Cache, /*LimitBytes=*/0);
+    Run.store("header", T.Parse, Rules);
+  }
+  EXPECT_TRUE(sharedRuns().empty());
+  EXPECT_FALSE(llvm::sys::fs::exists(Cache + "/header.json"));
 }
 
 } // namespace

@@ -198,6 +198,13 @@ Flag NoPreamble("no-preamble",
                          "(--preamble=never)"),
                 cl::location(Opts.Given.NoPreamble), OnCacheUsers);
 cl::opt<uint64_t, true>
+    CacheLimit("cache-limit",
+               cl::desc("Keep the result cache under this size after a run "
+                        "that stored in it, evicting the least recently used "
+                        "(default 1024)"),
+               cl::value_desc("MiB"), cl::location(Opts.CacheLimitMiB),
+               OnCacheUsers);
+cl::opt<uint64_t, true>
     PreambleLimit("preamble-limit",
                   cl::desc("Keep the preamble store under this size, "
                            "evicting the least recently used (default 2048)"),

@@ -30,9 +30,11 @@ std::unique_ptr<ResultCache> cacheFor(const Options &Opts, const Project &P) {
   if (Opts.NoCache || !commandInfo(Opts.RunMode).UsesCache)
     return nullptr;
   if (!Opts.CacheDir.empty())
-    return std::make_unique<ResultCache>(Opts.CacheDir);
+    return std::make_unique<ResultCache>(Opts.CacheDir,
+                                         Opts.CacheLimitMiB << 20);
   if (!P.BuildDir.empty())
-    return std::make_unique<ResultCache>(P.BuildDir + "/.apistamp-cache");
+    return std::make_unique<ResultCache>(P.BuildDir + "/.apistamp-cache",
+                                         Opts.CacheLimitMiB << 20);
   return nullptr;
 }
 

@@ -4,6 +4,7 @@
 #include "BoundedJson.h"
 #include "ResultCache.h"
 #include "SafeWrite.h"
+#include "StoreEviction.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
@@ -152,17 +153,6 @@ std::optional<PreambleEntry> entryFromJSON(const json::Value &V) {
   return E;
 }
 
-/// Marks \p File used now (its modification time orders evictions).
-void touch(StringRef File) {
-  int FD;
-  if (sys::fs::openFileForWrite(File, FD, sys::fs::CD_OpenExisting,
-                                sys::fs::OF_Append))
-    return;
-  (void)sys::fs::setLastAccessAndModificationTime(
-      FD, std::chrono::system_clock::now());
-  sys::Process::SafelyCloseFileDescriptor(FD);
-}
-
 std::string pchName(StringRef Key, uint64_t Hash) {
   return (Key + "-" + utohexstr(Hash) + ".pch").str();
 }
@@ -244,8 +234,8 @@ std::optional<LoadedPreamble> PreambleStore::lookup(StringRef Key) {
       xxh3_64bits((*Pch)->getBuffer()) != Entry->PchHash)
     return Miss();
   // Used: the least recently used entries are evicted first.
-  touch(Path);
-  touch(PchPath);
+  touchStoredFile(Path);
+  touchStoredFile(PchPath);
   ++Hits;
   return LoadedPreamble{std::move(*Entry), std::move(*Pch)};
 }
@@ -283,61 +273,27 @@ std::string PreambleStore::writeError() const {
   return WriteError;
 }
 
-namespace {
-struct StoredFile {
-  std::string Path;
-  uint64_t Size;
-  sys::TimePoint<> Used;
-};
-
-std::vector<StoredFile> storedFiles(StringRef Directory) {
-  std::vector<StoredFile> Files;
-  std::error_code EC;
-  for (sys::fs::directory_iterator It(Directory, EC), End; It != End && !EC;
-       It.increment(EC)) {
-    StringRef Name = sys::path::filename(It->path());
-    if (!Name.ends_with(".pch") && !Name.ends_with(".json"))
-      continue;
-    sys::fs::file_status Status;
-    if (sys::fs::status(It->path(), Status) ||
-        Status.type() != sys::fs::file_type::regular_file)
-      continue;
-    Files.push_back(
-        {It->path(), Status.getSize(), Status.getLastModificationTime()});
-  }
-  return Files;
+/// The files of a preamble store: entries and their PCHs.
+static std::vector<StoredFile> preambleFiles(StringRef Directory) {
+  return storedFiles(Directory, {".json", ".pch"});
 }
-} // namespace
 
 uint64_t PreambleStore::sizeOf(StringRef Directory) {
   uint64_t Total = 0;
-  for (const StoredFile &F : storedFiles(Directory))
+  for (const StoredFile &F : preambleFiles(Directory))
     Total += F.Size;
   return Total;
 }
 
 void PreambleStore::evictPastLimit() {
-  std::vector<StoredFile> Files = storedFiles(Directory);
-  uint64_t Total = 0;
-  for (const StoredFile &F : Files)
-    Total += F.Size;
-  if (Total <= LimitBytes)
-    return;
-  // Oldest first; an entry before its PCH, so none names a PCH that is gone.
-  llvm::sort(Files, [](const StoredFile &A, const StoredFile &B) {
-    if (A.Used != B.Used)
-      return A.Used < B.Used;
-    return StringRef(A.Path).ends_with(".json") &&
-           !StringRef(B.Path).ends_with(".json");
-  });
-  for (const StoredFile &F : Files) {
-    if (Total <= LimitBytes)
-      break;
-    if (!sys::fs::remove(F.Path)) {
-      Total -= F.Size;
-      Evicted += StringRef(F.Path).ends_with(".pch");
-    }
-  }
+  // An entry before its PCH, so none names a PCH that is gone.
+  for (const std::string &Path :
+       apistamp::evictPastLimit(preambleFiles(Directory), LimitBytes,
+                                [](const StoredFile &A, const StoredFile &B) {
+                                  return StringRef(A.Path).ends_with(".json") &&
+                                         !StringRef(B.Path).ends_with(".json");
+                                }))
+    Evicted += StringRef(Path).ends_with(".pch");
 }
 
 } // namespace apistamp

@@ -3,6 +3,7 @@
 #include "ResultCache.h"
 #include "Matcher.h"
 #include "SafeWrite.h"
+#include "StoreEviction.h"
 #include "StoredFacts.h"
 #include "apistamp/Paths.h"
 #include "apistamp/Selection.h"
@@ -139,6 +140,8 @@ ResultCache::sharedRun(StringRef Name) {
     if (!Parsed)
       consumeError(Parsed.takeError());
   }
+  if (Run)
+    touchStoredFile(Path);
   std::lock_guard<std::mutex> Lock(Mutex);
   return SharedRuns.try_emplace(Name, std::move(Run)).first->second;
 }
@@ -223,9 +226,34 @@ const std::string &apistampIdentity() {
   return Identity;
 }
 
-ResultCache::ResultCache(std::string Dir) : Directory(std::move(Dir)) {
+ResultCache::ResultCache(std::string Dir, uint64_t LimitBytes)
+    : Directory(std::move(Dir)), LimitBytes(LimitBytes) {
   Identity = apistampIdentity();
   removeStaleTemporariesIn(Directory); // Of runs that were killed.
+}
+
+ResultCache::~ResultCache() {
+  if (Stored)
+    evictPastLimit();
+}
+
+void ResultCache::evictPastLimit() {
+  // Entries, then the shared runs they name (another build's entries and
+  // runs no entry names any more go first: nothing uses them). A removed
+  // run only makes the entries that name it misses.
+  SmallString<256> Runs(Directory);
+  sys::path::append(Runs, "facts");
+  std::vector<StoredFile> Files = storedFiles(Directory, {".json"});
+  llvm::append_range(Files, storedFiles(Runs, {".json"}));
+  auto IsEntry = [&](const StoredFile &F) {
+    return sys::path::parent_path(F.Path) == StringRef(Directory);
+  };
+  Evicted +=
+      apistamp::evictPastLimit(std::move(Files), LimitBytes,
+                               [&](const StoredFile &A, const StoredFile &B) {
+                                 return IsEntry(A) && !IsEntry(B);
+                               })
+          .size();
 }
 
 std::string ResultCache::keyFor(const RuleSet &Rules,
@@ -407,6 +435,7 @@ std::optional<TUResult> ResultCache::lookup(StringRef Key, const RuleSet &Rules,
   Result.Facts = std::move(E.Facts);
   Result.SkippedBodies = E.SkippedBodies;
   ++Hits;
+  touchStoredFile(Path);
   if (E.RulesHash != utohexstr(Rules.TextHash)) {
     ++Redecided;
     std::lock_guard<std::mutex> Lock(Mutex);
@@ -463,7 +492,9 @@ void ResultCache::store(StringRef Key, const TUResult &Result,
     std::lock_guard<std::mutex> Lock(Mutex);
     if (WriteError.empty())
       WriteError = Path.str().str() + ": " + toString(std::move(E));
+    return;
   }
+  ++Stored;
 }
 
 } // namespace apistamp

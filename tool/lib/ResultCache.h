@@ -51,10 +51,23 @@ struct CacheCounts {
 
 /// A directory of cached TU results, safe for concurrent runs (entries are
 /// written to a temporary file and renamed into place; an unreadable entry
-/// is a miss).
+/// is a miss), kept under a size limit: a run that stored in it evicts the
+/// least recently used entries and shared runs past it when it ends.
 class ResultCache {
 public:
-  explicit ResultCache(std::string Directory);
+  /// \p LimitBytes: the cache's size after a run that stored in it.
+  explicit ResultCache(std::string Directory, uint64_t LimitBytes = uint64_t(1)
+                                                                    << 30);
+  ~ResultCache();
+  ResultCache(const ResultCache &) = delete;
+  ResultCache &operator=(const ResultCache &) = delete;
+
+  /// Entries and shared runs evicted so far (by this object's end, those
+  /// of its run).
+  unsigned evicted() const { return Evicted; }
+  /// Evicts past the limit now (the destructor does, if anything was
+  /// stored).
+  void evictPastLimit();
 
   /// The key of a TU's parse: what of \p Rules the parse depends on (the
   /// root, the macro, the matchers' texts; not the other selectors, the
@@ -136,6 +149,8 @@ private:
                         std::vector<Candidate> &Candidates, bool &Missing);
 
   std::string Directory;
+  uint64_t LimitBytes;
+  std::atomic<unsigned> Stored{0}, Evicted{0};
   std::string Identity; ///< Version and executable hash.
   std::mutex Mutex;
   llvm::StringMap<FileState> Files;

@@ -145,6 +145,8 @@ struct Options {
   std::string PreambleStoreDir;
   /// The store's size limit, in MiB.
   uint64_t PreambleLimitMiB = 2048;
+  /// The result cache's size after a run that stored in it (--cache-limit).
+  uint64_t CacheLimitMiB = 1024;
   Shard Part;
   /// Only definitions whose lines changed since this git revision.
   std::string ChangedSince;
