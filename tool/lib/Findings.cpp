@@ -28,7 +28,8 @@ static std::string joinQuoted(ArrayRef<std::string> Events) {
 
 std::string otherMacroProblem(const Site &S) {
   std::string Old = "'" + S.FoundMacro + "'";
-  std::string Rules = "the rules' macro '" + S.ExpectedMacro + "'";
+  std::string Rules = (S.Python ? "the rules' call '" : "the rules' macro '") +
+                      S.ExpectedMacro + "'";
   if (S.FoundEvents.size() > 1)
     return "API usage event '" + S.Event + "' is also logged with " + Old +
            ", beside " + Rules;

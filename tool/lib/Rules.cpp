@@ -39,6 +39,28 @@ ArrayRef<StringRef> knownApiUsageMacros() {
   return Known;
 }
 
+ArrayRef<StringRef> knownApiUsageCalls() {
+  static const StringRef Known[] = {"_log_api_usage_once",
+                                    "torch._C._log_api_usage_once"};
+  return Known;
+}
+
+std::vector<std::string> RuleSet::recognisedCalls() const {
+  std::vector<std::string> Names;
+  auto Add = [&Names](StringRef Name) {
+    if (!llvm::is_contained(Names, Name))
+      Names.push_back(Name.str());
+  };
+  for (const Rule &R : Rules)
+    if (R.Lang == Language::Python)
+      Add(R.Call.Callee);
+  for (StringRef Known : knownApiUsageCalls())
+    Add(Known);
+  for (const std::string &Former : FormerCalls)
+    Add(Former);
+  return Names;
+}
+
 std::vector<std::string> RuleSet::recognisedMacros() const {
   std::vector<std::string> Names = {Macro};
   auto Add = [&Names](StringRef Name) {

@@ -8,6 +8,7 @@
 #include "RulesKeys.h"
 #include "Suggestions.h"
 #include "apistamp/Glob.h"
+#include "python/PythonSyntax.h"
 #include "clang/Basic/CharInfo.h"
 #include "clang/Basic/IdentifierTable.h"
 #include "clang/Basic/LangOptions.h"
@@ -68,6 +69,7 @@ const FileParser::Key FileParser::Keys[] = {
     {"version", "missing 'version: 1'", &FileParser::version},
     {"macro", nullptr, &FileParser::macro},
     {"former_macros", nullptr, &FileParser::formerMacros},
+    {"former_calls", nullptr, &FileParser::formerCalls},
     {"include", nullptr, &FileParser::include},
     {"keep_events", nullptr, &FileParser::keepEvents},
     {"layers", nullptr, &FileParser::layers},
@@ -132,6 +134,19 @@ void FileParser::formerMacros(const YAML::Node &Value, RuleSet &Rules) {
       Diags.error(Item, Error, Diags.valueOffset(Item));
     else if (!llvm::is_contained(Rules.FormerMacros, Name))
       Rules.FormerMacros.push_back(Name);
+  }
+}
+
+void FileParser::formerCalls(const YAML::Node &Value, RuleSet &Rules) {
+  for (auto &[Name, Item] : P.stringList(Value, "former_calls")) {
+    if (!python::isDottedName(Name))
+      Diags.error(Item,
+                  "'former_calls' takes Python callees, dotted names such as "
+                  "'log_usage' or 'torch._C._log_api_usage_once', not '" +
+                      Name + "'",
+                  Diags.valueOffset(Item));
+    else if (!llvm::is_contained(Rules.FormerCalls, Name))
+      Rules.FormerCalls.push_back(Name);
   }
 }
 

@@ -156,6 +156,7 @@ private:
   void version(const YAML::Node &Value, RuleSet &Rules);
   void macro(const YAML::Node &Value, RuleSet &Rules);
   void formerMacros(const YAML::Node &Value, RuleSet &Rules);
+  void formerCalls(const YAML::Node &Value, RuleSet &Rules);
   void include(const YAML::Node &Value, RuleSet &Rules);
   void keepEvents(const YAML::Node &Value, RuleSet &Rules);
   void layers(const YAML::Node &Value, RuleSet &Rules);

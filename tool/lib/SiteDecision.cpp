@@ -374,6 +374,65 @@ static bool decideOtherMacro(Site &S, StringRef Code, const RuleSet &Rules,
   return true;
 }
 
+/// A Python body that calls another recognised callee than its rule's
+/// `call:` (a known API-usage call, one of the rules' former_calls, another
+/// rule's): the same site under the old name, as decideOtherMacro decides a
+/// C++ block. Alone, the call is rewritten in place as the rule writes it
+/// (callee and argument); beside one call of the rule's callee, it is
+/// removed if it is a statement apistamp could have written.
+static bool decideOtherCall(Site &S, StringRef Code, const Rule &R,
+                            ArrayRef<MacroUse> Calls) {
+  std::vector<const MacroUse *> Own, Other;
+  for (const MacroUse &Call : Calls)
+    (Call.Macro.empty() || Call.Macro == R.Call.Callee ? Own : Other)
+        .push_back(&Call);
+  if (Other.empty() || Own.size() > 1 || (Own.empty() && Other.size() > 1))
+    return false;
+  std::vector<TextEdit> Removals;
+  for (const MacroUse *Call : Other) {
+    if (Own.empty())
+      break;
+    // Calls is a filtered copy of S.Calls: the call's index there.
+    size_t Index = llvm::find_if(S.Calls,
+                                 [&](const MacroUse &Use) {
+                                   return Use.Offset == Call->Offset;
+                                 }) -
+                   S.Calls.begin();
+    std::optional<TextEdit> Removal =
+        Index < S.Calls.size() ? python::callRemoval(S, Index, nullptr)
+                               : std::nullopt;
+    if (!Removal)
+      return false; // Not a line apistamp writes: a Duplicate, no fix.
+    Removals.push_back(std::move(*Removal));
+  }
+  S.Status = SiteStatus::Wrong;
+  S.FoundMacro = Other.front()->Macro;
+  S.ExpectedMacro = R.Call.Callee;
+  reportAt(S, Code, Other.front()->Offset);
+  if (!Own.empty()) {
+    S.Edits = std::move(Removals);
+    const MacroUse &Kept = *Own.front();
+    if (Kept.Event != S.Event && Kept.HasArgRange)
+      S.Edits.push_back(TextEdit{S.File, Kept.ArgBegin,
+                                 Kept.ArgEnd - Kept.ArgBegin,
+                                 python::callArgument(S, R)});
+  } else {
+    // `old(argument)` as written, callee to argument: rewritten whole.
+    const MacroUse &Call = *Other.front();
+    size_t Open = Call.HasArgRange ? Code.rfind('(', Call.ArgBegin) : 0;
+    size_t Begin = Open - std::min<size_t>(Open, Call.Macro.size());
+    if (!Call.HasArgRange || Open == StringRef::npos ||
+        Code.substr(Begin, Open - Begin) != Call.Macro)
+      return true; // Wrong; too unusual a call to rewrite.
+    S.Edits.push_back(
+        TextEdit{S.File, unsigned(Begin), Call.ArgEnd - unsigned(Begin),
+                 R.Call.Callee + "(" + python::callArgument(S, R)});
+  }
+  if (std::optional<TextEdit> Import = python::importEdit(S, R))
+    S.Edits.push_back(std::move(*Import));
+  return true;
+}
+
 /// A block's status from the calls in it, and its fix.
 static void decideBlock(Site &S, StringRef Code, const RuleSet &Rules) {
   // A call the rules keep (keep_events) was placed by hand for its own
@@ -398,7 +457,8 @@ static void decideBlock(Site &S, StringRef Code, const RuleSet &Rules) {
     addInclude(S, Rules);
     return;
   }
-  if (!S.Python && decideOtherMacro(S, Code, Rules, Calls))
+  if (S.Python ? R && decideOtherCall(S, Code, *R, Calls)
+               : decideOtherMacro(S, Code, Rules, Calls))
     return;
   if (Calls.size() > 1) {
     S.Status = SiteStatus::Duplicate;

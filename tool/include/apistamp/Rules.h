@@ -211,6 +211,12 @@ struct PublicSurface {
 /// body is that body's event, whichever macro the rules name.
 llvm::ArrayRef<llvm::StringRef> knownApiUsageMacros();
 
+/// The Python calls every rules file recognises besides its rules' `call:`
+/// callees: torchvision's helper and torch's binding
+/// (_log_api_usage_once, torch._C._log_api_usage_once). A call of one in a
+/// body is that body's event, whichever callee the rules name.
+llvm::ArrayRef<llvm::StringRef> knownApiUsageCalls();
+
 /// The runtime's marker of an internal entry point (a rule's `internal:
 /// true`): `APISTAMP_LIBRARY_INTERNAL("name");`.
 inline constexpr llvm::StringLiteral InternalEntryMacro =
@@ -230,6 +236,9 @@ struct RuleSet {
   /// API-usage macros, knownApiUsageMacros()). A call of one is the same
   /// event as a call of Macro: check reports it and fix renames it.
   std::vector<std::string> FormerMacros;
+  /// `former_calls`: Python callees the rules' `call:` named before
+  /// (dotted names, besides knownApiUsageCalls()): the same event, renamed.
+  std::vector<std::string> FormerCalls;
   std::string Include; ///< Header to include, without quotes or brackets.
   bool IncludeAngled = false;
   std::vector<Rule> Rules;
@@ -285,6 +294,9 @@ struct RuleSet {
   bool mentionsAMacro(llvm::StringRef Text) const;
   /// Whether \p Name is one of recognisedMacros().
   bool recognisesMacro(llvm::StringRef Name) const;
+  /// The Python callees whose calls log this rules' events: each Python
+  /// rule's, then the known API-usage calls and FormerCalls, each once.
+  std::vector<std::string> recognisedCalls() const;
 
   /// Whether \p Event matches one of KeepEvents.
   bool keeps(llvm::StringRef Event) const {

@@ -754,6 +754,8 @@ private:
     for (TSNode Call : Found) {
       MacroUse Use;
       Use.Offset = begin(Call);
+      // The callee, as the decision compares it with the rule's.
+      Use.Macro = dotted(field(Call, "function")).value_or("");
       TSNode Arguments = field(Call, "arguments");
       if (ts_node_named_child_count(Arguments) == 1 &&
           type(Arguments) == "argument_list") {

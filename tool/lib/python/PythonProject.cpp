@@ -383,9 +383,8 @@ Project::Project(ArrayRef<TUJob> Jobs) {
   std::set<std::string> Callees;
   for (const TUJob &Job : Jobs)
     if (Job.Python)
-      for (const Rule &R : Job.Rules->Rules)
-        if (R.Lang == Language::Python)
-          Callees.insert(R.Call.Callee);
+      for (const std::string &Callee : Job.Rules->recognisedCalls())
+        Callees.insert(Callee);
   Calls.Callees.assign(Callees.begin(), Callees.end());
   std::set<std::string> Guards;
   for (const TUJob &Job : Jobs)
