@@ -68,9 +68,16 @@ TEST_F(TUResultFileTest, EveryHostileFileIsAnErrorNamingIt) {
       write("stranger.json", "{\"format\": \"apistamp-tu-result\", "
                              "\"version\": 1, \"source\": \"a.cpp\", "
                              "\"configuration\": 0, \"command\": \"0\"}");
+  // Read member by member (simdjson on demand): what follows the object,
+  // a member that is no JSON.
+  std::string Trailing =
+      write("trailing.json", "{\"format\": \"apistamp-tu-result\"} x");
+  std::string BadMember =
+      write("badmember.json", "{\"format\": \"apistamp-tu-result\", "
+                              "\"version\": 1, \"source\": [1,}");
   std::string Error =
       errorFor({Deep, Garbage, Other, Version, Nameless, Negative, Stranger,
-                (Dir + "/missing.json").str()});
+                (Dir + "/missing.json").str(), Trailing, BadMember});
   for (const std::string &Expected :
        {Deep + ": error: not an apistamp tu result (nested too deeply)",
         Garbage + ": error: not an apistamp tu result: ",
@@ -80,7 +87,9 @@ TEST_F(TUResultFileTest, EveryHostileFileIsAnErrorNamingIt) {
         Negative + ": error: a tu result without its \"source\"",
         Stranger + ": error: the result of a.cpp, which is no TU of the "
                    "compilation database",
-        Dir.str().str() + "/missing.json: error: cannot read it"})
+        Dir.str().str() + "/missing.json: error: cannot read it",
+        Trailing + ": error: not an apistamp tu result: ",
+        BadMember + ": error: not an apistamp tu result: "})
     EXPECT_NE(Error.find(Expected), std::string::npos) << Expected << "\nin:\n"
                                                        << Error;
 }

@@ -16,6 +16,7 @@
 #include <limits>
 #include <map>
 #include <set>
+#include <simdjson.h>
 
 using namespace llvm;
 
@@ -260,20 +261,123 @@ Error fileError(StringRef Path, const Twine &Message) {
                            Path + ": error: " + Message);
 }
 
-/// Reads \p Path's header: its format, version and TU.
-Expected<ReadFile> readHeader(const std::string &Path) {
+/// What a result says, its configuration's number aside: the xxh3 of its
+/// bytes before and after the top-level `"configuration":N` member (which
+/// tu writes once; a key of no other object, and escaped in a string).
+uint64_t saysDigest(StringRef Text) {
+  constexpr StringLiteral Member = "\"configuration\":";
+  size_t At = Text.find(Member);
+  if (At == StringRef::npos)
+    return xxh3_64bits(Text);
+  size_t End = At + Member.size();
+  while (End < Text.size() && isDigit(Text[End]))
+    ++End;
+  uint64_t Parts[] = {xxh3_64bits(Text.take_front(At)),
+                      xxh3_64bits(Text.drop_front(End))};
+  return xxh3_64bits(ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(Parts),
+                                       sizeof(Parts)));
+}
+
+/// A member's JSON text, as simdjson's on-demand parser reads it.
+simdjson::simdjson_result<std::string_view>
+rawJSON(simdjson::ondemand::value Value) {
+  simdjson::ondemand::json_type Type;
+  if (auto Error = Value.type().get(Type))
+    return Error;
+  if (Type == simdjson::ondemand::json_type::array) {
+    simdjson::ondemand::array Array;
+    if (auto Error = Value.get_array().get(Array))
+      return Error;
+    return Array.raw_json();
+  }
+  if (Type == simdjson::ondemand::json_type::object) {
+    simdjson::ondemand::object Object;
+    if (auto Error = Value.get_object().get(Object))
+      return Error;
+    return Object.raw_json();
+  }
+  return Value.raw_json_token();
+}
+
+/// The members of \p Text's top-level object (the file \p Path), each
+/// parsed by llvm::json, but the candidates: with \p EachCandidate, each
+/// one's JSON text goes to it in order, unparsed; without, they are skipped
+/// (an index reads only the header). simdjson finds the members without
+/// building the whole document (protobuf under a wide policy: 346 MB of
+/// results, each TU its headers' 4,000 inline definitions).
+Expected<json::Object>
+readMembers(StringRef Path, const simdjson::padded_string &Text,
+            function_ref<Error(StringRef)> EachCandidate) {
+  auto Damaged = [&](const Twine &Why) {
+    return fileError(Path, "not an apistamp tu result: " + Why);
+  };
+  if (jsonNestingDepth(StringRef(Text.data(), Text.size())) > MaxStoredNesting)
+    return fileError(Path, "not an apistamp tu result (nested too deeply)");
+  simdjson::ondemand::parser Parser;
+  simdjson::ondemand::document Document;
+  simdjson::ondemand::object Top;
+  if (auto Error = Parser.iterate(Text).get(Document))
+    return Damaged(simdjson::error_message(Error));
+  if (auto Error = Document.get_object().get(Top))
+    return Damaged(simdjson::error_message(Error));
+  json::Object Members;
+  for (auto Field : Top) {
+    std::string_view Key;
+    simdjson::ondemand::value Value;
+    if (auto Error = Field.unescaped_key().get(Key))
+      return Damaged(simdjson::error_message(Error));
+    if (auto Error = Field.value().get(Value))
+      return Damaged(simdjson::error_message(Error));
+    if (Key == "candidates") {
+      Members["candidates"] = json::Array();
+      if (!EachCandidate)
+        continue;
+      simdjson::ondemand::array Candidates;
+      if (auto Error = Value.get_array().get(Candidates))
+        return Damaged(simdjson::error_message(Error));
+      for (auto Element : Candidates) {
+        simdjson::ondemand::value Candidate;
+        std::string_view Raw;
+        if (auto Error = Element.get(Candidate))
+          return Damaged(simdjson::error_message(Error));
+        if (auto Error = rawJSON(Candidate).get(Raw))
+          return Damaged(simdjson::error_message(Error));
+        if (Error E = EachCandidate(StringRef(Raw.data(), Raw.size())))
+          return std::move(E);
+      }
+      continue;
+    }
+    std::string_view Raw;
+    if (auto Error = rawJSON(Value).get(Raw))
+      return Damaged(simdjson::error_message(Error));
+    Expected<json::Value> Parsed =
+        json::parse(StringRef(Raw.data(), Raw.size()));
+    if (!Parsed)
+      return Damaged(toString(Parsed.takeError()));
+    Members[std::string(Key)] = std::move(*Parsed);
+  }
+  // The on-demand parser validates what it reads: the rest must be nothing.
+  const char *Rest = nullptr;
+  if (!Document.current_location().get(Rest))
+    return Damaged("trailing content");
+  return std::move(Members);
+}
+
+/// Reads \p Path's header (its format, version, TU, and the members but
+/// the candidates), or with \p EachCandidate all of it.
+Expected<ReadFile>
+readResultFile(const std::string &Path,
+               function_ref<Error(StringRef)> EachCandidate = nullptr) {
   ErrorOr<std::unique_ptr<MemoryBuffer>> Bytes = MemoryBuffer::getFile(Path);
   if (!Bytes)
     return fileError(Path, "cannot read it: " + Bytes.getError().message());
   StringRef Text = (*Bytes)->getBuffer();
-  if (jsonNestingDepth(Text) > MaxStoredNesting)
-    return fileError(Path, "not an apistamp tu result (nested too deeply)");
-  Expected<json::Value> Parsed = json::parse(Text);
-  if (!Parsed)
-    return fileError(Path, "not an apistamp tu result: " +
-                               toString(Parsed.takeError()));
-  const json::Object *Object = Parsed->getAsObject();
-  if (!Object || Object->getString("format") != FormatName)
+  simdjson::padded_string Padded(Text.data(), Text.size());
+  Expected<json::Object> Members = readMembers(Path, Padded, EachCandidate);
+  if (!Members)
+    return Members.takeError();
+  json::Object *Object = &*Members;
+  if (Object->getString("format") != FormatName)
     return fileError(Path, "not an apistamp tu result (no \"format\": \"" +
                                FormatName + "\")");
   std::optional<int64_t> Version = Object->getInteger("version");
@@ -293,12 +397,9 @@ Expected<ReadFile> readHeader(const std::string &Path) {
                            "\"configuration\" and \"command\"");
   TUIdentity Id{Source->str(), unsigned(*Configuration)};
   std::string Digest = Command->str();
-  Parsed->getAsObject()->erase("configuration");
-  std::string Printed;
-  raw_string_ostream(Printed) << *Parsed;
-  uint64_t Says = xxh3_64bits(Printed);
-  return ReadFile{Path, std::move(Id), std::move(Digest), Says,
-                  std::move(*Parsed)};
+  Object->erase("configuration");
+  return ReadFile{Path, std::move(Id), std::move(Digest), saysDigest(Text),
+                  json::Value(std::move(*Members))};
 }
 
 /// An error if a path \p File's TU looked for in vain (its "absent") exists
@@ -325,7 +426,8 @@ Error absentAppeared(const ReadFile &File, const TUJob &Job) {
 
 /// \p File's result for \p Job, decided by its rules.
 Expected<TUResult> decideFile(const ReadFile &File, const TUJob &Job,
-                              bool Unselected, LexedFiles *Lexed) {
+                              bool Unselected, LexedFiles *Lexed,
+                              std::vector<Candidate> Candidates) {
   const RuleSet &Rules = *Job.Rules;
   TUFacts Facts;
   TUResult Result;
@@ -343,6 +445,7 @@ Expected<TUResult> decideFile(const ReadFile &File, const TUJob &Job,
     return fileError(File.Path, "made under rules with another macro or other "
                                 "matchers than " +
                                     Rules.Path + ": run `apistamp tu` again");
+  Facts.Candidates = std::move(Candidates);
   Result.Diagnostics =
       replaceAll(Result.Diagnostics, RootToken, StringRef(Rules.Root));
   if (Result.ParseFailed)
@@ -444,16 +547,46 @@ Expected<std::vector<std::string>> resultPaths(ArrayRef<std::string> Paths) {
 
 } // namespace
 
-/// \p Header's file read again, as it was the first time, and decided.
+/// \p Header's file read again, as it was the first time, and decided; its
+/// candidates parsed once for every result that has the same (\p Parsed).
 static Expected<TUResult> readAndDecide(const ReadFile &Header,
                                         const TUJob &Job, bool Unselected,
-                                        LexedFiles *Lexed) {
-  Expected<ReadFile> Read = readHeader(Header.Path);
+                                        LexedFiles *Lexed,
+                                        ParsedCandidates &Parsed) {
+  std::vector<Candidate> Candidates;
+  Expected<ReadFile> Read =
+      readResultFile(Header.Path, [&](StringRef Raw) -> Error {
+        Expected<const Candidate *> C = Parsed.of(Raw);
+        if (!C)
+          return fileError(Header.Path, "a damaged tu result (" +
+                                            toString(C.takeError()) + ")");
+        Candidates.push_back(**C);
+        return Error::success();
+      });
   if (!Read)
     return Read.takeError();
   if (Read->Says != Header.Says)
     return fileError(Header.Path, "changed while merge read it: run it again");
-  return decideFile(*Read, Job, Unselected, Lexed);
+  return decideFile(*Read, Job, Unselected, Lexed, std::move(Candidates));
+}
+
+Expected<const Candidate *> ParsedCandidates::of(StringRef Raw) {
+  XXH128_hash_t Hash = xxh3_128bits(arrayRefFromStringRef(Raw));
+  std::pair<uint64_t, uint64_t> Key{Hash.high64, Hash.low64};
+  auto Found = Known.find(Key);
+  if (Found != Known.end() && Found->second.first == Raw)
+    return &Found->second.second;
+  Expected<json::Value> Value = json::parse(Raw);
+  if (!Value)
+    return Value.takeError();
+  Candidate C;
+  json::Path::Root Root;
+  if (!fromJSON(*Value, C, Root))
+    return createStringError(inconvertibleErrorCode(),
+                             toString(Root.getError()));
+  auto &Entry = Known[Key];
+  Entry = {Raw.str(), std::move(C)};
+  return &Entry.second;
 }
 
 namespace {
@@ -537,7 +670,7 @@ Expected<TUResultFiles> TUResultFiles::index(const Project &P,
   std::set<Key> RefusedKeys; // Said already: not "no result" too.
   DiskHashes Disk;
   for (const std::string &Path : *Files) {
-    Expected<ReadFile> File = readHeader(Path);
+    Expected<ReadFile> File = readResultFile(Path);
     if (!File) {
       Problems.push_back(toString(File.takeError()));
       continue;
@@ -622,7 +755,7 @@ Expected<TUResult> TUResultFiles::take(size_t I) const {
     // One file's contents at a time, read again: memory is one result's
     // parse and what the merge keeps of it.
     Expected<TUResult> Result =
-        readAndDecide(Header, Job, Unselected, Lexed.get());
+        readAndDecide(Header, Job, Unselected, Lexed.get(), *Candidates);
     if (Result)
       Decided.push_back(std::move(*Result));
     else if (Refused.empty())

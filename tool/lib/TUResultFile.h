@@ -19,6 +19,7 @@
 #include "apistamp/Site.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/Error.h"
+#include <map>
 #include <string>
 #include <vector>
 
@@ -55,6 +56,19 @@ llvm::Expected<std::string> renderTUResultFile(const TUJob &Job,
 std::string renderDepfile(llvm::StringRef Target, const TUJob &Job,
                           const TUResult &Result);
 
+/// Candidates as result files spell them (root-relative), each JSON text
+/// parsed once for every result that has it: a header's inline definitions
+/// are the same text in every TU's result.
+class ParsedCandidates {
+public:
+  /// \p Raw's candidate (a copy of the text is kept to compare).
+  llvm::Expected<const Candidate *> of(llvm::StringRef Raw);
+
+private:
+  std::map<std::pair<uint64_t, uint64_t>, std::pair<std::string, Candidate>>
+      Known;
+};
+
 /// The result files of a plan's TUs, indexed: each TU's file found, and
 /// every file checked against the plan, the rules and the root's files
 /// before any is decided; a TU's result is read again and decided when the
@@ -88,6 +102,9 @@ private:
   std::vector<TUFiles> Of;
   /// The root's files, lexed once for every result that reads them.
   std::shared_ptr<LexedFiles> Lexed = std::make_shared<LexedFiles>();
+  /// Their candidates, parsed once for every result that has them.
+  std::shared_ptr<ParsedCandidates> Candidates =
+      std::make_shared<ParsedCandidates>();
 };
 
 /// The results of every TU of \p P from the result files \p Paths, in
