@@ -470,7 +470,10 @@ void ResultCache::store(StringRef Key, const TUResult &Result,
     E.Dependencies.push_back({File, utohexstr(*Known)});
   }
   E.RulesHash = utohexstr(Rules.TextHash);
-  E.Facts = Result.Facts;
+  // The candidates go in compacted (compactCandidates), not converted twice.
+  E.Facts.BodiesSkippedIn = Result.Facts.BodiesSkippedIn;
+  E.Facts.Suppressions = Result.Facts.Suppressions;
+  E.Facts.Expectations = Result.Facts.Expectations;
   std::vector<std::string> &Skipped = E.Facts.BodiesSkippedIn;
   llvm::sort(Skipped);
   Skipped.erase(std::unique(Skipped.begin(), Skipped.end()), Skipped.end());
@@ -483,7 +486,8 @@ void ResultCache::store(StringRef Key, const TUResult &Result,
     return;
   }
   json::Value Value = toJSON(E);
-  (*Value.getAsObject())["candidates"] = compactCandidates(E.Facts.Candidates);
+  (*Value.getAsObject())["candidates"] =
+      compactCandidates(Result.Facts.Candidates);
   SmallString<256> Path(Directory);
   sys::path::append(Path, Key + ".json");
   std::string Text;
