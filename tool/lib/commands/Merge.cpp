@@ -1,7 +1,7 @@
 //===- Merge.cpp - apistamp merge: every TU's tu result, as check -p ------===//
 //
 // The plan is the whole database's, as `check -p` makes it; the results of
-// its TUs come from the files `tu` wrote (readResultsFor, in the driver)
+// its TUs come from the files `tu` wrote (TUResultFiles, in the driver)
 // instead of parses, and the merged result goes to check, diff or fix as
 // --diff and --fix say: the same output, edits and write safety.
 //
