@@ -201,7 +201,12 @@ Expected<AnalysedRun> planAndAnalyse(const Options &Opts, raw_ostream &Err) {
     if (!Indexed)
       return Indexed.takeError();
     Given = std::move(*Indexed);
-    Analysis.GivenResult = [&Given](size_t I) { return Given->take(I); };
+    Analysis.GivenResult = [&Given](size_t I) {
+      Expected<TUResult> Result = Given->take(I);
+      if (I + 1 == Given->size())
+        Given->forgetParsed();
+      return Result;
+    };
   }
   Notes.startProgress(Run.Plan.TUs.size());
   Expected<AnalysisResult> Analysed = analyseProject(Run.Plan, Analysis);

@@ -13,6 +13,7 @@
 #include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/Threading.h"
 #include "llvm/Support/thread.h"
+#include "llvm/Support/xxhash.h"
 #include <atomic>
 #include <csignal>
 #include <cstdlib>
@@ -22,6 +23,19 @@
 using namespace llvm;
 
 namespace apistamp {
+
+SharedBytes SharedBytesPool::share(const std::string &Path,
+                                   const SharedBytes &Bytes) {
+  std::pair<std::string, uint64_t> Key{Path, xxh3_64bits(Bytes.ref())};
+  std::lock_guard<std::mutex> Lock(Mutex);
+  auto [It, New] = Held.try_emplace(std::move(Key), Bytes);
+  return New || It->second == Bytes ? It->second : Bytes;
+}
+
+void SharedBytesPool::share(TUResult &R) {
+  for (auto &[Path, Bytes] : R.FileContents)
+    Bytes = share(Path, Bytes);
+}
 
 namespace {
 
@@ -76,6 +90,8 @@ std::vector<TextEdit> editsAlone(const TUResult &R, const RuleSet &Rules,
                                  std::set<SiteKey> *Editing = nullptr) {
   std::vector<TextEdit> Edits;
   for (const Site &S : R.Sites) {
+    if (S.File.empty())
+      continue; // A copy HeldSites emptied: its holder proposes the same.
     auto Code = R.FileContents.find(S.File);
     Site Decided = S;
     bool Proposes = Code == R.FileContents.end() ||
@@ -97,6 +113,58 @@ bool changesNothing(const TUResult &R, const RuleSet &Rules) {
   editsAlone(R, Rules, &Editing);
   return Editing.empty();
 }
+
+/// The sites of the fresh C++ results a run holds until it merges them
+/// all (fix, diff: parseAgainWhereEdits needs every result first): a
+/// header's definitions are the same sites in every TU that reads it, so
+/// each definition is held whole once, in the earliest result of the plan
+/// that has it, and every later copy that is the same in every field, under
+/// the same rules, is emptied (Site(), compacted away before the merge).
+/// The merge decides a definition as its first TU saw it and only counts
+/// the others' rules and reach, which the same copy does not change
+/// (protobuf under a policy of every public definition: 1.49 GB held).
+class HeldSites {
+public:
+  explicit HeldSites(ArrayRef<TUJob> Jobs) : Jobs(Jobs) {}
+
+  /// Adds \p R, result \p I (fresh: never replaced), from any thread.
+  void add(size_t I, TUResult &R) {
+    const TUJob &TU = Jobs[I];
+    if (!TU.Command || TU.Python || !TU.ReportOnly.empty() ||
+        !TU.Completes.empty())
+      return;
+    std::lock_guard<std::mutex> Lock(Mutex);
+    for (Site &S : R.Sites) {
+      auto [It, New] = First.try_emplace({S.File, S.Offset}, Holder{I, &S});
+      if (New)
+        continue;
+      Holder &H = It->second;
+      if (Jobs[H.Result].Rules != TU.Rules || !sameFields(*H.Copy, S))
+        continue;
+      if (I < H.Result) {
+        *H.Copy = Site();
+        H = {I, &S};
+      } else {
+        S = Site();
+      }
+    }
+  }
+
+  /// Removes the emptied copies from \p Results.
+  static void compact(std::vector<TUResult> &Results) {
+    for (TUResult &R : Results)
+      llvm::erase_if(R.Sites, [](const Site &S) { return S.File.empty(); });
+  }
+
+private:
+  struct Holder {
+    size_t Result;
+    Site *Copy; ///< In a held result's Sites, which are not resized.
+  };
+  ArrayRef<TUJob> Jobs;
+  std::mutex Mutex;
+  std::map<SiteKey, Holder> First;
+};
 
 /// A Python file's result: from the cache when the entry says that nothing
 /// in the file needs to change (then no edit can come of it), else from
@@ -468,6 +536,8 @@ static void analyseJobs(ArrayRef<TUJob> Jobs,
   std::mutex TakeMutex;
   onWorkers(Jobs.size(), Options.Threads, [&](size_t I) {
     TUResult Result = analyseJob(Jobs[I], Options, Python);
+    if (Options.Bytes)
+      Options.Bytes->share(Result);
     std::lock_guard<std::mutex> Lock(TakeMutex);
     Finished(I);
     Waiting[I] = std::move(Result);
@@ -481,10 +551,9 @@ static void analyseJobs(ArrayRef<TUJob> Jobs,
 /// The \p Count given results, to \p Take in order; an error naming every
 /// one refused (after the first, the rest are read only to say what else is
 /// wrong).
-static Error
-takeGiven(size_t Count,
-          const std::function<Expected<TUResult>(size_t)> &GivenResult,
-          function_ref<void(size_t, TUResult &&)> Take) {
+static Error takeGiven(
+    size_t Count, const std::function<Expected<TUResult>(size_t)> &GivenResult,
+    SharedBytesPool *Bytes, function_ref<void(size_t, TUResult &&)> Take) {
   std::vector<std::string> Refused;
   for (size_t I = 0; I < Count; ++I) {
     Expected<TUResult> Given = GivenResult(I);
@@ -493,6 +562,8 @@ takeGiven(size_t Count,
       continue;
     }
     Given->From = TUResult::Origin::ResultFile;
+    if (Refused.empty() && Bytes)
+      Bytes->share(*Given);
     if (Refused.empty())
       Take(I, std::move(*Given));
   }
@@ -520,9 +591,13 @@ static std::vector<TUResult> analyseJobs(ArrayRef<TUJob> Jobs,
 /// reaches it), is parsed again, in full, without the cache, until none is
 /// left; a repaired cache entry is stored. Returns the sources whose fresh
 /// parse proposed other edits than the result it replaced.
+///
+/// \p Proposing: what each result the caller dropped proposed (it is parsed
+/// again whatever else it says); empty for the others.
 static std::vector<std::string>
 parseAgainWhereEdits(ArrayRef<TUJob> Jobs, std::vector<TUResult> &Results,
-                     const ProjectAnalysisOptions &Options) {
+                     const ProjectAnalysisOptions &Options, HeldSites *Held,
+                     ArrayRef<std::vector<TextEdit>> Proposing) {
   ProjectAnalysisOptions Fresh;
   Fresh.Threads = Options.Threads;
   Fresh.SkipBodies = Options.SkipBodies;
@@ -531,7 +606,9 @@ parseAgainWhereEdits(ArrayRef<TUJob> Jobs, std::vector<TUResult> &Results,
   std::vector<std::vector<TextEdit>> Proposed(Results.size());
   for (size_t I = 0; I < Results.size(); ++I) {
     std::set<SiteKey> Editing;
-    Proposed[I] = editsAlone(Results[I], *Jobs[I].Rules, &Editing);
+    Proposed[I] = I < Proposing.size() && !Proposing[I].empty()
+                      ? Proposing[I]
+                      : editsAlone(Results[I], *Jobs[I].Rules, &Editing);
     if (Results[I].From == TUResult::Origin::Parsed)
       Edited.insert(Editing.begin(), Editing.end());
   }
@@ -550,29 +627,41 @@ parseAgainWhereEdits(ArrayRef<TUJob> Jobs, std::vector<TUResult> &Results,
     }
     if (Again.empty())
       return Disagreed;
-    // Parsed in full, their facts kept for the cache.
-    std::vector<TUResult> Parsed(Again.size());
-    onWorkers(Again.size(), Options.Threads, [&](size_t K) {
-      Parsed[K] = analyseTUIsolated(Jobs[Again[K]], Fresh);
-    });
+    // Parsed in full, their facts kept for the cache only until stored;
+    // the results they replace are dropped first (a run under a wide
+    // policy holds every TU's sites: not twice).
+    std::vector<bool> FromCache(Again.size());
     for (size_t K = 0; K < Again.size(); ++K) {
-      size_t I = Again[K];
-      const TUJob &Job = Jobs[I];
+      FromCache[K] = Results[Again[K]].From == TUResult::Origin::Cache;
+      Results[Again[K]] = TUResult();
+    }
+    std::vector<TUResult> Parsed(Again.size());
+    std::vector<std::vector<TextEdit>> NewEdits(Again.size());
+    std::vector<std::set<SiteKey>> Editing(Again.size());
+    onWorkers(Again.size(), Options.Threads, [&](size_t K) {
+      const TUJob &Job = Jobs[Again[K]];
       TUResult &New = Parsed[K];
-      std::set<SiteKey> Editing;
-      std::vector<TextEdit> NewEdits = editsAlone(New, *Job.Rules, &Editing);
-      if (NewEdits != Proposed[I] && !New.ParseFailed)
-        Disagreed.push_back(Job.Source);
-      if (Options.Cache && Results[I].From == TUResult::Origin::Cache) {
+      New = analyseTUIsolated(Job, Fresh);
+      NewEdits[K] = editsAlone(New, *Job.Rules, &Editing[K]);
+      if (Options.Cache && FromCache[K]) {
         std::string Key =
             Options.Cache->keyFor(*Job.Rules, *Job.Command, Options.SkipBodies);
         Options.Cache->editNeeded(Key);
         Options.Cache->store(Key, New, *Job.Rules);
       }
       New.Facts = TUFacts();
-      Results[I] = std::move(New);
-      Proposed[I] = std::move(NewEdits);
-      Edited.insert(Editing.begin(), Editing.end());
+      if (Options.Bytes)
+        Options.Bytes->share(New);
+      if (Held)
+        Held->add(Again[K], New);
+    });
+    for (size_t K = 0; K < Again.size(); ++K) {
+      size_t I = Again[K];
+      if (NewEdits[K] != Proposed[I] && !Parsed[K].ParseFailed)
+        Disagreed.push_back(Jobs[I].Source);
+      Results[I] = std::move(Parsed[K]);
+      Proposed[I] = std::move(NewEdits[K]);
+      Edited.insert(Editing[K].begin(), Editing[K].end());
     }
   }
 }
@@ -606,7 +695,10 @@ TUResult analyseAlone(const TUJob &Job, const ProjectAnalysisOptions &Options) {
 }
 
 Expected<AnalysisResult> analyseProject(const Project &P,
-                                        const ProjectAnalysisOptions &Options) {
+                                        const ProjectAnalysisOptions &Given) {
+  SharedBytesPool Bytes;
+  ProjectAnalysisOptions Options = Given;
+  Options.Bytes = &Bytes;
   std::vector<TUJob> Jobs = P.TUs;
   std::unique_ptr<python::Project> Python = pythonProjectOf(Jobs);
   auto Finished = [&](size_t I) {
@@ -630,21 +722,44 @@ Expected<AnalysisResult> analyseProject(const Project &P,
     ResultMerger Merger(P, View);
     auto Take = [&](size_t I, TUResult &&R) { Merger.add(I, std::move(R)); };
     if (Options.GivenResult) {
-      if (Error Refused = takeGiven(Jobs.size(), Options.GivenResult, Take))
+      if (Error Refused =
+              takeGiven(Jobs.size(), Options.GivenResult, Options.Bytes, Take))
         return std::move(Refused);
     } else
       analyseJobs(Jobs, Options, Finished, Python.get(), Take);
     Merged = std::move(Merger).finish();
   } else {
-    std::vector<TUResult> Results;
+    // Held until every result is in (the view completed, the fresh-edit
+    // re-parse), as little of each as the later steps need: a fresh
+    // result's sites once (HeldSites), a result from disk that proposes an
+    // edit (parsed again whatever it says) only what it proposes.
+    std::vector<TUResult> Results(Jobs.size());
+    HeldSites Held(Jobs);
+    std::vector<std::vector<TextEdit>> Proposing(Jobs.size());
+    bool Compact = !MayComplete;
+    auto Hold = [&](size_t I, TUResult &&R) {
+      const TUJob &Job = Jobs[I];
+      if (Compact && Options.FreshEdits && R.From != TUResult::Origin::Parsed &&
+          !Job.Python && Job.Command) {
+        std::vector<TextEdit> Edits = editsAlone(R, *Job.Rules);
+        if (!Edits.empty()) {
+          Proposing[I] = std::move(Edits);
+          TUResult Dropped;
+          Dropped.From = R.From;
+          Results[I] = std::move(Dropped);
+          return;
+        }
+      }
+      Results[I] = std::move(R);
+      if (Compact && Results[I].From == TUResult::Origin::Parsed)
+        Held.add(I, Results[I]);
+    };
     if (Options.GivenResult) {
-      Results.resize(Jobs.size());
-      if (Error Refused = takeGiven(
-              Jobs.size(), Options.GivenResult,
-              [&](size_t I, TUResult &&R) { Results[I] = std::move(R); }))
+      if (Error Refused =
+              takeGiven(Jobs.size(), Options.GivenResult, Options.Bytes, Hold))
         return std::move(Refused);
     } else
-      Results = analyseJobs(Jobs, Options, Finished, Python.get());
+      analyseJobs(Jobs, Options, Finished, Python.get(), Hold);
     if (MayComplete) {
       std::set<std::string> Needed = filesNeedingWholeView(Jobs, Results);
       if (!Needed.empty()) {
@@ -677,7 +792,9 @@ Expected<AnalysisResult> analyseProject(const Project &P,
       }
     }
     if (Options.FreshEdits)
-      Disagreed = parseAgainWhereEdits(Jobs, Results, Options);
+      Disagreed = parseAgainWhereEdits(Jobs, Results, Options,
+                                       Compact ? &Held : nullptr, Proposing);
+    HeldSites::compact(Results);
     Merged =
         merge(P, MergeView{Jobs, PartialView, WholeFiles}, std::move(Results));
   }

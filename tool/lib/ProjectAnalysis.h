@@ -17,12 +17,28 @@
 #include "llvm/ADT/StringSet.h"
 #include <functional>
 #include <map>
+#include <mutex>
 #include <set>
 
 namespace apistamp {
 
 class ResultCache;
 class PreambleStore;
+
+/// The bytes of the run's files, each held once for every result that saw
+/// the same bytes at the same path (a header every TU reads: its parses
+/// each copy it).
+class SharedBytesPool {
+public:
+  /// \p Bytes, or the same bytes of \p Path held already.
+  SharedBytes share(const std::string &Path, const SharedBytes &Bytes);
+  /// Every file of \p R's FileContents shared.
+  void share(TUResult &R);
+
+private:
+  std::mutex Mutex;
+  std::map<std::pair<std::string, uint64_t>, SharedBytes> Held;
+};
 
 /// How the TUs are analysed.
 struct ProjectAnalysisOptions {
@@ -52,6 +68,8 @@ struct ProjectAnalysisOptions {
   /// stored preamble that would edit a file is parsed again, in full, and
   /// the edits come from that parse.
   bool FreshEdits = false;
+  /// Where results' bytes are shared (analyseProject sets its own).
+  SharedBytesPool *Bytes = nullptr;
   /// Find the events classes log through a base's constructor
   /// (AnalysisResult::Inherited): the catalog's, report's and gate's runs.
   bool InheritedEvents = false;

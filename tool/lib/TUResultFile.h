@@ -88,6 +88,14 @@ public:
   /// since it was indexed or its facts do not describe the files.
   llvm::Expected<TUResult> take(size_t I) const;
 
+  /// Drops what take keeps for the results still to come (the files
+  /// lexed, the candidates parsed): after the last one, nothing needs it.
+  void forgetParsed() {
+    Lexed = std::make_shared<LexedFiles>();
+    Candidates = std::make_shared<ParsedCandidates>();
+  }
+  size_t size() const { return Of.size(); }
+
 private:
   /// One TU's files: its results' paths and digests (two when two rules
   /// roots hold the same relative path and command), its relative source
