@@ -723,18 +723,22 @@ Expected<AnalysisResult> analyseProject(const Project &P,
   bool MayComplete = PartialView && !P.Others.empty();
   AnalysisResult Merged;
   std::vector<std::string> Disagreed;
+  // Every TU's result, to Take in the plan's order: given (merge) or
+  // analysed.
+  auto produce = [&](function_ref<void(size_t, TUResult &&)> Take) -> Error {
+    if (Options.GivenResult)
+      return takeGiven(Jobs.size(), Options.GivenResult, Options.Bytes, Take);
+    analyseJobs(Jobs, Options, Finished, Python.get(), Take);
+    return Error::success();
+  };
   if (!Options.FreshEdits && !MayComplete) {
     // Each result merged as it comes: memory is the decided sites and the
     // TUs in flight, not every TU's result.
     MergeView View{Jobs, PartialView, WholeFiles};
     ResultMerger Merger(P, View);
-    auto Take = [&](size_t I, TUResult &&R) { Merger.add(I, std::move(R)); };
-    if (Options.GivenResult) {
-      if (Error Refused =
-              takeGiven(Jobs.size(), Options.GivenResult, Options.Bytes, Take))
-        return std::move(Refused);
-    } else
-      analyseJobs(Jobs, Options, Finished, Python.get(), Take);
+    if (Error Refused = produce(
+            [&](size_t I, TUResult &&R) { Merger.add(I, std::move(R)); }))
+      return std::move(Refused);
     Merged = std::move(Merger).finish();
   } else {
     // Held until every result is in (the view completed, the fresh-edit
@@ -762,12 +766,8 @@ Expected<AnalysisResult> analyseProject(const Project &P,
       if (Compact && Results[I].From == TUResult::Origin::Parsed)
         Held.add(I, Results[I]);
     };
-    if (Options.GivenResult) {
-      if (Error Refused =
-              takeGiven(Jobs.size(), Options.GivenResult, Options.Bytes, Hold))
-        return std::move(Refused);
-    } else
-      analyseJobs(Jobs, Options, Finished, Python.get(), Hold);
+    if (Error Refused = produce(Hold))
+      return std::move(Refused);
     if (MayComplete) {
       std::set<std::string> Needed = filesNeedingWholeView(Jobs, Results);
       if (!Needed.empty()) {
